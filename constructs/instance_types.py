@@ -1,0 +1,130 @@
+"""Facts about the accelerated EC2 instance types the platform supports.
+
+One row per instance type, typed by hand from AWS's published specifications and cross-checked in
+tests against the EC2 instance catalog that the `moto` package ships, so a wrong number fails CI.
+Everything that sizes a node group, a launch template, a Karpenter pool, a pod's resource request or a
+parallelism plan reads these rows: no other module types an accelerator count or an EFA count.
+
+This module imports nothing from CDK, so charts, the CLI and the planner can use it cheaply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Accelerator = Literal["nvidia", "neuron"]
+
+#: Extended Kubernetes resource that a pod requests for one accelerator of each kind.
+ACCELERATOR_RESOURCE: dict[str, str] = {
+    "nvidia": "nvidia.com/gpu",
+    "neuron": "aws.amazon.com/neuron",
+}
+#: Taint key that keeps non-accelerated pods off accelerated nodes (what the device plugins tolerate).
+ACCELERATOR_TAINT: dict[str, str] = ACCELERATOR_RESOURCE
+#: Extended resource of the EFA device plugin.
+EFA_RESOURCE = "vpc.amazonaws.com/efa"
+
+
+@dataclass(frozen=True)
+class InstanceFacts:
+    """What one accelerated instance type offers.
+
+    ``accelerators`` counts GPUs (nvidia) or Neuron devices (neuron, what `aws.amazon.com/neuron` counts);
+    ``neuron_cores`` is the total NeuronCore count (0 for GPUs). ``efa_interfaces`` is the most EFA
+    interfaces one instance takes (0: no EFA), which equals the number of network cards on every EFA type
+    here, one EFA interface per card. ``peak_bf16_tflops`` is the dense bf16 peak of one accelerator
+    (for MFU and the parallelism planner).
+    """
+
+    instance_type: str
+    accelerator: Accelerator
+    accelerator_name: str
+    accelerators: int
+    accelerator_memory_gib: float
+    neuron_cores: int
+    efa_interfaces: int
+    network_cards: int
+    vcpus: int
+    memory_gib: int
+    local_nvme_gb: int
+    peak_bf16_tflops: float
+
+    @property
+    def family(self) -> str:
+        """The instance family, e.g. ``p5`` for ``p5.48xlarge``."""
+        return self.instance_type.split(".", 1)[0]
+
+    @property
+    def efa_supported(self) -> bool:
+        return self.efa_interfaces > 0
+
+    @property
+    def resource_name(self) -> str:
+        """Kubernetes extended resource for this type's accelerators."""
+        return ACCELERATOR_RESOURCE[self.accelerator]
+
+    @property
+    def total_accelerator_memory_gib(self) -> float:
+        return self.accelerators * self.accelerator_memory_gib
+
+
+def _gpu(t: str, name: str, n: int, mem: float, efa: int, cards: int, vcpus: int, ram: int, nvme: int,
+         tflops: float) -> InstanceFacts:
+    return InstanceFacts(t, "nvidia", name, n, mem, 0, efa, cards, vcpus, ram, nvme, tflops)
+
+
+def _neuron(t: str, name: str, n: int, mem: float, cores: int, efa: int, cards: int, vcpus: int, ram: int,
+            nvme: int, tflops: float) -> InstanceFacts:
+    return InstanceFacts(t, "neuron", name, n, mem, cores, efa, cards, vcpus, ram, nvme, tflops)
+
+
+# Accelerator memory in GiB as EC2 reports it (MiB / 1024): A100 40/80, H100 80, H200 141, B200 179,
+# A10G/L4 22.35, L40S 44.7, Trainium 32, Trainium2 96, Inferentia2 32.
+# bf16 dense peaks: A100 312, H100/H200 SXM 989, B200 2250, A10G 70, L4 121, L40S 362, Trainium 190,
+# Trainium2 667, Inferentia2 190 (vendor data sheets).
+_ROWS: tuple[InstanceFacts, ...] = (
+    _gpu("p4d.24xlarge", "A100", 8, 40, 4, 4, 96, 1152, 8000, 312),
+    _gpu("p4de.24xlarge", "A100", 8, 80, 4, 4, 96, 1152, 8000, 312),
+    _gpu("p5.48xlarge", "H100", 8, 80, 32, 32, 192, 2048, 30400, 989),
+    _gpu("p5e.48xlarge", "H200", 8, 141, 32, 32, 192, 2048, 30400, 989),
+    _gpu("p5en.48xlarge", "H200", 8, 141, 16, 16, 192, 2048, 30400, 989),
+    _gpu("p6-b200.48xlarge", "B200", 8, 179.06, 8, 8, 192, 2048, 30400, 2250),
+    _gpu("g5.xlarge", "A10G", 1, 22.35, 0, 1, 4, 16, 250, 70),
+    _gpu("g5.12xlarge", "A10G", 4, 22.35, 1, 1, 48, 192, 3800, 70),
+    _gpu("g5.48xlarge", "A10G", 8, 22.35, 1, 1, 192, 768, 7600, 70),
+    _gpu("g6.xlarge", "L4", 1, 22.35, 0, 1, 4, 16, 250, 121),
+    _gpu("g6.12xlarge", "L4", 4, 22.35, 1, 1, 48, 192, 3760, 121),
+    _gpu("g6.48xlarge", "L4", 8, 22.35, 1, 1, 192, 768, 7520, 121),
+    _gpu("g6e.xlarge", "L40S", 1, 44.7, 0, 1, 4, 32, 250, 362),
+    _gpu("g6e.12xlarge", "L40S", 4, 44.7, 1, 1, 48, 384, 3800, 362),
+    _gpu("g6e.48xlarge", "L40S", 8, 44.7, 4, 4, 192, 1536, 7600, 362),
+    _neuron("trn1.2xlarge", "Trainium", 1, 32, 2, 0, 1, 8, 32, 474, 190),
+    _neuron("trn1.32xlarge", "Trainium", 16, 32, 32, 8, 8, 128, 512, 7600, 190),
+    _neuron("trn1n.32xlarge", "Trainium", 16, 32, 32, 16, 16, 128, 512, 7600, 190),
+    _neuron("trn2.48xlarge", "Trainium2", 16, 96, 128, 16, 16, 192, 2048, 7600, 667),
+    _neuron("inf2.xlarge", "Inferentia2", 1, 32, 2, 0, 1, 4, 16, 0, 190),
+    _neuron("inf2.48xlarge", "Inferentia2", 12, 32, 24, 0, 1, 192, 768, 0, 190),
+)
+
+INSTANCE_TYPES: dict[str, InstanceFacts] = {row.instance_type: row for row in _ROWS}
+
+
+class UnsupportedInstanceTypeError(ValueError):
+    """An instance type that is not in the catalog."""
+
+
+def instance_facts(instance_type: str, *, field: str = "instance_type") -> InstanceFacts:
+    """The catalog row for ``instance_type``, or a one-line error naming ``field`` and what is allowed."""
+    try:
+        return INSTANCE_TYPES[instance_type]
+    except KeyError:
+        allowed = ", ".join(INSTANCE_TYPES)
+        raise UnsupportedInstanceTypeError(
+            f"{field}: '{instance_type}' is not a supported accelerated instance type (allowed: {allowed})"
+        ) from None
+
+
+def supported_types(accelerator: Accelerator | None = None) -> list[str]:
+    """Supported instance types, optionally only those of one accelerator kind."""
+    return [t for t, f in INSTANCE_TYPES.items() if accelerator is None or f.accelerator == accelerator]

@@ -1,0 +1,171 @@
+"""TrainingNetwork: the VPC that an EKS training cluster and its EFA nodes live in."""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+from aws_cdk import Tags
+from aws_cdk import aws_ec2 as ec2
+from constructs import Construct
+
+from eks_training.constructs.acknowledgements import acknowledge
+
+#: AWS keeps 5 addresses of every subnet.
+_AWS_RESERVED_IPS = 5
+#: IPs one pod-dense node may take from the VPC CNI (max pods of a large node plus the warm pool).
+DEFAULT_POD_IPS_PER_NODE = 110
+#: Headroom over the computed need: rolling updates start new nodes before old ones go.
+_HEADROOM = 1.25
+
+PUBLIC_MASK = 24
+PRIVATE_MASK = 20
+#: Tag that marks the EFA-ready training subnet, for Karpenter's subnet selector.
+EFA_SUBNET_TAG = ("eks-training/efa", "true")
+
+
+@dataclass(frozen=True)
+class ExistingNetwork:
+    """Ids of a VPC built elsewhere, used as is (no lookups at synth)."""
+
+    vpc_id: str
+    vpc_cidr: str
+    availability_zones: Sequence[str]
+    private_subnet_ids: Sequence[str]
+    private_route_table_ids: Sequence[str]
+    training_subnet_id: str
+    training_route_table_id: str
+
+
+def training_subnet_prefix(ips_needed: int) -> int:
+    """Smallest subnet prefix (largest number) whose usable addresses cover ``ips_needed``."""
+    return 32 - math.ceil(math.log2(ips_needed + _AWS_RESERVED_IPS))
+
+
+def training_ips_needed(ip_interfaces_per_node: Sequence[tuple[int, int]],
+                        pod_ips_per_node: int = DEFAULT_POD_IPS_PER_NODE) -> int:
+    """Addresses the training subnet must hold for ``(max_nodes, ip_interfaces)`` pairs, with headroom.
+
+    An EFA interface of type ``efa`` takes an address; one of type ``efa-only`` takes none, which is why
+    p5 nodes with 31 ``efa-only`` cards need far fewer addresses than 32 ENIs suggest.
+    """
+    raw = sum(nodes * (interfaces + pod_ips_per_node) for nodes, interfaces in ip_interfaces_per_node)
+    return math.ceil(raw * _HEADROOM)
+
+
+class TrainingNetwork(Construct):
+    """A VPC for EKS training across at least two AZs, with one large EFA-ready subnet in the training AZ.
+
+    Creates public subnets (/24, for NAT and load balancers) and private subnets (/20, system nodes and
+    pods) in every AZ, plus a private training subnet in ``training_az`` only, sized for ``training_ips``
+    addresses (or ``training_prefix`` if given) and carved from the top of ``cidr``. Also creates the EFA
+    security group (all traffic to and from itself, as EFA's OS-bypass traffic needs) and VPC endpoints
+    (S3 gateway; ECR api/dkr, STS, EC2 and CloudWatch Logs interfaces) when ``vpc_endpoints`` (default on).
+
+    Pass ``existing`` to use a VPC made elsewhere, by ids: nothing is created but the EFA security group.
+
+    Attributes: ``vpc``, ``training_subnet``, ``private_subnets``, ``efa_security_group``,
+    ``training_az``, ``availability_zones``.
+    """
+
+    def __init__(self, scope: Construct, id: str, *, availability_zones: Sequence[str], training_az: str,
+                 cidr: str = "10.0.0.0/16", training_ips: int = 2000, training_prefix: int | None = None,
+                 nat_gateways: int = 1, vpc_endpoints: bool = True, cluster_name: str | None = None,
+                 existing: ExistingNetwork | None = None) -> None:
+        super().__init__(scope, id)
+        azs = list(existing.availability_zones if existing else availability_zones)
+        if len(azs) < 2:
+            raise ValueError(f"availability_zones: {azs} has fewer than 2 zones; EKS needs at least two")
+        if training_az not in azs:
+            raise ValueError(f"training_az: '{training_az}' is not one of availability_zones {azs}")
+        self.availability_zones = azs
+        self.training_az = training_az
+
+        if existing:
+            self.vpc = ec2.Vpc.from_vpc_attributes(
+                self, "Vpc", vpc_id=existing.vpc_id, vpc_cidr_block=existing.vpc_cidr, availability_zones=azs,
+                private_subnet_ids=list(existing.private_subnet_ids),
+                private_subnet_route_table_ids=list(existing.private_route_table_ids))
+            self.training_subnet = ec2.Subnet.from_subnet_attributes(
+                self, "TrainingSubnet", subnet_id=existing.training_subnet_id, availability_zone=training_az,
+                route_table_id=existing.training_route_table_id)
+        else:
+            self._create_vpc(azs, training_az, cidr, training_ips, training_prefix, nat_gateways)
+            if vpc_endpoints:
+                self._add_endpoints()
+        self.private_subnets = list(self.vpc.private_subnets)
+
+        self.efa_security_group = ec2.SecurityGroup(
+            self, "EfaSecurityGroup", vpc=self.vpc, allow_all_outbound=True,
+            description="EFA: all traffic to and from members of this group (OS-bypass needs it)")
+        self.efa_security_group.add_ingress_rule(self.efa_security_group, ec2.Port.all_traffic(), "EFA within the group")
+        self.efa_security_group.add_egress_rule(self.efa_security_group, ec2.Port.all_traffic(), "EFA within the group")
+        if cluster_name:
+            Tags.of(self.efa_security_group).add("karpenter.sh/discovery", cluster_name)
+
+    def _create_vpc(self, azs: list[str], training_az: str, cidr: str, training_ips: int,
+                    training_prefix: int | None, nat_gateways: int) -> None:
+        network = ipaddress.ip_network(cidr)
+        prefix = training_prefix if training_prefix is not None else training_subnet_prefix(training_ips)
+        usable = 2 ** (32 - prefix) - _AWS_RESERVED_IPS
+        if usable < training_ips:
+            raise ValueError(
+                f"training subnet: /{prefix} holds {usable} addresses but the accelerated capacity needs {training_ips};"
+                f" use a prefix of /{training_subnet_prefix(training_ips)} or lower, or fewer nodes")
+        if prefix < network.prefixlen + 1:
+            raise ValueError(f"training subnet: /{prefix} does not fit in network {cidr}; use a larger VPC CIDR or fewer nodes")
+        # CDK allocates the public and private groups from the bottom of the range; the training subnet
+        # takes the top block, and the two must not meet.
+        shared = len(azs) * (2 ** (32 - PUBLIC_MASK) + 2 ** (32 - PRIVATE_MASK))
+        training_block = list(network.subnets(new_prefix=prefix))[-1]
+        if int(network.network_address) + shared > int(training_block.network_address):
+            raise ValueError(
+                f"network.cidr: {cidr} cannot hold {len(azs)} public /{PUBLIC_MASK}, {len(azs)} private /{PRIVATE_MASK} "
+                f"and a /{prefix} training subnet; use a larger CIDR (e.g. /16) or fewer AZs")
+
+        nat_provider = ec2.NatProvider.gateway()
+        self.vpc = ec2.Vpc(
+            self, "Vpc", ip_addresses=ec2.IpAddresses.cidr(cidr), availability_zones=azs,
+            nat_gateways=nat_gateways, nat_gateway_provider=nat_provider, restrict_default_security_group=False,
+            subnet_configuration=[
+                ec2.SubnetConfiguration(name="public", subnet_type=ec2.SubnetType.PUBLIC, cidr_mask=PUBLIC_MASK),
+                ec2.SubnetConfiguration(name="private", subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS,
+                                        cidr_mask=PRIVATE_MASK),
+            ],
+            flow_logs={"all": ec2.FlowLogOptions(traffic_type=ec2.FlowLogTrafficType.REJECT)},
+        )
+        for subnet in self.vpc.public_subnets:
+            Tags.of(subnet).add("kubernetes.io/role/elb", "1")
+        for subnet in self.vpc.private_subnets:
+            Tags.of(subnet).add("kubernetes.io/role/internal-elb", "1")
+
+        self.training_subnet = ec2.PrivateSubnet(
+            self, "TrainingSubnet", availability_zone=training_az, vpc_id=self.vpc.vpc_id,
+            cidr_block=str(training_block), map_public_ip_on_launch=False)
+        # Egress through the NAT gateway in the training AZ when there is one, else the first.
+        gateways = {g.az: g.gateway_id for g in nat_provider.configured_gateways}
+        self.training_subnet.add_default_nat_route(gateways.get(training_az, next(iter(gateways.values()))))
+        Tags.of(self.training_subnet).add(*EFA_SUBNET_TAG)
+        Tags.of(self.training_subnet).add("eks-training/subnet", "training")
+        self.training_prefix = prefix
+
+    def _add_endpoints(self) -> None:
+        self.vpc.add_gateway_endpoint(
+            "S3", service=ec2.GatewayVpcEndpointAwsService.S3,
+            subnets=[ec2.SubnetSelection(subnets=[*self.vpc.private_subnets, self.training_subnet])])
+        for name, service in (("EcrApi", ec2.InterfaceVpcEndpointAwsService.ECR),
+                              ("EcrDocker", ec2.InterfaceVpcEndpointAwsService.ECR_DOCKER),
+                              ("Sts", ec2.InterfaceVpcEndpointAwsService.STS),
+                              ("Ec2", ec2.InterfaceVpcEndpointAwsService.EC2),
+                              ("Logs", ec2.InterfaceVpcEndpointAwsService.CLOUDWATCH_LOGS)):
+            endpoint = self.vpc.add_interface_endpoint(
+                name, service=service, private_dns_enabled=True,
+                subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS))
+            acknowledge(endpoint, "the endpoint's security group admits HTTPS from the VPC's own CIDR, a token the "
+                        "rule cannot read", "AwsSolutions-EC23")
+
+    def tag_for_karpenter(self, cluster_name: str) -> None:
+        """Tag the training subnet so Karpenter's subnet selector finds it."""
+        Tags.of(self.training_subnet).add("karpenter.sh/discovery", cluster_name)

@@ -1,0 +1,27 @@
+"""Build the CDK app of one environment: pick the config from context, validate it, add the stack."""
+
+from __future__ import annotations
+
+import aws_cdk as cdk
+
+from eks_training.infra.config import PlatformConfig, load_config_file, load_environment
+from eks_training.infra.platform_stack import TrainingPlatformStack
+
+
+def config_from_context(app: cdk.App) -> PlatformConfig:
+    """``-c config=PATH`` wins over ``-c env=NAME``; the default environment is ``dev``."""
+    path = app.node.try_get_context("config")
+    if path:
+        return load_config_file(path)
+    return load_environment(str(app.node.try_get_context("env") or "dev"))
+
+
+def build_app(app: cdk.App, config: PlatformConfig) -> TrainingPlatformStack:
+    """Add the platform stack of ``config`` to ``app``, checked by cdk-nag unless ``-c nag=false``."""
+    stack = TrainingPlatformStack(app, f"EksTraining-{config.name}", config=config)
+    if str(app.node.try_get_context("nag")).lower() != "false":
+        # Imported here: cdk-nag is a tool of this app, not a dependency of the constructs library.
+        from cdk_nag import AwsSolutionsChecks
+
+        cdk.Validations.of(app).add_plugins(AwsSolutionsChecks(app))
+    return stack

@@ -1,0 +1,497 @@
+"""Typed, validated configuration of one platform environment.
+
+An environment file (``infra/environments/<name>.yaml``) is read once, at the edge, into a frozen
+:class:`PlatformConfig`. Every mistake a user can make ends in :class:`ConfigError`, whose message is one
+line naming the field, the bad value and what is allowed. Nothing past this module re-validates input.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from eks_training.constructs.instance_types import INSTANCE_TYPES, instance_facts
+
+ENVIRONMENTS_DIR = Path(__file__).resolve().parent / "environments"
+
+#: Kubernetes versions the platform builds; the source document's set (1.31-1.33) plus the two newer ones.
+KUBERNETES_VERSIONS = ("1.31", "1.32", "1.33", "1.34", "1.35")
+
+_REGION = re.compile(r"^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$")
+_DNS_LABEL = re.compile(r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$")
+_ROLE_ARN = re.compile(r"^arn:aws[a-z-]*:iam::\d{12}:role/[\w+=,.@/-]{1,512}$")
+_CAPACITY_RESERVATION = re.compile(r"^cr-[0-9a-f]{17}$")
+
+
+class ConfigError(Exception):
+    """A configuration mistake; ``str(err)`` is one line that says what is wrong and what is allowed."""
+
+
+class _Model(BaseModel):
+    """Base of every config section: unknown keys are errors, objects are immutable once built."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
+Name = Annotated[str, Field(pattern=_DNS_LABEL.pattern, max_length=40)]
+PositiveInt = Annotated[int, Field(ge=1)]
+NonNegativeInt = Annotated[int, Field(ge=0)]
+
+
+class NetworkConfig(_Model):
+    """The VPC: its CIDR, NAT gateways and VPC endpoints, or an existing VPC by ids."""
+
+    cidr: str = "10.0.0.0/16"
+    #: Prefix length of the training subnet in the training AZ; None sizes it from the node counts.
+    training_subnet_prefix: Annotated[int, Field(ge=16, le=28)] | None = None
+    nat_gateways: Annotated[int, Field(ge=1, le=3)] = 1
+    vpc_endpoints: bool = True
+    #: Use an existing VPC instead of creating one.
+    existing_vpc_id: Annotated[str, Field(pattern=r"^vpc-[0-9a-f]{8,17}$")] | None = None
+
+    @field_validator("cidr")
+    @classmethod
+    def _cidr(cls, value: str) -> str:
+        try:
+            net = ipaddress.ip_network(value, strict=True)
+        except ValueError:
+            raise ValueError("must be an IPv4 network such as 10.0.0.0/16") from None
+        if net.version != 4 or not 16 <= net.prefixlen <= 24:
+            raise ValueError("must be an IPv4 network with a prefix from /16 to /24")
+        if not net.is_private:
+            raise ValueError("must be a private range (RFC 1918), e.g. 10.0.0.0/16")
+        return value
+
+
+class ClusterConfig(_Model):
+    """The EKS control plane."""
+
+    endpoint_access: Literal["public", "private", "public_and_private"] = "public_and_private"
+    public_access_cidrs: tuple[str, ...] = ()
+    admin_role_arns: tuple[str, ...] = ()
+    #: EKS add-on versions: "latest" resolves at deploy time, or a pinned "vX.Y.Z-eksbuild.N".
+    addon_versions: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("public_access_cidrs")
+    @classmethod
+    def _cidrs(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for cidr in value:
+            try:
+                ipaddress.ip_network(cidr, strict=True)
+            except ValueError:
+                raise ValueError(f"'{cidr}' is not a network such as 203.0.113.0/24") from None
+        return value
+
+    @field_validator("admin_role_arns")
+    @classmethod
+    def _arns(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for arn in value:
+            if not _ROLE_ARN.match(arn):
+                raise ValueError(f"'{arn}' is not an IAM role ARN (arn:aws:iam::123456789012:role/NAME)")
+        return value
+
+    @field_validator("addon_versions")
+    @classmethod
+    def _addons(cls, value: dict[str, str]) -> dict[str, str]:
+        from eks_training.constructs.cluster_addons import DEFAULT_ADDONS
+
+        for name, version in value.items():
+            if name not in DEFAULT_ADDONS:
+                raise ValueError(f"unknown add-on '{name}' (allowed: {', '.join(DEFAULT_ADDONS)})")
+            if version != "latest" and not re.match(r"^v\d+\.\d+\.\d+-eksbuild\.\d+$", version):
+                raise ValueError(f"add-on '{name}' version '{version}' must be 'latest' or like v1.19.0-eksbuild.1")
+        return value
+
+
+class SystemNodesConfig(_Model):
+    """The managed node group that runs controllers and operators (AL2023, on-demand)."""
+
+    instance_type: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*\.[a-z0-9]+$")] = "m6i.2xlarge"
+    min_size: PositiveInt = 2
+    desired_size: PositiveInt = 2
+    max_size: PositiveInt = 4
+    disk_gib: Annotated[int, Field(ge=20, le=2000)] = 100
+
+    @model_validator(mode="after")
+    def _sizes(self) -> "SystemNodesConfig":
+        if not self.min_size <= self.desired_size <= self.max_size:
+            raise ValueError(
+                f"needs min_size <= desired_size <= max_size, got {self.min_size} <= {self.desired_size} <= {self.max_size}"
+            )
+        return self
+
+
+class RootVolumeConfig(_Model):
+    """The encrypted gp3 root volume of an accelerated node."""
+
+    size_gib: Annotated[int, Field(ge=100, le=16384)] = 500
+    iops: Annotated[int, Field(ge=3000, le=16000)] = 10000
+    throughput_mibps: Annotated[int, Field(ge=125, le=1000)] = 500
+
+
+CapacityType = Literal["on-demand", "spot", "capacity-reservation", "capacity-block"]
+
+
+class NodeGroupConfig(_Model):
+    """One managed node group of accelerated instances in the training AZ."""
+
+    name: Name
+    instance_type: str
+    min_size: NonNegativeInt = 0
+    desired_size: NonNegativeInt = 0
+    max_size: PositiveInt = 1
+    capacity_type: CapacityType = "on-demand"
+    #: Required for capacity-reservation and capacity-block: the ODCR or Capacity Block id.
+    capacity_reservation_id: str | None = None
+    efa: bool = True
+    root_volume: RootVolumeConfig = RootVolumeConfig()
+
+    @field_validator("instance_type")
+    @classmethod
+    def _known_type(cls, value: str) -> str:
+        if value not in INSTANCE_TYPES:
+            raise ValueError(f"'{value}' is not a supported accelerated instance type (allowed: {', '.join(INSTANCE_TYPES)})")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "NodeGroupConfig":
+        if not self.min_size <= self.desired_size <= self.max_size:
+            raise ValueError(
+                f"needs min_size <= desired_size <= max_size, got {self.min_size} <= {self.desired_size} <= {self.max_size}"
+            )
+        reserved = self.capacity_type in ("capacity-reservation", "capacity-block")
+        if reserved and not self.capacity_reservation_id:
+            raise ValueError(f"capacity_type '{self.capacity_type}' needs capacity_reservation_id (cr-...)")
+        if self.capacity_reservation_id is not None:
+            if not reserved:
+                raise ValueError("capacity_reservation_id is only allowed with capacity_type capacity-reservation or capacity-block")
+            if not _CAPACITY_RESERVATION.match(self.capacity_reservation_id):
+                raise ValueError(f"capacity_reservation_id '{self.capacity_reservation_id}' must look like cr-0123456789abcdef0")
+        facts = instance_facts(self.instance_type)
+        if self.efa and not facts.efa_supported:
+            raise ValueError(f"efa: {self.instance_type} has no EFA interfaces; set efa: false or pick an EFA type")
+        return self
+
+
+class KarpenterPoolConfig(_Model):
+    """One Karpenter NodePool + EC2NodeClass for an accelerator family."""
+
+    name: Name
+    instance_types: tuple[str, ...] = Field(min_length=1)
+    capacity_types: tuple[Literal["on-demand", "spot", "reserved"], ...] = ("on-demand",)
+    #: Most accelerators (GPUs or Neuron devices) the pool may hold at once.
+    max_accelerators: PositiveInt = 16
+    efa: bool = True
+
+    @field_validator("instance_types")
+    @classmethod
+    def _types(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for t in value:
+            if t not in INSTANCE_TYPES:
+                raise ValueError(f"'{t}' is not a supported accelerated instance type (allowed: {', '.join(INSTANCE_TYPES)})")
+        kinds = {INSTANCE_TYPES[t].accelerator for t in value}
+        if len(kinds) > 1:
+            raise ValueError(f"mixes GPU and Neuron types {list(value)}; make one pool per accelerator kind")
+        return value
+
+    @model_validator(mode="after")
+    def _efa(self) -> "KarpenterPoolConfig":
+        if self.efa:
+            without = [t for t in self.instance_types if not INSTANCE_TYPES[t].efa_supported]
+            if without:
+                raise ValueError(f"efa: {', '.join(without)} have no EFA interfaces; set efa: false or drop them")
+        return self
+
+    @property
+    def accelerator(self) -> str:
+        return INSTANCE_TYPES[self.instance_types[0]].accelerator
+
+
+class CapacityConfig(_Model):
+    """Where training runs: managed node groups per accelerator kind, and Karpenter pools."""
+
+    gpu_node_groups: tuple[NodeGroupConfig, ...] = ()
+    trainium_node_groups: tuple[NodeGroupConfig, ...] = ()
+    karpenter_pools: tuple[KarpenterPoolConfig, ...] = ()
+
+    @model_validator(mode="after")
+    def _kinds(self) -> "CapacityConfig":
+        for field, wanted, label in (("gpu_node_groups", "nvidia", "GPU"), ("trainium_node_groups", "neuron", "Trainium")):
+            for i, group in enumerate(getattr(self, field)):
+                facts = INSTANCE_TYPES[group.instance_type]
+                if facts.accelerator != wanted:
+                    raise ValueError(
+                        f"{field}[{i}].instance_type: '{group.instance_type}' is a {facts.accelerator_name} "
+                        f"({facts.accelerator}) type, not a {label} type"
+                    )
+        names = [g.name for g in (*self.gpu_node_groups, *self.trainium_node_groups)]
+        pools = [p.name for p in self.karpenter_pools]
+        for label, seen in (("node group", names), ("karpenter pool", pools)):
+            dupes = sorted({n for n in seen if seen.count(n) > 1})
+            if dupes:
+                raise ValueError(f"{label} names must be unique, repeated: {', '.join(dupes)}")
+        return self
+
+
+class DataRepositoryAssociationConfig(_Model):
+    """A link between a path on the FSx file system and an S3 prefix."""
+
+    file_system_path: Annotated[str, Field(pattern=r"^/[A-Za-z0-9._/-]*$")]
+    #: Which bucket of the platform: the training data or the checkpoints.
+    bucket: Literal["data", "checkpoints"]
+    s3_prefix: Annotated[str, Field(pattern=r"^[A-Za-z0-9!_.*'()/-]*$")] = ""
+    auto_import: tuple[Literal["NEW", "CHANGED", "DELETED"], ...] = ()
+    auto_export: tuple[Literal["NEW", "CHANGED", "DELETED"], ...] = ()
+
+
+class FsxConfig(_Model):
+    """FSx for Lustre in the training AZ."""
+
+    enabled: bool = True
+    deployment_type: Literal["PERSISTENT_2", "PERSISTENT_1", "SCRATCH_2"] = "PERSISTENT_2"
+    storage_capacity_gib: PositiveInt = 1200
+    per_unit_storage_throughput: PositiveInt | None = 250
+    data_repository_associations: tuple[DataRepositoryAssociationConfig, ...] = (
+        DataRepositoryAssociationConfig(file_system_path="/data", bucket="data", s3_prefix="", auto_import=("NEW", "CHANGED", "DELETED")),
+        DataRepositoryAssociationConfig(file_system_path="/checkpoints", bucket="checkpoints", s3_prefix="",
+                                        auto_import=("NEW", "CHANGED", "DELETED"), auto_export=("NEW", "CHANGED", "DELETED")),
+    )
+
+
+class EfsConfig(_Model):
+    enabled: bool = True
+
+
+class BucketsConfig(_Model):
+    """S3 buckets for training data and checkpoints."""
+
+    retain: bool = False
+    noncurrent_checkpoint_days: Annotated[int, Field(ge=1, le=3650)] = 30
+    data_bucket_name: str | None = None
+    checkpoint_bucket_name: str | None = None
+
+    @field_validator("data_bucket_name", "checkpoint_bucket_name")
+    @classmethod
+    def _bucket_name(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
+        if not (3 <= len(value) <= 63 and re.match(r"^[a-z0-9][a-z0-9.-]*[a-z0-9]$", value)) or ".." in value:
+            raise ValueError(f"'{value}' is not a valid S3 bucket name (3-63 lowercase letters, digits, '.', '-')")
+        if re.match(r"^\d+\.\d+\.\d+\.\d+$", value) or value.startswith("xn--") or value.endswith("-s3alias"):
+            raise ValueError(f"'{value}' is a name S3 reserves (IP-like, xn-- prefix or -s3alias suffix)")
+        return value
+
+
+class StorageConfig(_Model):
+    fsx: FsxConfig = FsxConfig()
+    efs: EfsConfig = EfsConfig()
+    buckets: BucketsConfig = BucketsConfig()
+
+
+class TrainingNamespaceConfig(_Model):
+    """A namespace where training jobs run, with its quota."""
+
+    name: Name
+    max_gpus: NonNegativeInt = 64
+    max_neuron_devices: NonNegativeInt = 64
+    max_cpu: PositiveInt = 2000
+    max_memory_gib: PositiveInt = 16000
+    max_pods: PositiveInt = 500
+
+
+class VolcanoQueueConfig(_Model):
+    name: Name
+    weight: PositiveInt = 1
+    gpus: NonNegativeInt = 64
+    neuron_devices: NonNegativeInt = 0
+    cpu: PositiveInt = 1000
+    memory_gib: PositiveInt = 8000
+    reclaimable: bool = True
+
+
+class SlurmPartitionConfig(_Model):
+    """A Slurm partition: one Slinky NodeSet on one accelerated instance type."""
+
+    name: Name
+    instance_type: str
+    replicas: NonNegativeInt = 0
+    max_nodes: PositiveInt = 4
+
+    @field_validator("instance_type")
+    @classmethod
+    def _known_type(cls, value: str) -> str:
+        instance_facts(value)
+        return value
+
+
+class ServicesConfig(_Model):
+    """Cluster services: operators from their official charts and what we configure on top."""
+
+    karpenter: bool = True
+    volcano: bool = True
+    kuberay: bool = True
+    mpi_operator: bool = True
+    slinky: bool = True
+    jupyterhub: bool = False
+    nvidia_device_plugin: bool = True
+    neuron_device_plugin: bool = True
+    neuron_scheduler_extension: bool = False
+    efa_device_plugin: bool = True
+    volcano_queues: tuple[VolcanoQueueConfig, ...] = (VolcanoQueueConfig(name="ml-training-queue"),)
+    slurm_partitions: tuple[SlurmPartitionConfig, ...] = ()
+    ray_worker_instance_type: str | None = None
+    ray_max_workers: NonNegativeInt = 4
+
+
+class ImagesConfig(_Model):
+    """Where the training images come from: built and pushed by `cdk deploy`, or given."""
+
+    build_training_images: bool = False
+    gpu_image: str = "public.ecr.aws/deep-learning-containers/pytorch-training:2.7.1-gpu-py312-cu128-ubuntu22.04-ec2"
+    neuron_image: str = "public.ecr.aws/neuron/pytorch-training-neuronx:2.7.0-neuronx-py310-sdk2.24.1-ubuntu22.04"
+
+
+class GitOpsConfig(_Model):
+    """Optional Argo CD Applications pointing at the review manifests in a Git repository."""
+
+    enabled: bool = False
+    repo_url: str = "https://github.com/your-org/ml-platform"
+    revision: str = "main"
+    path_prefix: str = "manifests"
+
+
+class PlatformConfig(_Model):
+    """One environment of the platform, as validated from its YAML file."""
+
+    name: Name
+    region: str
+    account: Annotated[str, Field(pattern=r"^\d{12}$")] | None = None
+    availability_zones: tuple[str, ...] = Field(min_length=2, max_length=6)
+    training_az: str
+    kubernetes_version: Literal["1.31", "1.32", "1.33", "1.34", "1.35"] = "1.33"
+    network: NetworkConfig = NetworkConfig()
+    cluster: ClusterConfig = ClusterConfig()
+    system_nodes: SystemNodesConfig = SystemNodesConfig()
+    capacity: CapacityConfig = CapacityConfig()
+    storage: StorageConfig = StorageConfig()
+    training_namespaces: tuple[TrainingNamespaceConfig, ...] = (TrainingNamespaceConfig(name="training"),)
+    services: ServicesConfig = ServicesConfig()
+    images: ImagesConfig = ImagesConfig()
+    gitops: GitOpsConfig = GitOpsConfig()
+    tags: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("region")
+    @classmethod
+    def _region(cls, value: str) -> str:
+        if not _REGION.match(value):
+            raise ValueError(f"'{value}' is not an AWS region name such as us-west-2")
+        return value
+
+    @field_validator("tags")
+    @classmethod
+    def _tags(cls, value: dict[str, str]) -> dict[str, str]:
+        for key, val in value.items():
+            if not 1 <= len(key) <= 128 or key.lower().startswith("aws:"):
+                raise ValueError(f"tag key '{key}' must be 1-128 characters and not start with 'aws:'")
+            if len(val) > 256:
+                raise ValueError(f"tag '{key}' value is longer than 256 characters")
+            if not re.match(r"^[\w .:/=+@-]*$", key + val):
+                raise ValueError(f"tag '{key}' uses characters AWS refuses (allowed: letters, digits, spaces, _ . : / = + - @)")
+        return value
+
+    @model_validator(mode="after")
+    def _zones(self) -> "PlatformConfig":
+        for az in self.availability_zones:
+            if not (az.startswith(self.region) and re.match(r"^[a-z]$", az[len(self.region):])):
+                raise ValueError(f"availability_zones: '{az}' is not a zone of region {self.region} (e.g. {self.region}a)")
+        if len(set(self.availability_zones)) != len(self.availability_zones):
+            raise ValueError(f"availability_zones: {list(self.availability_zones)} repeats a zone")
+        if self.training_az not in self.availability_zones:
+            raise ValueError(f"training_az: '{self.training_az}' is not one of availability_zones {list(self.availability_zones)}")
+        if self.cluster.endpoint_access == "public" and not self.cluster.public_access_cidrs and self.name == "prod":
+            raise ValueError("cluster.endpoint_access: 'public' in prod needs cluster.public_access_cidrs")
+        ns = [n.name for n in self.training_namespaces]
+        if len(set(ns)) != len(ns):
+            raise ValueError(f"training_namespaces: names repeat in {ns}")
+        return self
+
+    @property
+    def accelerated_node_groups(self) -> tuple[NodeGroupConfig, ...]:
+        return (*self.capacity.gpu_node_groups, *self.capacity.trainium_node_groups)
+
+
+def _field_path(loc: tuple[Any, ...]) -> str:
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif not str(part).startswith("function-") and part not in ("literal[...]",):
+            path += ("." if path else "") + str(part)
+    return path or "(top level)"
+
+
+def _one_line(err: ValidationError, source: str) -> str:
+    first = err.errors(include_url=False)[0]
+    loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and ("[" in p or p.startswith("function-"))))
+    path = _field_path(loc)
+    message = first["msg"].removeprefix("Value error, ")
+    if first["type"] == "extra_forbidden":
+        message = "unknown key (check its spelling; see the config reference in README.md)"
+    elif first["type"] == "missing":
+        message = "is required"
+    shown = "" if first["type"] == "missing" else f" = {first['input']!r}"
+    if isinstance(first.get("input"), (dict, list)):
+        shown = ""
+    more = err.error_count() - 1
+    tail = f" (and {more} more error{'s' if more > 1 else ''})" if more else ""
+    return f"{source}: {path}{shown}: {message}{tail}".replace("\n", " ")
+
+
+def parse_config(data: Any, *, source: str = "config") -> PlatformConfig:
+    """Validate ``data`` (the parsed YAML) into a :class:`PlatformConfig` or raise a one-line :class:`ConfigError`."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: the file must hold a mapping of settings, found {type(data).__name__}")
+    try:
+        return PlatformConfig.model_validate(data)
+    except ValidationError as err:
+        raise ConfigError(_one_line(err, source)) from None
+    except ValueError as err:  # a validator that raised outside pydantic's wrapping
+        raise ConfigError(f"{source}: {err}") from None
+
+
+def load_config_file(path: str | Path) -> PlatformConfig:
+    """Read and validate one environment file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"config file {path} does not exist") from None
+    except OSError as err:
+        raise ConfigError(f"config file {path} cannot be read: {err.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(err, "problem", None) or "invalid YAML"
+        raise ConfigError(f"{path.name}: not valid YAML{where}: {problem}") from None
+    return parse_config(data, source=path.name)
+
+
+def environment_names() -> list[str]:
+    return sorted(p.stem for p in ENVIRONMENTS_DIR.glob("*.yaml"))
+
+
+def load_environment(name: str) -> PlatformConfig:
+    """The config of a named environment shipped in ``infra/environments``."""
+    if not _DNS_LABEL.match(name or "") or not (ENVIRONMENTS_DIR / f"{name}.yaml").is_file():
+        raise ConfigError(f"env: unknown environment '{name}' (allowed: {', '.join(environment_names())})")
+    config = load_config_file(ENVIRONMENTS_DIR / f"{name}.yaml")
+    if config.name != name:
+        raise ConfigError(f"{name}.yaml: name = '{config.name}': must equal the file's environment name '{name}'")
+    return config
