@@ -20,3 +20,23 @@ def acknowledge(scope: IConstruct, reason: str, *rule_ids: str) -> None:
 def managed_policy_finding(policy_name: str) -> str:
     """The cdk-nag AwsSolutions-IAM4 finding id for one AWS managed policy."""
     return f"AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/{policy_name}]"
+
+
+def wildcard_resource_finding(scope: IConstruct, resource: str) -> str:
+    """The cdk-nag AwsSolutions-IAM5 finding id for a wildcard ``resource`` ARN (tokens written as cdk-nag does)."""
+    from aws_cdk import Stack
+
+    return f"AwsSolutions-IAM5[Resource::{_nag_text(Stack.of(scope).resolve(resource))}]"
+
+
+def _nag_text(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and "Fn::Join" in value:
+        sep, parts = value["Fn::Join"]
+        return sep.join(_nag_text(p) for p in parts)
+    if isinstance(value, dict) and "Ref" in value:
+        return f"<{value['Ref']}>"
+    if isinstance(value, dict) and "Fn::GetAtt" in value:
+        return f"<{'.'.join(value['Fn::GetAtt'])}>"
+    raise ValueError(f"cannot express {value!r} as a cdk-nag finding id")

@@ -101,7 +101,6 @@ class TrainingNetwork(Construct):
             self, "EfaSecurityGroup", vpc=self.vpc, allow_all_outbound=True,
             description="EFA: all traffic to and from members of this group (OS-bypass needs it)")
         self.efa_security_group.add_ingress_rule(self.efa_security_group, ec2.Port.all_traffic(), "EFA within the group")
-        self.efa_security_group.add_egress_rule(self.efa_security_group, ec2.Port.all_traffic(), "EFA within the group")
         if cluster_name:
             Tags.of(self.efa_security_group).add("karpenter.sh/discovery", cluster_name)
 

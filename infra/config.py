@@ -445,7 +445,7 @@ def _one_line(err: ValidationError, source: str) -> str:
     elif first["type"] == "missing":
         message = "is required"
     shown = "" if first["type"] == "missing" else f" = {first['input']!r}"
-    if isinstance(first.get("input"), (dict, list)):
+    if isinstance(first.get("input"), dict) or len(shown) > 90:
         shown = ""
     more = err.error_count() - 1
     tail = f" (and {more} more error{'s' if more > 1 else ''})" if more else ""

@@ -9,9 +9,27 @@ from __future__ import annotations
 from aws_cdk import Acknowledgment, Environment, RemovalPolicy, Stack, Tags, Validations
 from constructs import Construct
 
+import math
+
+import cdk8s
+
 from eks_training.constructs.cluster import TrainingCluster
-from eks_training.constructs.network import TrainingNetwork
+from eks_training.constructs.instance_types import INSTANCE_TYPES
+from eks_training.constructs.karpenter import KarpenterController
+from eks_training.constructs.network import TrainingNetwork, training_ips_needed
+from eks_training.constructs.node_groups import AcceleratedNodeGroup
 from eks_training.infra.config import PlatformConfig
+from eks_training.workloads.karpenter import KarpenterPool, KarpenterPoolsChart
+
+
+def training_subnet_ips(config: PlatformConfig) -> int:
+    """Addresses the training subnet needs at full scale: node groups plus Karpenter pools."""
+    # Only the first network card's interface takes an address; the other EFA interfaces are efa-only.
+    demand = [(group.max_size, 1) for group in config.accelerated_node_groups]
+    for pool in config.capacity.karpenter_pools:
+        smallest = min(INSTANCE_TYPES[t].accelerators for t in pool.instance_types)
+        demand.append((math.ceil(pool.max_accelerators / smallest), 1))
+    return training_ips_needed(demand)
 
 
 class TrainingPlatformStack(Stack):
@@ -33,7 +51,7 @@ class TrainingPlatformStack(Stack):
             self, "Network", availability_zones=config.availability_zones, training_az=config.training_az,
             cidr=config.network.cidr, nat_gateways=config.network.nat_gateways,
             vpc_endpoints=config.network.vpc_endpoints, training_prefix=config.network.training_subnet_prefix,
-            cluster_name=cluster_name)
+            training_ips=training_subnet_ips(config), cluster_name=cluster_name)
         self.cluster = TrainingCluster(
             self, "Cluster", vpc=self.network.vpc, version=config.kubernetes_version, cluster_name=cluster_name,
             endpoint_access=config.cluster.endpoint_access, public_access_cidrs=config.cluster.public_access_cidrs,
@@ -41,6 +59,45 @@ class TrainingPlatformStack(Stack):
             system_instance_type=config.system_nodes.instance_type, system_min_size=config.system_nodes.min_size,
             system_desired_size=config.system_nodes.desired_size, system_max_size=config.system_nodes.max_size,
             system_disk_gib=config.system_nodes.disk_gib, removal_policy=RemovalPolicy.DESTROY)
+        # One cdk8s app holds every chart this stack applies to the cluster.
+        self.k8s = cdk8s.App()
+        self._add_node_groups()
+        self._add_karpenter(cluster_name)
+
+    def _add_node_groups(self) -> None:
+        config = self.config
+        self.node_groups: dict[str, AcceleratedNodeGroup] = {}
+        for accelerator, groups in (("nvidia", config.capacity.gpu_node_groups),
+                                    ("neuron", config.capacity.trainium_node_groups)):
+            for group in groups:
+                self.node_groups[group.name] = AcceleratedNodeGroup(
+                    self, f"NodeGroup-{group.name}", cluster=self.cluster.cluster, instance_type=group.instance_type,
+                    accelerator=accelerator, subnet=self.network.training_subnet, node_role=self.cluster.node_role,
+                    efa_security_group=self.network.efa_security_group, efa=group.efa, min_size=group.min_size,
+                    desired_size=group.desired_size, max_size=group.max_size, capacity_type=group.capacity_type,
+                    capacity_reservation_id=group.capacity_reservation_id, nodegroup_name=group.name,
+                    root_volume_gib=group.root_volume.size_gib, root_volume_iops=group.root_volume.iops,
+                    root_volume_throughput=group.root_volume.throughput_mibps)
+
+    def _add_karpenter(self, cluster_name: str) -> None:
+        config = self.config
+        self.karpenter = None
+        if not (config.services.karpenter and config.capacity.karpenter_pools):
+            return
+        self.network.tag_for_karpenter(cluster_name)
+        self.karpenter = KarpenterController(
+            self, "Karpenter", cluster=self.cluster.cluster, cluster_name=cluster_name,
+            pod_identity_dependency=self.cluster.addons["eks-pod-identity-agent"])
+        pools = [KarpenterPool(
+            name=pool.name, accelerator=pool.accelerator, instance_types=pool.instance_types, zone=config.training_az,
+            accelerator_limit=pool.max_accelerators, capacity_types=pool.capacity_types, efa=pool.efa,
+            local_nvme=all(INSTANCE_TYPES[t].local_nvme_gb > 0 for t in pool.instance_types))
+            for pool in config.capacity.karpenter_pools]
+        chart = KarpenterPoolsChart(self.k8s, "karpenter-pools", cluster_name=cluster_name,
+                                    node_role_name=self.karpenter.node_role_name, pools=pools)
+        manifest = self.cluster.cluster.add_cdk8s_chart("KarpenterPools", chart)
+        # NodePools need the CRDs, and on destroy must go before the controller so their nodes drain.
+        manifest.node.add_dependency(self.karpenter.chart, self.karpenter.node_role)
 
     @property
     def availability_zones(self) -> list[str]:

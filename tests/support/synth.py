@@ -111,7 +111,7 @@ def synthesize(config: PlatformConfig, *, outdir: Path | None = None, nag: bool 
 
 def cfn_lint(templates: list[Path], ignore: dict[str, str]) -> list[dict[str, Any]]:
     """cfn-lint findings (JSON) for ``templates``; ``ignore`` maps each ignored rule id to its reason."""
-    cmd = [sys.executable, "-m", "cfnlint", "--format", "json"]
+    cmd = [str(Path(sys.executable).with_name("cfn-lint")), "--format", "json"]
     if ignore:
         cmd += ["--ignore-checks", *ignore]
     proc = subprocess.run([*cmd, "--", *map(str, templates)], capture_output=True, text=True, check=False)

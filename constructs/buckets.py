@@ -1,0 +1,230 @@
+"""S3 buckets for training data and checkpoints, encrypted with one customer-managed KMS key."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+
+import aws_cdk as cdk
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_kms as kms
+from aws_cdk import aws_s3 as s3
+from constructs import Construct
+
+# S3 general purpose bucket naming rules:
+# https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html
+_BUCKET_NAME_CHARS = re.compile(r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
+_RESERVED_PREFIXES = ("xn--", "sthree-", "amzn-s3-demo-")
+_RESERVED_SUFFIXES = ("-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3")
+_BUCKET_NAME_RULE = (
+    "3-63 characters of lowercase letters, digits, '.' and '-', starting and ending with a letter or digit, "
+    "no '..', not an IP address, no reserved prefix (xn--, sthree-, amzn-s3-demo-) or suffix "
+    "(-s3alias, --ol-s3, .mrap, --x-s3, --table-s3)"
+)
+
+# Reading a dataset needs listing plus object reads; the checkpoint writer also puts, deletes old
+# checkpoints and cleans up multipart uploads of large shards. Nothing else (no bucket configuration).
+_DATA_BUCKET_ACTIONS = ("s3:ListBucket",)
+_DATA_OBJECT_ACTIONS = ("s3:GetObject", "s3:GetObjectVersion")
+_CHECKPOINT_BUCKET_ACTIONS = ("s3:ListBucket", "s3:ListBucketMultipartUploads")
+_CHECKPOINT_OBJECT_ACTIONS = (
+    "s3:GetObject",
+    "s3:GetObjectVersion",
+    "s3:PutObject",
+    "s3:DeleteObject",
+    "s3:AbortMultipartUpload",
+    "s3:ListMultipartUploadParts",
+)
+# SSE-KMS: GetObject needs Decrypt, PutObject (and multipart) needs GenerateDataKey.
+_KEY_ACTIONS = ("kms:Decrypt", "kms:GenerateDataKey")
+# FSx for Lustre reaches linked buckets through one service-linked role per file system
+# (AWSServiceRoleForFSxS3Access_<fs-id>); with SSE-KMS under a customer-managed key that role must be let
+# into the key policy. A name pattern avoids a dependency on the file system (which links to these buckets).
+FSX_S3_ROLE_PATH = "role/aws-service-role/s3.data-source.lustre.fsx.amazonaws.com/AWSServiceRoleForFSxS3Access_*"
+_FSX_KEY_ACTIONS = ("kms:Encrypt", "kms:Decrypt", "kms:ReEncrypt*", "kms:GenerateDataKey*", "kms:DescribeKey")
+
+
+def bucket_name_error(field: str, name: str) -> str | None:
+    """Return a one-line error if ``name`` breaks the S3 bucket naming rules, else None.
+
+    Unresolved CDK tokens are not checked: their value is only known at deploy time.
+    """
+    if cdk.Token.is_unresolved(name):
+        return None
+    broken = (
+        not isinstance(name, str)
+        or not _BUCKET_NAME_CHARS.match(name)
+        or ".." in name
+        or name.startswith(_RESERVED_PREFIXES)
+        or name.endswith(_RESERVED_SUFFIXES)
+        or _is_ip_address(name)
+    )
+    if broken:
+        return f"{field}={name!r} is not a valid S3 bucket name: use {_BUCKET_NAME_RULE}"
+    return None
+
+
+def _is_ip_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _positive_days(field: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{field}={value!r} is not allowed: use a whole number of days >= 1")
+    return value
+
+
+class TrainingBuckets(Construct):
+    """The data and checkpoint buckets of the training platform.
+
+    Both buckets: SSE-KMS with one shared key (rotation on, S3 bucket keys on), versioning, all public
+    access blocked, TLS-only access (TLS 1.2 minimum), bucket-owner-enforced ownership, and incomplete
+    multipart uploads aborted. The checkpoint bucket also expires noncurrent object versions.
+
+    Props (keyword-only):
+        data_bucket_name: explicit bucket name, checked against the S3 naming rules. Default: generated.
+        checkpoint_bucket_name: same, for the checkpoint bucket. Default: generated.
+        retain: True (default) keeps buckets and key when the stack is deleted (use in prod);
+            False destroys them. Objects are never auto-deleted (that would add a Lambda), so a
+            non-empty bucket makes the stack deletion fail rather than lose data silently.
+        noncurrent_checkpoint_expiry_days: days after which an overwritten or deleted checkpoint
+            version is expired. Default 30.
+        abort_incomplete_upload_days: days after which incomplete multipart uploads are aborted. Default 7.
+        key: an existing KMS key to use. Default: a new key with rotation on.
+        allow_fsx_data_repositories: let FSx for Lustre file systems of this account use the key through S3
+            (needed for data repository associations to these buckets). Default True. Needs a key whose
+            policy this app controls (a key made here or a ``kms.Key`` passed in).
+
+    Attributes: ``data_bucket``, ``checkpoint_bucket``, ``key``.
+    """
+
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        data_bucket_name: str | None = None,
+        checkpoint_bucket_name: str | None = None,
+        retain: bool = True,
+        noncurrent_checkpoint_expiry_days: int = 30,
+        abort_incomplete_upload_days: int = 7,
+        key: kms.IKey | None = None,
+        allow_fsx_data_repositories: bool = True,
+    ) -> None:
+        super().__init__(scope, id)
+        for field, name in (("data_bucket_name", data_bucket_name), ("checkpoint_bucket_name", checkpoint_bucket_name)):
+            error = name is not None and bucket_name_error(field, name)
+            if error:
+                raise ValueError(error)
+        if data_bucket_name is not None and data_bucket_name == checkpoint_bucket_name:
+            raise ValueError(
+                f"checkpoint_bucket_name={checkpoint_bucket_name!r} is not allowed: it must differ from data_bucket_name"
+            )
+        if not isinstance(retain, bool):
+            raise ValueError(f"retain={retain!r} is not allowed: use True (keep on stack deletion) or False")
+        expiry_days = _positive_days("noncurrent_checkpoint_expiry_days", noncurrent_checkpoint_expiry_days)
+        abort_days = _positive_days("abort_incomplete_upload_days", abort_incomplete_upload_days)
+
+        removal_policy = cdk.RemovalPolicy.RETAIN if retain else cdk.RemovalPolicy.DESTROY
+        self.key: kms.IKey = key or kms.Key(
+            self,
+            "Key",
+            description="Encrypts the training data and checkpoint buckets",
+            enable_key_rotation=True,
+            removal_policy=removal_policy,
+        )
+        abort_rule = s3.LifecycleRule(
+            id="abort-incomplete-multipart-uploads",
+            abort_incomplete_multipart_upload_after=cdk.Duration.days(abort_days),
+        )
+        self.data_bucket: s3.Bucket = self._bucket("DataBucket", data_bucket_name, removal_policy, [abort_rule])
+        self.checkpoint_bucket: s3.Bucket = self._bucket(
+            "CheckpointBucket",
+            checkpoint_bucket_name,
+            removal_policy,
+            [
+                abort_rule,
+                s3.LifecycleRule(
+                    id="expire-noncurrent-checkpoints",
+                    noncurrent_version_expiration=cdk.Duration.days(expiry_days),
+                    expired_object_delete_marker=True,
+                ),
+            ],
+        )
+        if allow_fsx_data_repositories:
+            self._allow_fsx_service_role()
+
+    def _allow_fsx_service_role(self) -> None:
+        account, partition, region = (cdk.Stack.of(self).account, cdk.Aws.PARTITION, cdk.Stack.of(self).region)
+        statement = iam.PolicyStatement(
+            sid="AllowFsxLustreDataRepositoriesThroughS3",
+            principals=[iam.AnyPrincipal()],
+            actions=list(_FSX_KEY_ACTIONS),
+            resources=["*"],  # in a key policy "*" means this key
+            conditions={
+                "StringEquals": {"aws:PrincipalAccount": account, "kms:ViaService": f"s3.{region}.amazonaws.com"},
+                "ArnLike": {"aws:PrincipalArn": f"arn:{partition}:iam::{account}:{FSX_S3_ROLE_PATH}"},
+            },
+        )
+        if not self.key.add_to_resource_policy(statement).statement_added:
+            raise ValueError(
+                f"allow_fsx_data_repositories=True is not allowed with the imported key {self.key.node.path!r}:"
+                " pass a kms.Key whose policy this app manages, or set it False and grant FSx in the key policy"
+            )
+
+    def _bucket(
+        self,
+        id: str,
+        name: str | None,
+        removal_policy: cdk.RemovalPolicy,
+        lifecycle_rules: list[s3.LifecycleRule],
+    ) -> s3.Bucket:
+        return s3.Bucket(
+            self,
+            id,
+            bucket_name=name,
+            encryption=s3.BucketEncryption.KMS,
+            encryption_key=self.key,
+            bucket_key_enabled=True,
+            versioned=True,
+            block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
+            object_ownership=s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+            enforce_ssl=True,
+            minimum_tls_version=1.2,
+            lifecycle_rules=lifecycle_rules,
+            removal_policy=removal_policy,
+            auto_delete_objects=False,
+        )
+
+    def grant_training_access(self, grantee: iam.IGrantable) -> iam.Grant:
+        """Let ``grantee`` read the data bucket, read and write the checkpoint bucket, and use the key for both.
+
+        The statements name only the two buckets, their objects and the key: no wildcard actions
+        such as ``s3:*`` and no other resources.
+        """
+        data, checkpoints = self.data_bucket, self.checkpoint_bucket
+        grants = [
+            iam.Grant.add_to_principal(
+                grantee=grantee, actions=list(_DATA_BUCKET_ACTIONS), resource_arns=[data.bucket_arn]
+            ),
+            iam.Grant.add_to_principal(
+                grantee=grantee, actions=list(_DATA_OBJECT_ACTIONS), resource_arns=[data.arn_for_objects("*")]
+            ),
+            iam.Grant.add_to_principal(
+                grantee=grantee, actions=list(_CHECKPOINT_BUCKET_ACTIONS), resource_arns=[checkpoints.bucket_arn]
+            ),
+            iam.Grant.add_to_principal(
+                grantee=grantee,
+                actions=list(_CHECKPOINT_OBJECT_ACTIONS),
+                resource_arns=[checkpoints.arn_for_objects("*")],
+            ),
+            iam.Grant.add_to_principal(grantee=grantee, actions=list(_KEY_ACTIONS), resource_arns=[self.key.key_arn]),
+        ]
+        combined = grants[0]
+        for grant in grants[1:]:
+            combined = combined.combine(grant)
+        return combined

@@ -1,0 +1,142 @@
+"""AcceleratedNodeGroup: a managed node group of GPU or Trainium instances, EFA-ready, in one AZ."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Literal, Mapping
+
+from aws_cdk import Fn
+from aws_cdk import aws_ec2 as ec2
+from aws_cdk import aws_eks_v2 as eks
+from aws_cdk import aws_iam as iam
+from constructs import Construct
+
+from eks_training.constructs.instance_types import ACCELERATOR_TAINT, InstanceFacts, instance_facts
+
+CapacityType = Literal["on-demand", "spot", "capacity-reservation", "capacity-block"]
+CAPACITY_TYPES: tuple[str, ...] = ("on-demand", "spot", "capacity-reservation", "capacity-block")
+
+#: AL2023 accelerated AMI per accelerator kind (the AMIs carry the drivers, EFA and Neuron runtime included).
+AMI_TYPES = {"nvidia": "AL2023_x86_64_NVIDIA", "neuron": "AL2023_x86_64_NEURON"}
+
+#: Node labels every accelerated node carries (Karpenter pools set the same ones).
+LABEL_ACCELERATOR = "eks-training/accelerator"
+LABEL_FAMILY = "eks-training/instance-family"
+LABEL_EFA = "eks-training/efa"
+LABEL_POOL = "eks-training/pool"
+
+# nodeadm formats the instance-store NVMe disks as one RAID0 array for containerd and the kubelet.
+_RAID0_NODECONFIG = textwrap.dedent("""\
+    MIME-Version: 1.0
+    Content-Type: multipart/mixed; boundary="BOUNDARY"
+
+    --BOUNDARY
+    Content-Type: application/node.eks.aws
+
+    apiVersion: node.eks.aws/v1alpha1
+    kind: NodeConfig
+    spec:
+      instance:
+        localStorage:
+          strategy: RAID0
+
+    --BOUNDARY--
+    """)
+
+
+def accelerator_labels(facts: InstanceFacts, efa: bool, pool: str) -> dict[str, str]:
+    """The labels that job builders select on: accelerator kind, instance family, EFA, pool name."""
+    return {LABEL_ACCELERATOR: facts.accelerator, LABEL_FAMILY: facts.family,
+            LABEL_EFA: str(efa).lower(), LABEL_POOL: pool}
+
+
+class AcceleratedNodeGroup(Construct):
+    """A managed node group of one accelerated instance type, in one subnet and a cluster placement group.
+
+    * ``accelerator``: "nvidia" or "neuron": the group refuses an instance type of the other kind.
+    * ``efa`` (default True): a launch template with one EFA interface per network card (count from the
+      instance catalog): card 0 ``efa`` (it carries the node's IP), the others ``efa-only``; refused on
+      a type without EFA. The interfaces join the cluster security group and ``efa_security_group``.
+    * IMDSv2 required (hop limit 1: pods use Pod Identity, not the node's role), an encrypted gp3 root
+      volume (``root_volume_gib``/``root_volume_iops``/``root_volume_throughput``), local NVMe as RAID0
+      through nodeadm when the type has instance storage.
+    * AL2023 NVIDIA or NEURON AMI, taint ``nvidia.com/gpu`` or ``aws.amazon.com/neuron`` (NoSchedule),
+      labels from :func:`accelerator_labels`.
+    * ``capacity_type``: "on-demand", "spot", "capacity-reservation" (an ODCR, ``capacity_reservation_id``)
+      or "capacity-block" (``capacity_reservation_id`` of the block). ``min_size`` may be 0, the default.
+
+    Attributes: ``nodegroup``, ``launch_template``, ``placement_group``, ``facts`` (the catalog row).
+    """
+
+    def __init__(self, scope: Construct, id: str, *, cluster: eks.ICluster, instance_type: str,
+                 accelerator: Literal["nvidia", "neuron"], subnet: ec2.ISubnet, node_role: iam.IRole,
+                 efa_security_group: ec2.ISecurityGroup | None = None, efa: bool = True,
+                 min_size: int = 0, desired_size: int = 0, max_size: int = 1,
+                 capacity_type: CapacityType = "on-demand", capacity_reservation_id: str | None = None,
+                 root_volume_gib: int = 500, root_volume_iops: int = 10000, root_volume_throughput: int = 500,
+                 nodegroup_name: str | None = None, labels: Mapping[str, str] | None = None) -> None:
+        super().__init__(scope, id)
+        facts = instance_facts(instance_type)
+        self.facts = facts
+        if facts.accelerator != accelerator:
+            raise ValueError(f"instance_type: '{instance_type}' is a {facts.accelerator_name} ({facts.accelerator}) type; "
+                             f"this {accelerator} node group takes only {accelerator} types")
+        if efa and not facts.efa_supported:
+            raise ValueError(f"efa: '{instance_type}' has no EFA interfaces; set efa=False or choose an EFA type")
+        if efa and efa_security_group is None:
+            raise ValueError("efa_security_group: required when efa=True (EFA traffic needs a self-referencing group)")
+        if capacity_type not in CAPACITY_TYPES:
+            raise ValueError(f"capacity_type: '{capacity_type}' is not allowed (allowed: {', '.join(CAPACITY_TYPES)})")
+        reserved = capacity_type in ("capacity-reservation", "capacity-block")
+        if reserved != (capacity_reservation_id is not None):
+            raise ValueError(f"capacity_reservation_id: needed with capacity-reservation/capacity-block and only "
+                             f"then, got capacity_type '{capacity_type}' and id {capacity_reservation_id!r}")
+        if not 0 <= min_size <= desired_size <= max_size or max_size < 1:
+            raise ValueError(f"sizes: need 0 <= min_size <= desired_size <= max_size and max_size >= 1, "
+                             f"got {min_size}/{desired_size}/{max_size}")
+
+        self.placement_group = ec2.CfnPlacementGroup(self, "PlacementGroup", strategy="cluster")
+        template = ec2.CfnLaunchTemplate.LaunchTemplateDataProperty(
+            metadata_options=ec2.CfnLaunchTemplate.MetadataOptionsProperty(
+                http_tokens="required", http_put_response_hop_limit=1, http_endpoint="enabled"),
+            block_device_mappings=[ec2.CfnLaunchTemplate.BlockDeviceMappingProperty(
+                device_name="/dev/xvda", ebs=ec2.CfnLaunchTemplate.EbsProperty(
+                    volume_type="gp3", volume_size=root_volume_gib, iops=root_volume_iops,
+                    throughput=root_volume_throughput, encrypted=True, delete_on_termination=True))],
+            placement=ec2.CfnLaunchTemplate.PlacementProperty(group_name=self.placement_group.ref),
+            network_interfaces=self._efa_interfaces(cluster, efa_security_group, facts) if efa else None,
+            user_data=Fn.base64(_RAID0_NODECONFIG) if facts.local_nvme_gb else None,
+            capacity_reservation_specification=ec2.CfnLaunchTemplate.CapacityReservationSpecificationProperty(
+                capacity_reservation_target=ec2.CfnLaunchTemplate.CapacityReservationTargetProperty(
+                    capacity_reservation_id=capacity_reservation_id)) if reserved else None,
+            instance_market_options=ec2.CfnLaunchTemplate.InstanceMarketOptionsProperty(
+                market_type="capacity-block") if capacity_type == "capacity-block" else None,
+            tag_specifications=[ec2.CfnLaunchTemplate.TagSpecificationProperty(
+                resource_type="instance", tags=[{"key": "eks-training/node-group", "value": id}])],
+        )
+        self.launch_template = ec2.CfnLaunchTemplate(self, "LaunchTemplate", launch_template_data=template)
+
+        self.nodegroup = eks.Nodegroup(
+            self, "Nodegroup", cluster=cluster, nodegroup_name=nodegroup_name,
+            instance_types=[ec2.InstanceType(instance_type)], node_role=node_role,
+            subnets=ec2.SubnetSelection(subnets=[subnet]), min_size=min_size, desired_size=desired_size,
+            max_size=max_size, capacity_type={"spot": eks.CapacityType.SPOT,
+                                              "capacity-block": eks.CapacityType.CAPACITY_BLOCK}.get(
+                                                  capacity_type, eks.CapacityType.ON_DEMAND),
+            launch_template_spec=eks.LaunchTemplateSpec(id=self.launch_template.ref,
+                                                        version=self.launch_template.attr_latest_version_number),
+            labels={**accelerator_labels(facts, efa, id), **(labels or {})},
+            taints=[eks.TaintSpec(effect=eks.TaintEffect.NO_SCHEDULE, key=ACCELERATOR_TAINT[accelerator], value="true")],
+        )
+        # aws-cdk-lib 2.275 refuses AL2023 NVIDIA/NEURON AMI types for p5 and trn instance types
+        # (AmiTypeDoesNotMatchInstanceArchitecture) although EKS supports them: set the type on the
+        # CloudFormation resource directly.
+        self.nodegroup.node.default_child.add_property_override("AmiType", AMI_TYPES[accelerator])
+
+    @staticmethod
+    def _efa_interfaces(cluster: eks.ICluster, efa_sg: ec2.ISecurityGroup, facts: InstanceFacts):
+        groups = [cluster.cluster_security_group_id, efa_sg.security_group_id]
+        return [ec2.CfnLaunchTemplate.NetworkInterfaceProperty(
+            network_card_index=card, device_index=0 if card == 0 else 1,
+            interface_type="efa" if card == 0 else "efa-only", groups=groups, delete_on_termination=True)
+            for card in range(facts.efa_interfaces)]

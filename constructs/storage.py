@@ -1,0 +1,466 @@
+"""Shared file systems for training: FSx for Lustre (datasets, checkpoints) and EFS (models).
+
+Facts behind the checks (Amazon FSx API reference, CreateFileSystem / CreateFileSystemLustreConfiguration /
+CreateFileSystemLustreMetadataConfiguration; FSx for Lustre user guide, "File system access control with
+Amazon VPC"):
+- SSD storage for SCRATCH_2, PERSISTENT_1 and PERSISTENT_2 is 1200 GiB, 2400 GiB, then steps of 2400 GiB.
+- Per-unit throughput (MB/s/TiB): PERSISTENT_1 50/100/200, PERSISTENT_2 125/250/500/1000; SCRATCH takes none.
+- A KMS key can be chosen only for persistent file systems; scratch ones always use an FSx-managed key.
+- Metadata configuration exists only for PERSISTENT_2 (Lustre 2.15): AUTOMATIC, or USER_PROVISIONED with
+  1500, 3000, 6000, 12000 or a multiple of 12000 up to 192000 IOPS.
+- Lustre clients reach the servers on TCP 988 and 1018-1023, and the servers talk to each other on the same ports.
+- At most 8 data repository associations per file system; their paths may not overlap.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import aws_cdk as cdk
+from aws_cdk import aws_ec2 as ec2
+from aws_cdk import aws_efs as efs
+from aws_cdk import aws_fsx as fsx
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_kms as kms
+from aws_cdk import aws_s3 as s3
+from constructs import Construct
+
+from eks_training.constructs.buckets import bucket_name_error
+
+LUSTRE_VERSION = "2.15"
+LUSTRE_PORTS = (ec2.Port.tcp(988), ec2.Port.tcp_range(1018, 1023))
+NFS_PORT = ec2.Port.tcp(2049)
+
+# Allowed per-unit throughput (MB/s/TiB) per deployment type; None: the type takes no per-unit throughput.
+_THROUGHPUTS: dict[str, tuple[int, ...] | None] = {
+    "PERSISTENT_2": (125, 250, 500, 1000),
+    "PERSISTENT_1": (50, 100, 200),
+    "SCRATCH_2": None,
+}
+_DEFAULT_THROUGHPUT = {"PERSISTENT_2": 250, "PERSISTENT_1": 200}
+_SSD_SMALL_SIZES = (1200, 2400)
+_SSD_STEP_GIB = 2400
+_METADATA_IOPS_SMALL = (1500, 3000, 6000)
+_METADATA_IOPS_STEP = 12000
+_METADATA_IOPS_MAX = 192000
+_MAX_ASSOCIATIONS = 8
+_REPOSITORY_EVENTS = ("NEW", "CHANGED", "DELETED")
+_FILE_SYSTEM_PATH = re.compile(r"^/[^\x00-\x1f\x7f]{0,4095}$")
+_ACCESS_POINT_NAME = re.compile(r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
+_POSIX_PERMISSIONS = re.compile(r"^[0-7]{3,4}$")
+_MAX_POSIX_ID = 2**32 - 1
+
+
+def _invalid(field: str, value: object, allowed: str) -> ValueError:
+    """The project's one-line error: the field, the bad value and what is allowed."""
+    return ValueError(f"{field}={value!r} is not allowed: {allowed}")
+
+
+def _is_whole_number(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_events(field: str, events: Sequence[str]) -> tuple[str, ...]:
+    events = tuple(events)
+    if len(set(events)) != len(events) or not set(events) <= set(_REPOSITORY_EVENTS):
+        raise _invalid(field, list(events), f"use distinct events from {list(_REPOSITORY_EVENTS)}")
+    return events
+
+
+@dataclass(frozen=True)
+class DataRepositoryAssociation:
+    """Links a directory of the Lustre file system to an S3 bucket prefix.
+
+    ``bucket_name`` may be a CDK token (e.g. ``bucket.bucket_name``). ``prefix`` is a key prefix without
+    leading slash ("" for the whole bucket). Import events bring S3 changes into the file system; export
+    events push file system changes to S3. ``batch_import_metadata_on_create`` lists existing objects
+    when the association is created.
+    """
+
+    file_system_path: str
+    bucket_name: str
+    prefix: str = ""
+    auto_import_events: tuple[str, ...] = ()
+    auto_export_events: tuple[str, ...] = ()
+    batch_import_metadata_on_create: bool = False
+
+    def __post_init__(self) -> None:
+        path = self.file_system_path
+        if not isinstance(path, str) or not _FILE_SYSTEM_PATH.match(path) or "//" in path:
+            raise _invalid("file_system_path", path, "use an absolute path such as '/data' (at most 4096 characters)")
+        error = bucket_name_error("bucket_name", self.bucket_name)
+        if error:
+            raise ValueError(error)
+        if not isinstance(self.prefix, str) or self.prefix.startswith("/") or "//" in self.prefix:
+            raise _invalid("prefix", self.prefix, "use an S3 key prefix without leading '/' such as 'training-data/'")
+        object.__setattr__(self, "auto_import_events", _check_events("auto_import_events", self.auto_import_events))
+        object.__setattr__(self, "auto_export_events", _check_events("auto_export_events", self.auto_export_events))
+
+    @property
+    def normalized_file_system_path(self) -> str:
+        """The path without trailing slash ("/" stays "/")."""
+        return self.file_system_path.rstrip("/") or "/"
+
+    @property
+    def data_repository_path(self) -> str:
+        """``s3://bucket/prefix/`` as FSx expects it (a trailing slash marks the prefix as a folder)."""
+        prefix = self.prefix.strip("/")
+        return f"s3://{self.bucket_name}/{prefix}/" if prefix else f"s3://{self.bucket_name}/"
+
+
+def training_associations(
+    data_bucket_name: str | None, checkpoint_bucket_name: str | None
+) -> list[DataRepositoryAssociation]:
+    """The source document's layout: ``/data`` fed from the data bucket, ``/checkpoints`` exported to S3.
+
+    Checkpoints are exported on NEW and CHANGED but not DELETED, so pruning old checkpoints on the file
+    system keeps their S3 copies (the bucket's lifecycle expires old versions instead).
+    """
+    associations = []
+    if data_bucket_name is not None:
+        associations.append(
+            DataRepositoryAssociation(
+                "/data",
+                data_bucket_name,
+                auto_import_events=("NEW", "CHANGED", "DELETED"),
+                batch_import_metadata_on_create=True,
+            )
+        )
+    if checkpoint_bucket_name is not None:
+        associations.append(
+            DataRepositoryAssociation(
+                "/checkpoints",
+                checkpoint_bucket_name,
+                auto_import_events=("NEW", "CHANGED"),
+                auto_export_events=("NEW", "CHANGED"),
+                batch_import_metadata_on_create=True,
+            )
+        )
+    return associations
+
+
+def _overlaps(first: str, second: str) -> bool:
+    """Whether one path is the other or lies inside it ("/data" and "/data/raw" overlap, "/data2" does not)."""
+    a, b = first.rstrip("/") + "/", second.rstrip("/") + "/"
+    return a.startswith(b) or b.startswith(a)
+
+
+def _check_associations(associations: Sequence[DataRepositoryAssociation]) -> None:
+    if len(associations) > _MAX_ASSOCIATIONS:
+        raise _invalid("data_repository_associations", f"{len(associations)} items", f"use at most {_MAX_ASSOCIATIONS}")
+    for index, association in enumerate(associations):
+        if not isinstance(association, DataRepositoryAssociation):
+            raise _invalid("data_repository_associations", association, "use DataRepositoryAssociation items")
+        for other in associations[:index]:
+            # Paths of one bucket are the same token string, so overlap checks work for tokens too.
+            for label, path, other_path in (
+                ("file_system_path", association.normalized_file_system_path, other.normalized_file_system_path),
+                ("data repository path", association.data_repository_path, other.data_repository_path),
+            ):
+                if _overlaps(path, other_path):
+                    raise _invalid(
+                        f"data_repository_associations[{index}] {label}", path, f"it overlaps {other_path!r}"
+                    )
+
+
+def _check_capacity(capacity_gib: object) -> int:
+    valid = _is_whole_number(capacity_gib) and (
+        capacity_gib in _SSD_SMALL_SIZES or (capacity_gib > 0 and capacity_gib % _SSD_STEP_GIB == 0)
+    )
+    if not valid:
+        raise _invalid("capacity_gib", capacity_gib, "use 1200, 2400 or a multiple of 2400 GiB (SSD storage)")
+    return capacity_gib  # type: ignore[return-value]
+
+
+def _check_metadata_iops(deployment_type: str, metadata_iops: object) -> None:
+    if metadata_iops is None:
+        return
+    if deployment_type != "PERSISTENT_2":
+        raise _invalid("metadata_iops", metadata_iops, f"only PERSISTENT_2 takes it, not {deployment_type}")
+    valid = _is_whole_number(metadata_iops) and (
+        metadata_iops in _METADATA_IOPS_SMALL
+        or (0 < metadata_iops <= _METADATA_IOPS_MAX and metadata_iops % _METADATA_IOPS_STEP == 0)
+    )
+    if not valid:
+        raise _invalid("metadata_iops", metadata_iops, "use 1500, 3000, 6000, 12000 or a multiple of 12000 up to 192000")
+
+
+def _resolve_throughput(deployment_type: str, per_unit_throughput: object) -> int | None:
+    allowed = _THROUGHPUTS[deployment_type]
+    if allowed is None:
+        if per_unit_throughput is not None:
+            raise _invalid("per_unit_throughput", per_unit_throughput, f"{deployment_type} takes none; leave it None")
+        return None
+    if per_unit_throughput is None:
+        return _DEFAULT_THROUGHPUT[deployment_type]
+    if not _is_whole_number(per_unit_throughput) or per_unit_throughput not in allowed:
+        raise _invalid("per_unit_throughput", per_unit_throughput, f"{deployment_type} takes one of {list(allowed)} MB/s/TiB")
+    return per_unit_throughput  # type: ignore[return-value]
+
+
+def _subnet_ids(vpc: ec2.IVpc) -> set[str]:
+    return {s.subnet_id for s in [*vpc.public_subnets, *vpc.private_subnets, *vpc.isolated_subnets]}
+
+
+class LustreStorage(Construct):
+    """An FSx for Lustre file system in one subnet (the training AZ), linked to S3 by data repository associations.
+
+    Props (keyword-only):
+        vpc: the VPC of the file system and its security group.
+        subnet: the one subnet (in the training AZ) the file system lives in; must belong to ``vpc``.
+        peer_security_groups: client security groups (cluster SG, EFA SG) allowed to mount. Default none.
+        capacity_gib: SSD storage, 1200, 2400 or a multiple of 2400. Default 1200.
+        deployment_type: "PERSISTENT_2" (default), "PERSISTENT_1" or "SCRATCH_2".
+        per_unit_throughput: MB/s/TiB. Default 250 for PERSISTENT_2, 200 for PERSISTENT_1, none for SCRATCH_2.
+        metadata_iops: PERSISTENT_2 only; None (default) uses the AUTOMATIC metadata mode.
+        data_bucket / checkpoint_bucket: when given and ``data_repository_associations`` is None, the default
+            associations ``/data`` <- data bucket and ``/checkpoints`` -> checkpoint bucket are made.
+        data_repository_associations: explicit associations (replace the defaults; [] for none).
+        kms_key: key for persistent types. Default: a new key with rotation on. Not allowed for SCRATCH_2.
+        removal_policy: for the file system and a key made here. Default RETAIN.
+
+    Attributes: ``file_system``, ``security_group``, ``associations``, ``key`` (None for scratch),
+    ``file_system_id``, ``dns_name``, ``mount_name``.
+    """
+
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        vpc: ec2.IVpc,
+        subnet: ec2.ISubnet,
+        peer_security_groups: Sequence[ec2.ISecurityGroup] = (),
+        capacity_gib: int = 1200,
+        deployment_type: str = "PERSISTENT_2",
+        per_unit_throughput: int | None = None,
+        metadata_iops: int | None = None,
+        data_bucket: s3.IBucket | None = None,
+        checkpoint_bucket: s3.IBucket | None = None,
+        data_repository_associations: Sequence[DataRepositoryAssociation] | None = None,
+        kms_key: kms.IKey | None = None,
+        removal_policy: cdk.RemovalPolicy = cdk.RemovalPolicy.RETAIN,
+    ) -> None:
+        super().__init__(scope, id)
+        deployment_type = getattr(deployment_type, "value", deployment_type)  # accept fsx.LustreDeploymentType too
+        if deployment_type not in _THROUGHPUTS:
+            raise _invalid("deployment_type", deployment_type, f"use one of {list(_THROUGHPUTS)}")
+        if subnet.subnet_id not in _subnet_ids(vpc):
+            raise _invalid("subnet", subnet.subnet_id, "use a subnet of the given vpc")
+        capacity = _check_capacity(capacity_gib)
+        throughput = _resolve_throughput(deployment_type, per_unit_throughput)
+        _check_metadata_iops(deployment_type, metadata_iops)
+        is_scratch = deployment_type.startswith("SCRATCH")
+        if is_scratch and kms_key is not None:
+            raise _invalid("kms_key", kms_key.node.path, f"{deployment_type} is always encrypted with an FSx-managed key")
+        if data_repository_associations is not None and (data_bucket or checkpoint_bucket):
+            raise _invalid(
+                "data_bucket/checkpoint_bucket",
+                [b.node.path for b in (data_bucket, checkpoint_bucket) if b],
+                "give the buckets for the default associations or data_repository_associations, not both",
+            )
+        if data_repository_associations is None:
+            data_repository_associations = training_associations(
+                data_bucket.bucket_name if data_bucket else None,
+                checkpoint_bucket.bucket_name if checkpoint_bucket else None,
+            )
+        associations = list(data_repository_associations)
+        _check_associations(associations)
+
+        self.key: kms.IKey | None = None
+        if not is_scratch:
+            self.key = kms_key or kms.Key(
+                self,
+                "Key",
+                description="Encrypts the FSx for Lustre training file system",
+                enable_key_rotation=True,
+                removal_policy=removal_policy,
+            )
+
+        self.security_group = ec2.SecurityGroup(
+            self, "SecurityGroup", vpc=vpc, description="FSx for Lustre: Lustre traffic from clients and between servers"
+        )
+        for port in LUSTRE_PORTS:
+            self.security_group.connections.allow_internally(port, "Lustre between file servers")
+        for peer in peer_security_groups:
+            self.allow_clients(peer)
+
+        metadata = None
+        if deployment_type == "PERSISTENT_2":
+            metadata = fsx.CfnFileSystem.MetadataConfigurationProperty(
+                mode="USER_PROVISIONED" if metadata_iops else "AUTOMATIC", iops=metadata_iops
+            )
+        # CfnFileSystem rather than the L2: the L2's import/export policy rejects PERSISTENT_2, and
+        # associations are separate resources here anyway.
+        self.file_system = fsx.CfnFileSystem(
+            self,
+            "FileSystem",
+            file_system_type="LUSTRE",
+            file_system_type_version=LUSTRE_VERSION,
+            storage_type="SSD",
+            storage_capacity=capacity,
+            subnet_ids=[subnet.subnet_id],
+            security_group_ids=[self.security_group.security_group_id],
+            kms_key_id=self.key.key_id if self.key else None,
+            lustre_configuration=fsx.CfnFileSystem.LustreConfigurationProperty(
+                deployment_type=deployment_type,
+                per_unit_storage_throughput=throughput,
+                data_compression_type="LZ4",
+                metadata_configuration=metadata,
+            ),
+        )
+        self.file_system.apply_removal_policy(removal_policy)
+
+        self.file_system_id: str = self.file_system.ref
+        self.dns_name: str = self.file_system.attr_dns_name
+        self.mount_name: str = self.file_system.attr_lustre_mount_name
+        self.associations: list[fsx.CfnDataRepositoryAssociation] = [
+            self._association(index, association) for index, association in enumerate(associations)
+        ]
+
+    def _association(self, index: int, association: DataRepositoryAssociation) -> fsx.CfnDataRepositoryAssociation:
+        return fsx.CfnDataRepositoryAssociation(
+            self,
+            f"Association{index}",
+            file_system_id=self.file_system_id,
+            file_system_path=association.normalized_file_system_path,
+            data_repository_path=association.data_repository_path,
+            batch_import_meta_data_on_create=association.batch_import_metadata_on_create,
+            s3=fsx.CfnDataRepositoryAssociation.S3Property(
+                auto_import_policy=(
+                    fsx.CfnDataRepositoryAssociation.AutoImportPolicyProperty(events=list(association.auto_import_events))
+                    if association.auto_import_events
+                    else None
+                ),
+                auto_export_policy=(
+                    fsx.CfnDataRepositoryAssociation.AutoExportPolicyProperty(events=list(association.auto_export_events))
+                    if association.auto_export_events
+                    else None
+                ),
+            ),
+        )
+
+    def allow_clients(self, peer: ec2.IConnectable) -> None:
+        """Let ``peer`` (e.g. a node security group) mount the file system: Lustre ports 988 and 1018-1023."""
+        for port in LUSTRE_PORTS:
+            self.security_group.connections.allow_from(peer, port, "Lustre clients")
+
+
+@dataclass(frozen=True)
+class ModelAccessPoint:
+    """An EFS access point: a directory (``path``) entered as one POSIX user, created with ``permissions``."""
+
+    name: str
+    path: str
+    uid: int = 1000
+    gid: int = 1000
+    permissions: str = "750"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not _ACCESS_POINT_NAME.match(self.name):
+            raise _invalid("name", self.name, "use a DNS label: lowercase letters, digits and '-', at most 63 characters")
+        if not isinstance(self.path, str) or not _FILE_SYSTEM_PATH.match(self.path) or self.path.rstrip("/") == "":
+            raise _invalid("path", self.path, "use an absolute directory path other than '/', such as '/models'")
+        for field in ("uid", "gid"):
+            value = getattr(self, field)
+            if not _is_whole_number(value) or not 0 <= value <= _MAX_POSIX_ID:
+                raise _invalid(field, value, f"use a whole number from 0 to {_MAX_POSIX_ID}")
+        if not isinstance(self.permissions, str) or not _POSIX_PERMISSIONS.match(self.permissions):
+            raise _invalid("permissions", self.permissions, "use octal POSIX permissions such as '750'")
+
+
+class ModelStore(Construct):
+    """An encrypted EFS file system with elastic throughput for model weights, shared by all training pods.
+
+    Props (keyword-only):
+        vpc: the VPC of the file system.
+        subnets: subnets for mount targets, at most one per Availability Zone.
+        peer_security_groups: client security groups allowed to mount over NFS (TCP 2049). Default none.
+        access_points: ``ModelAccessPoint`` items with distinct names and paths. Default none.
+        kms_key: key for encryption at rest. Default: a new key with rotation on.
+        removal_policy: for the file system and a key made here. Default RETAIN.
+
+    Attributes: ``file_system``, ``security_group``, ``key``, ``access_points`` (name -> efs.AccessPoint),
+    ``file_system_id``.
+    """
+
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        vpc: ec2.IVpc,
+        subnets: Sequence[ec2.ISubnet],
+        peer_security_groups: Sequence[ec2.ISecurityGroup] = (),
+        access_points: Sequence[ModelAccessPoint] = (),
+        kms_key: kms.IKey | None = None,
+        removal_policy: cdk.RemovalPolicy = cdk.RemovalPolicy.RETAIN,
+    ) -> None:
+        super().__init__(scope, id)
+        subnets = list(subnets)
+        if not subnets:
+            raise _invalid("subnets", subnets, "give at least one subnet for a mount target")
+        known = _subnet_ids(vpc)
+        for subnet in subnets:
+            if subnet.subnet_id not in known:
+                raise _invalid("subnets", subnet.subnet_id, "use subnets of the given vpc")
+        zones = [s.availability_zone for s in subnets]
+        resolved_zones = [z for z in zones if not cdk.Token.is_unresolved(z)]
+        if len(set(resolved_zones)) != len(resolved_zones):
+            raise _invalid("subnets", zones, "EFS takes one mount target per Availability Zone: one subnet per zone")
+        access_points = list(access_points)
+        for field in ("name", "path"):
+            values = [getattr(point, field) for point in access_points]
+            duplicates = sorted({v for v in values if values.count(v) > 1})
+            if duplicates:
+                raise _invalid(f"access_points {field}", duplicates, f"each access point needs a distinct {field}")
+
+        self.key: kms.IKey = kms_key or kms.Key(
+            self,
+            "Key",
+            description="Encrypts the EFS model store",
+            enable_key_rotation=True,
+            removal_policy=removal_policy,
+        )
+        self.security_group = ec2.SecurityGroup(self, "SecurityGroup", vpc=vpc, description="EFS model store: NFS from clients")
+        self.file_system = efs.FileSystem(
+            self,
+            "FileSystem",
+            vpc=vpc,
+            vpc_subnets=ec2.SubnetSelection(subnets=subnets),
+            security_group=self.security_group,
+            encrypted=True,
+            kms_key=self.key,
+            throughput_mode=efs.ThroughputMode.ELASTIC,
+            performance_mode=efs.PerformanceMode.GENERAL_PURPOSE,
+            # Explicit so the result does not depend on the app's feature flags: a file system policy that
+            # only admits clients coming through a mount target (which the security group guards).
+            allow_anonymous_access=False,
+            removal_policy=removal_policy,
+        )
+        for peer in peer_security_groups:
+            self.allow_clients(peer)
+        self.file_system_id: str = self.file_system.file_system_id
+        self.access_points: dict[str, efs.AccessPoint] = {
+            point.name: self.file_system.add_access_point(
+                f"AccessPoint-{point.name}",
+                path=point.path,
+                posix_user=efs.PosixUser(uid=str(point.uid), gid=str(point.gid)),
+                create_acl=efs.Acl(owner_uid=str(point.uid), owner_gid=str(point.gid), permissions=point.permissions),
+            )
+            for point in access_points
+        }
+
+    def allow_clients(self, peer: ec2.IConnectable) -> None:
+        """Let ``peer`` mount the file system over NFS (TCP 2049)."""
+        self.file_system.connections.allow_from(peer, NFS_PORT, "NFS clients of the model store")
+
+    def grant_read(self, grantee: iam.IGrantable) -> iam.Grant:
+        """IAM-authorized read-only mounts (``elasticfilesystem:ClientMount``) for ``grantee``."""
+        return self.file_system.grant_read(grantee)
+
+    def grant_read_write(self, grantee: iam.IGrantable) -> iam.Grant:
+        """IAM-authorized read-write mounts (``ClientMount`` and ``ClientWrite``) for ``grantee``."""
+        return self.file_system.grant_read_write(grantee)

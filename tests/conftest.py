@@ -1,0 +1,58 @@
+"""Session fixtures: each environment is synthesized once per test session (per xdist worker)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+# `tests/support` is imported as `support` by every test module.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+# jsii runs aws-cdk-lib on Node; the Makefile puts Node 22 first on PATH when the machine's is older.
+os.environ.setdefault("JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION", "1")
+tools_node = REPO / ".tools" / "node_modules" / ".bin"
+if tools_node.is_dir() and str(tools_node) not in os.environ.get("PATH", ""):
+    os.environ["PATH"] = f"{tools_node}{os.pathsep}{os.environ.get('PATH', '')}"
+
+from support.synth import Synthesized, synthesize  # noqa: E402
+
+ENVIRONMENTS = ("dev", "staging", "prod")
+_SYNTHESIZED: dict[str, Synthesized] = {}
+
+
+def synthesized_environment(name: str, tmp_root: Path) -> Synthesized:
+    """The synthesized environment ``name``, built on first use and kept for the session."""
+    if name not in _SYNTHESIZED:
+        from eks_training.infra.config import load_environment
+
+        _SYNTHESIZED[name] = synthesize(load_environment(name), outdir=tmp_root / name)
+    return _SYNTHESIZED[name]
+
+
+@pytest.fixture(scope="session")
+def synth_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("cdk-out")
+
+
+@pytest.fixture(scope="session", params=ENVIRONMENTS)
+def env(request: pytest.FixtureRequest, synth_root: Path) -> Synthesized:
+    """Each environment in turn."""
+    return synthesized_environment(request.param, synth_root)
+
+
+@pytest.fixture(scope="session")
+def prod(synth_root: Path) -> Synthesized:
+    return synthesized_environment("prod", synth_root)
+
+
+@pytest.fixture(scope="session")
+def staging(synth_root: Path) -> Synthesized:
+    return synthesized_environment("staging", synth_root)
+
+
+@pytest.fixture(scope="session")
+def dev(synth_root: Path) -> Synthesized:
+    return synthesized_environment("dev", synth_root)

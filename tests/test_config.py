@@ -1,0 +1,144 @@
+"""Environment configs: the shipped ones validate, and every bad input ends in one line that says why."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from eks_training.infra.config import (ConfigError, PlatformConfig, environment_names, load_config_file,
+                                       load_environment, parse_config)
+
+REPO = Path(__file__).resolve().parent.parent
+DEV = yaml.safe_load((REPO / "infra" / "environments" / "dev.yaml").read_text())
+
+
+def mutate(path: str, value) -> dict:
+    """A copy of dev.yaml with ``path`` (dots, [i] for list items) set to ``value``; ``...`` deletes it."""
+    data = copy.deepcopy(DEV)
+    parts = path.replace("[", ".[").split(".")
+    node = data
+    for part in parts[:-1]:
+        node = node[int(part[1:-1])] if part.startswith("[") else node.setdefault(part, {})
+    last = parts[-1]
+    key = int(last[1:-1]) if last.startswith("[") else last
+    if value is ...:
+        del node[key]
+    else:
+        node[key] = value
+    return data
+
+
+def test_shipped_environments_validate_and_are_frozen():
+    assert environment_names() == ["dev", "prod", "staging"]
+    for name in environment_names():
+        config = load_environment(name)
+        assert isinstance(config, PlatformConfig) and config.name == name
+        with pytest.raises(Exception):
+            config.region = "eu-west-1"  # frozen
+
+
+def test_prod_has_the_accelerated_capacity_the_platform_promises():
+    prod = load_environment("prod")
+    assert [g.instance_type for g in prod.capacity.gpu_node_groups] == ["p5.48xlarge"]
+    assert [g.instance_type for g in prod.capacity.trainium_node_groups] == ["trn1.32xlarge"]
+    assert all(g.min_size == 0 for g in prod.accelerated_node_groups)
+    pools = {t for p in prod.capacity.karpenter_pools for t in p.instance_types}
+    assert {"p4d.24xlarge", "p5.48xlarge", "trn1.32xlarge", "trn1n.32xlarge"} <= pools
+
+
+BAD_CONFIGS = [
+    # (mutation path, bad value, text the one-line error must contain)
+    ("region", "us-west", "region = 'us-west': 'us-west' is not an AWS region name"),
+    ("kubernetes_version", "1.30", "kubernetes_version = '1.30': Input should be '1.31', '1.32', '1.33', '1.34' or '1.35'"),
+    ("kubernetes_version", 1.33, "kubernetes_version = 1.33: Input should be '1.31'"),
+    ("training_az", "us-west-2d", "training_az: 'us-west-2d' is not one of availability_zones"),
+    ("availability_zones", ["us-west-2a"], "availability_zones = ['us-west-2a']: Tuple should have at least 2 items"),
+    ("availability_zones", ["us-west-2a", "us-east-1b"], "'us-east-1b' is not a zone of region us-west-2"),
+    ("network.cidr", "10.0.0.0/33", "network.cidr = '10.0.0.0/33': must be an IPv4 network such as 10.0.0.0/16"),
+    ("network.cidr", "8.8.0.0/16", "network.cidr = '8.8.0.0/16': must be a private range"),
+    ("network.nat_gateways", 0, "network.nat_gateways = 0: Input should be greater than or equal to 1"),
+    ("system_nodes.min_size", 5, "system_nodes: needs min_size <= desired_size <= max_size, got 5 <= 2 <= 3"),
+    ("system_nodes.max_size", "many", "system_nodes.max_size = 'many': Input should be a valid integer"),
+    ("capacity.karpenter_pools[0].instance_types", ["g5.xlarge", "x9.huge"], "'x9.huge' is not a supported accelerated instance type"),
+    ("capacity.karpenter_pools[0].instance_types", ["g5.xlarge", "trn1.32xlarge"], "mixes GPU and Neuron types"),
+    ("capacity.karpenter_pools[0].efa", True, "efa: g5.xlarge have no EFA interfaces"),
+    ("capacity.karpenter_pools[0].max_accelerators", 0, "max_accelerators = 0: Input should be greater than or equal to 1"),
+    ("capacity.karpenter_pools[0].colour", "red", "capacity.karpenter_pools[0].colour = 'red': unknown key"),
+    ("capacity.gpu_node_groups", [{"name": "trn", "instance_type": "trn1.32xlarge", "max_size": 2}],
+     "gpu_node_groups[0].instance_type: 'trn1.32xlarge' is a Trainium (neuron) type, not a GPU type"),
+    ("capacity.trainium_node_groups", [{"name": "gpu", "instance_type": "p5.48xlarge", "max_size": 2}],
+     "trainium_node_groups[0].instance_type: 'p5.48xlarge' is a H100 (nvidia) type, not a Trainium type"),
+    ("capacity.gpu_node_groups", [{"name": "g", "instance_type": "g5.xlarge", "max_size": 2, "efa": True}],
+     "efa: g5.xlarge has no EFA interfaces"),
+    ("capacity.gpu_node_groups", [{"name": "g", "instance_type": "p5.48xlarge", "capacity_type": "capacity-block"}],
+     "capacity_type 'capacity-block' needs capacity_reservation_id"),
+    ("capacity.gpu_node_groups", [{"name": "g", "instance_type": "p5.48xlarge", "capacity_type": "capacity-block",
+                                   "capacity_reservation_id": "cr-123"}], "capacity_reservation_id 'cr-123' must look like"),
+    ("capacity.gpu_node_groups", [{"name": "Bad_Name", "instance_type": "p5.48xlarge"}],
+     "capacity.gpu_node_groups[0].name = 'Bad_Name': String should match pattern"),
+    ("storage.buckets.data_bucket_name", "My_Bucket", "'My_Bucket' is not a valid S3 bucket name"),
+    ("storage.buckets.checkpoint_bucket_name", "192.168.1.1", "is a name S3 reserves"),
+    ("tags", {"aws:owner": "me"}, "tag key 'aws:owner' must be 1-128 characters and not start with 'aws:'"),
+    ("cluster.admin_role_arns", ["arn:aws:iam::123:role/x"], "is not an IAM role ARN"),
+    ("cluster.addon_versions", {"vpc-cni": "1.2"}, "add-on 'vpc-cni' version '1.2' must be 'latest'"),
+    ("cluster.addon_versions", {"istio": "latest"}, "unknown add-on 'istio'"),
+    ("account", "12345", "account = '12345': String should match pattern"),
+    ("name", ..., "name: is required"),
+    ("training_namespaces", [{"name": "a"}, {"name": "a"}], "training_namespaces: names repeat"),
+    ("storage.fsx.deployment_type", "SCRATCH_1", "storage.fsx.deployment_type = 'SCRATCH_1': Input should be"),
+]
+
+
+@pytest.mark.parametrize("path,value,expected", BAD_CONFIGS, ids=[f"{p}={v!r}"[:60] for p, v, _ in BAD_CONFIGS])
+def test_bad_config_gives_one_line_error(path, value, expected):
+    with pytest.raises(ConfigError) as err:
+        parse_config(mutate(path, value), source="dev.yaml")
+    message = str(err.value)
+    assert "\n" not in message and message.startswith("dev.yaml: ")
+    assert expected in message
+
+
+def test_bad_files_give_one_line_errors(tmp_path):
+    missing = tmp_path / "nope.yaml"
+    with pytest.raises(ConfigError, match=r"config file .*nope.yaml does not exist"):
+        load_config_file(missing)
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("name: dev\nregion: [us-west-2\n")
+    with pytest.raises(ConfigError, match=r"broken.yaml: not valid YAML at line 3, column 1"):
+        load_config_file(broken)
+    scalar = tmp_path / "scalar.yaml"
+    scalar.write_text("just a string\n")
+    with pytest.raises(ConfigError, match="the file must hold a mapping of settings, found str"):
+        load_config_file(scalar)
+    with pytest.raises(ConfigError, match=r"env: unknown environment 'qa' \(allowed: dev, prod, staging\)"):
+        load_environment("qa")
+
+
+def run_app(context: dict, outdir: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "CDK_CONTEXT_JSON": json.dumps({**context, "nag": False}), "CDK_OUTDIR": str(outdir)}
+    return subprocess.run([sys.executable, "app.py"], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("context,expected", [
+    ({"env": "qa"}, "error: env: unknown environment 'qa' (allowed: dev, prod, staging)"),
+    ({"config": "missing.yaml"}, "error: config file missing.yaml does not exist"),
+    ({"config": "BAD"}, "error: BAD.yaml: network.cidr = '10.0.0.0/8': must be an IPv4 network with a prefix from /16 to /24"),
+])
+def test_app_exits_with_one_line_and_no_traceback(context, expected, tmp_path):
+    if context.get("config") == "BAD":
+        bad = tmp_path / "BAD.yaml"
+        bad.write_text(yaml.safe_dump(mutate("network.cidr", "10.0.0.0/8")))
+        context = {"config": str(bad)}
+    proc = run_app(context, tmp_path / "out")
+    assert not list((tmp_path / "out").glob("*.template.json"))
+    lines = [line for line in proc.stderr.splitlines() if line.strip() and "!!" not in line]
+    assert lines == [expected]
+    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 2

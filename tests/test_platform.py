@@ -1,0 +1,147 @@
+"""The synthesized platform of each environment: clean under cfn-lint and cdk-nag, valid manifests, right capacity."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+from support.k8s_schemas import validate_k8s_object
+from support.synth import cfn_lint, synthesize
+
+from eks_training.constructs.cluster_addons import KUBERNETES_RELEASES
+from eks_training.constructs.instance_types import INSTANCE_TYPES
+from eks_training.infra.config import load_environment
+
+#: cfn-lint rules we ignore, each with its reason.
+CFN_LINT_IGNORED = {
+    "W3010": "availability zones are explicit config so synth needs no lookups and EFA gets one fixed training AZ",
+    "W3005": "aws-cdk-lib's aws_eks_v2 repeats subnet dependencies in DependsOn to order deletion; harmless",
+}
+CFN_TEMPLATE_LIMIT = 1_000_000
+
+
+def test_synth_has_no_unacknowledged_findings(env):
+    assert env.error is None, env.error
+    assert env.violations("AwsSolutions") == []
+    assert env.violations("CloudFormation Validate") == []
+
+
+def test_cfn_lint_reports_nothing_beyond_named_ignores(env):
+    findings = cfn_lint(sorted(env.outdir.glob("*.template.json")), CFN_LINT_IGNORED)
+    assert [(f["Rule"]["Id"], f["Message"]) for f in findings] == []
+
+
+def test_templates_fit_cloudformation_limits(env):
+    for path in env.outdir.glob("*.template.json"):
+        assert path.stat().st_size < CFN_TEMPLATE_LIMIT, path.name
+    assert len(env.template["Resources"]) < 500
+
+
+def test_embedded_kubernetes_objects_validate(env):
+    objects = list(env.kubernetes_objects())
+    assert objects, "the platform applies Kubernetes objects"
+    for _, obj in objects:
+        validate_k8s_object(obj)
+    assert not any(obj["kind"] == "CustomResourceDefinition" for _, obj in objects), "CRDs come from operator charts"
+
+
+def launch_templates_by_type(synth) -> dict[str, dict]:
+    """Instance type of each accelerated node group -> its launch template data."""
+    templates = synth.resources("AWS::EC2::LaunchTemplate")
+    found = {}
+    for group in synth.resources("AWS::EKS::Nodegroup").values():
+        spec = group["Properties"].get("LaunchTemplate")
+        if spec:
+            lt = templates[spec["Id"]["Ref"]]["Properties"]["LaunchTemplateData"]
+            found[group["Properties"]["InstanceTypes"][0]] = {"data": lt, "group": group["Properties"]}
+    return found
+
+
+@pytest.mark.parametrize("instance_type,cards", [("p5.48xlarge", 32), ("trn1.32xlarge", 8)])
+def test_prod_launch_template_has_one_efa_interface_per_card(prod, instance_type, cards):
+    data = launch_templates_by_type(prod)[instance_type]["data"]
+    interfaces = data["NetworkInterfaces"]
+    assert [i["NetworkCardIndex"] for i in interfaces] == list(range(cards))
+    assert cards == INSTANCE_TYPES[instance_type].efa_interfaces
+    assert interfaces[0]["InterfaceType"] == "efa" and interfaces[0]["DeviceIndex"] == 0
+    assert {i["InterfaceType"] for i in interfaces[1:]} == {"efa-only"}
+    assert all(len(i["Groups"]) == 2 for i in interfaces)
+
+
+def test_prod_accelerated_groups_sit_in_one_subnet_and_a_cluster_placement_group(prod):
+    groups = launch_templates_by_type(prod)
+    placement = prod.resources("AWS::EC2::PlacementGroup")
+    assert len(groups) == 2
+    for instance_type, found in groups.items():
+        assert len(found["group"]["Subnets"]) == 1, instance_type
+        assert found["group"]["Subnets"][0]["Ref"].startswith("NetworkTrainingSubnet")
+        ref = found["data"]["Placement"]["GroupName"]["Ref"]
+        assert placement[ref]["Properties"]["Strategy"] == "cluster"
+        assert found["group"]["ScalingConfig"]["MinSize"] == 0
+        assert found["group"]["AmiType"] == ("AL2023_x86_64_NVIDIA" if instance_type.startswith("p") else "AL2023_x86_64_NEURON")
+        taints = {t["Key"] for t in found["group"]["Taints"]}
+        assert taints == {"nvidia.com/gpu" if instance_type.startswith("p") else "aws.amazon.com/neuron"}
+
+
+def test_every_launch_template_requires_imdsv2_and_encrypts_its_root_volume(env):
+    templates = env.resources("AWS::EC2::LaunchTemplate")
+    for lid, lt in templates.items():
+        data = lt["Properties"]["LaunchTemplateData"]
+        assert data["MetadataOptions"]["HttpTokens"] == "required", lid
+        for mapping in data.get("BlockDeviceMappings", []):
+            assert mapping["Ebs"]["Encrypted"] is True, lid
+
+
+def test_prod_karpenter_pools_follow_the_training_rules(prod):
+    objects = [obj for _, obj in prod.kubernetes_objects()]
+    pools = [o for o in objects if o["kind"] == "NodePool"]
+    classes = {o["metadata"]["name"]: o for o in objects if o["kind"] == "EC2NodeClass"}
+    assert {p["metadata"]["name"] for p in pools} == {"gpu-a100", "gpu-h100", "trn1", "trn1n"}
+    for pool in pools:
+        spec = pool["spec"]
+        zones = [r for r in spec["template"]["spec"]["requirements"] if r["key"] == "topology.kubernetes.io/zone"]
+        assert zones == [{"key": "topology.kubernetes.io/zone", "operator": "In", "values": ["us-west-2a"]}]
+        assert spec["disruption"]["consolidationPolicy"] == "WhenEmpty"
+        node_class = classes[spec["template"]["spec"]["nodeClassRef"]["name"]]
+        assert node_class["spec"]["amiSelectorTerms"][0]["alias"].startswith("al2023@")
+        assert "userData" not in node_class["spec"]
+        assert node_class["spec"]["role"] == "eks-training-prod-karpenter-node"
+
+
+def test_karpenter_pools_are_applied_after_the_controller(prod):
+    manifests = prod.resources("Custom::AWSCDK-EKS-KubernetesResource")
+    helm = prod.helm_releases["karpenter"]
+    assert helm["Version"] == "1.14.1" and helm["Chart"].startswith("oci://public.ecr.aws/karpenter")
+    pools = [lid for lid, r in manifests.items() if "NodePool" in json.dumps(r["Properties"]["Manifest"])]
+    assert pools and all(helm["LogicalId"] in manifests[lid]["DependsOn"] for lid in pools)
+
+
+def test_training_subnet_is_sized_for_prod_capacity(prod):
+    subnet = next(r for lid, r in prod.resources("AWS::EC2::Subnet").items() if lid.startswith("NetworkTrainingSubnet"))
+    prefix = int(subnet["Properties"]["CidrBlock"].split("/")[1])
+    nodes = 8 + 8 + 128 // 8 + 64 // 8 + 256 // 16 + 128 // 16
+    assert 2 ** (32 - prefix) - 5 >= nodes * 111
+
+
+@pytest.mark.parametrize("version", list(KUBERNETES_RELEASES))
+def test_each_kubernetes_version_synthesizes_cleanly(version, tmp_path):
+    config = load_environment("dev").model_copy(update={"kubernetes_version": version})
+    synth = synthesize(config, outdir=tmp_path)
+    assert synth.error is None, synth.error
+    cluster = next(iter(synth.resources("AWS::EKS::Cluster").values()))
+    assert cluster["Properties"]["Version"] == version
+    layers = synth.resources("AWS::Lambda::LayerVersion")
+    assert any(f"kubectl v{version}" in r["Properties"].get("Description", "") or "kubectl" in json.dumps(r)
+               for r in layers.values())
+    assert cluster["Properties"]["EncryptionConfig"][0]["Resources"] == ["secrets"]
+    assert {t for t in cluster["Properties"]["Logging"]["ClusterLogging"]["EnabledTypes"] for t in [t["Type"]]} == {
+        "api", "audit", "authenticator", "controllerManager", "scheduler"}
+    assert cfn_lint([tmp_path / f"{synth.stack_name}.template.json"], CFN_LINT_IGNORED) == []
+    metadata = json.loads((tmp_path / f"{synth.stack_name}.metadata.json").read_text())
+    warnings = [m for entries in metadata.values() for m in entries if m["type"] == "aws:cdk:warning"]
+    support = KUBERNETES_RELEASES[version].support_status(date.today())
+    extended = [w for w in warnings if "left EKS" in str(w["data"])]
+    assert bool(extended) == (support != "standard")
+    if support == "extended":
+        assert str(KUBERNETES_RELEASES[version].end_of_extended_support) in str(extended[0]["data"])

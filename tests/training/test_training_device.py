@@ -1,0 +1,106 @@
+"""The device layer, with a fake torch_xla package that records what the trainer asks of it."""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+
+import pytest
+import torch
+
+from eks_training.training import device as device_module
+from eks_training.training.config import ConfigError, parse_config
+from eks_training.training.device import select_runtime
+from eks_training.training.train import train
+
+from training_helpers import TINY_FLAGS
+
+
+@pytest.fixture()
+def fake_xla(monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
+    """Install a fake torch_xla whose functions append (name, args) to the returned list."""
+    calls: list[tuple] = []
+    xla_model = types.ModuleType("torch_xla.core.xla_model")
+    xla_model.xla_device = lambda: calls.append(("xla_device",)) or torch.device("cpu")
+    xla_model.mark_step = lambda: calls.append(("mark_step",))
+    xla_model.reduce_gradients = lambda optimizer: calls.append(("reduce_gradients", optimizer))
+
+    def checkpoint(function, *args, **kwargs):
+        calls.append(("checkpoint",))
+        return torch.utils.checkpoint.checkpoint(function, *args, use_reentrant=False)
+
+    xla_checkpoint = types.ModuleType("torch_xla.utils.checkpoint")
+    xla_checkpoint.checkpoint = checkpoint
+    backend = types.ModuleType("torch_xla.distributed.xla_backend")
+    modules = {"torch_xla": types.ModuleType("torch_xla"), "torch_xla.core": types.ModuleType("torch_xla.core"),
+               "torch_xla.core.xla_model": xla_model, "torch_xla.utils": types.ModuleType("torch_xla.utils"),
+               "torch_xla.utils.checkpoint": xla_checkpoint,
+               "torch_xla.distributed": types.ModuleType("torch_xla.distributed"),
+               "torch_xla.distributed.xla_backend": backend}
+    for name, module in modules.items():
+        monkeypatch.setitem(sys.modules, name, module)
+    return calls
+
+
+def test_cpu_and_auto_selection(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(device_module, "_neuron_present", lambda env: bool(env.get("NEURON_RT_VISIBLE_CORES")))
+    runtime = select_runtime("auto", env={"RANK": "3", "LOCAL_RANK": "1", "WORLD_SIZE": "4"})
+    assert (runtime.kind, runtime.backend, runtime.rank, runtime.local_rank, runtime.world_size) == ("cpu", "gloo", 3, 1, 4)
+    assert runtime.reads_host_every_step
+    with pytest.raises(ConfigError, match=r"^--device: got 'cuda'; allowed: cpu, xla or auto"):
+        select_runtime("cuda", env={})
+    assert "torch_xla" not in sys.modules  # nothing XLA was imported on the way
+
+
+def test_auto_picks_xla_on_a_neuron_node(fake_xla: list[tuple], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    runtime = select_runtime("auto", env={"NEURON_RT_VISIBLE_CORES": "0-31"})
+    assert (runtime.kind, runtime.backend) == ("xla", "xla")
+    assert fake_xla == [("xla_device",)]
+
+
+def test_xla_runtime_routes_through_torch_xla(fake_xla: list[tuple], monkeypatch: pytest.MonkeyPatch) -> None:
+    joined = []
+    monkeypatch.setattr(torch.distributed, "is_initialized", lambda: False)
+    monkeypatch.setattr(torch.distributed, "init_process_group", lambda *a, **k: joined.append((a, k)))
+    runtime = select_runtime("xla", env={"RANK": "0", "WORLD_SIZE": "2"})
+    assert not runtime.reads_host_every_step
+    runtime.init_process_group()
+    assert joined == [(("xla",), {"init_method": "xla://"})]
+    parameter = torch.nn.Parameter(torch.ones(2))
+    parameter.grad = torch.ones(2)
+    optimizer = torch.optim.SGD([parameter], lr=0.5)
+    fake_xla.clear()
+    runtime.reduce_gradients(optimizer)
+    runtime.optimizer_step(optimizer)
+    assert fake_xla == [("reduce_gradients", optimizer), ("mark_step",)]
+    assert torch.equal(parameter.detach(), torch.full((2,), 0.5))
+    assert runtime.checkpoint_fn() is sys.modules["torch_xla.utils.checkpoint"].checkpoint
+
+
+def test_training_loop_on_xla_marks_every_step_and_uses_xla_checkpointing(
+        fake_xla: list[tuple], token_data: Path) -> None:
+    runtime = select_runtime("xla", env={})
+    config = parse_config(["--data", str(token_data), *TINY_FLAGS, "--max-steps", "4", "--log-every", "2",
+                           "--activation-checkpointing", "true"])
+    result = train(config, runtime)
+    assert result.final_step == 4 and sorted(result.losses) == [2, 4]
+    assert sum(1 for call in fake_xla if call == ("mark_step",)) == 4
+    assert sum(1 for call in fake_xla if call == ("checkpoint",)) == 4 * 2  # 2 blocks, every step
+    assert not any(call[0] == "reduce_gradients" for call in fake_xla)  # one process: nothing to reduce
+
+
+def test_placeholder_neuron_package_gives_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def explode(name: str, *args, **kwargs):
+        if name.startswith("torch_xla"):
+            raise Exception("This is a placeholder package.\nInstall from the Neuron repository.")
+        return original(name, *args, **kwargs)
+
+    original = device_module.importlib.import_module
+    monkeypatch.setattr(device_module.importlib, "import_module", explode)
+    with pytest.raises(ConfigError) as caught:
+        select_runtime("xla", env={})
+    assert str(caught.value) == ("--device: got 'xla'; allowed: cpu, cuda or auto here: torch_xla is unusable "
+                                 "(This is a placeholder package.)")

@@ -1,0 +1,64 @@
+"""Kill-and-resume: a SIGKILLed run restarts from its newest complete checkpoint and continues exactly."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from eks_training.training.checkpoint import complete_steps
+
+from training_helpers import TINY_FLAGS, quiet_env, read_records
+
+MAX_STEPS, EVERY, KEEP = 40, 4, 2
+
+
+def trainer(data: Path, ckpt: Path, metrics: Path) -> list[str]:
+    # LoRA dropout makes the losses depend on the RNG, so a resume must restore it too.
+    return [sys.executable, "-m", "eks_training.training.train", "--data", str(data), *TINY_FLAGS,
+            "--max-steps", str(MAX_STEPS), "--checkpoint-dir", str(ckpt), "--checkpoint-every", str(EVERY),
+            "--keep-last", str(KEEP), "--lora-rank", "4", "--lora-dropout", "0.2", "--metrics-file", str(metrics)]
+
+
+def by_step(path: Path) -> dict[int, dict]:
+    return {r["step"]: r for r in read_records(path) if "loss" in r}
+
+
+@pytest.mark.slow
+def test_killed_run_resumes_like_an_uninterrupted_one(token_data: Path, tmp_path: Path) -> None:
+    reference = subprocess.run(trainer(token_data, tmp_path / "ref", tmp_path / "ref.jsonl"),
+                               capture_output=True, text=True, env=quiet_env(), timeout=120)
+    assert reference.returncode == 0, reference.stderr[-2000:]
+
+    ckpt, metrics = tmp_path / "ckpt", tmp_path / "run.jsonl"
+    victim = subprocess.Popen(trainer(token_data, ckpt, metrics), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, env=quiet_env())
+    deadline = time.monotonic() + 90
+    while not (metrics.exists() and any(r.get("step", 0) >= 2 * EVERY + 2 for r in read_records(metrics))):
+        assert victim.poll() is None and time.monotonic() < deadline, "the run ended before it could be killed"
+        time.sleep(0.01)
+    victim.send_signal(signal.SIGKILL)
+    victim.wait(10)
+    killed_at = max(by_step(metrics))
+    assert killed_at < MAX_STEPS, "killed too late to test a resume"
+    newest = complete_steps(ckpt)[-1]
+    assert killed_at - EVERY < newest <= killed_at  # loses no more than the interval
+    # A newer folder without its marker (a save cut short) must be ignored, then cleaned up.
+    torn = ckpt / f"step-{newest + 1}"
+    torn.mkdir(exist_ok=True)
+    (torn / "__0_0.distcp").write_bytes(b"torn")
+
+    resumed = subprocess.run(trainer(token_data, ckpt, tmp_path / "resumed.jsonl"),
+                             capture_output=True, text=True, env=quiet_env(), timeout=120)
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    assert f"resumed from step {newest}" in resumed.stderr
+    expected, got = by_step(tmp_path / "ref.jsonl"), by_step(tmp_path / "resumed.jsonl")
+    assert sorted(got) == list(range(newest + 1, MAX_STEPS + 1))
+    for step in got:
+        assert got[step]["lr"] == pytest.approx(expected[step]["lr"], rel=1e-6), step
+        assert got[step]["loss"] == pytest.approx(expected[step]["loss"], abs=1e-5), step
+    assert sorted(p.name for p in ckpt.iterdir()) == [f"step-{MAX_STEPS - EVERY}", f"step-{MAX_STEPS}"]

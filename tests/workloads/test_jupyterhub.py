@@ -1,0 +1,178 @@
+"""JupyterHub chart values: accelerator notebook profiles with the right devices, placement and no secrets."""
+
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from eks_training.workloads.jupyterhub import (
+    DEFAULT_NOTEBOOK_PROFILES,
+    JUPYTERHUB_CHART_VERSION,
+    NotebookProfile,
+    jupyterhub_values,
+)
+from support.k8s_schemas import validate_k8s_object
+
+GPU_IMAGE = "quay.io/jupyter/pytorch-notebook:cuda12-python-3.12"
+NEURON_IMAGE = "763104351884.dkr.ecr.us-west-2.amazonaws.com/pytorch-training-neuronx:2.1.0"
+Z2JH_CHART_ENV = "EKS_TRAINING_Z2JH_CHART_DIR"
+
+
+def values(**overrides) -> dict:
+    kwargs = dict(namespace="jupyter", fsx_claim_name="fsx-lustre", training_service_account="training",
+                  gpu_image=GPU_IMAGE, neuron_image=NEURON_IMAGE)
+    kwargs.update(overrides)
+    return jupyterhub_values(**kwargs)
+
+
+@pytest.fixture(scope="module")
+def profiles() -> dict[str, dict]:
+    return {entry["slug"]: entry for entry in values()["singleuser"]["profileList"]}
+
+
+def test_default_profiles_are_one_gpu_eight_gpus_and_trainium(profiles):
+    assert list(profiles) == ["gpu-1", "gpu-8", "trainium"]
+    assert [slug for slug, entry in profiles.items() if entry.get("default")] == ["gpu-1"]
+
+
+def test_one_gpu_profile(profiles):
+    override = profiles["gpu-1"]["kubespawner_override"]
+    assert override["extra_resource_limits"] == {"nvidia.com/gpu": "1"}
+    assert override["extra_resource_guarantees"] == {"nvidia.com/gpu": "1"}
+    assert override["node_selector"] == {"node.kubernetes.io/instance-type": "g5.xlarge"}
+    assert override["tolerations"] == [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
+    assert override["image"] == GPU_IMAGE
+    assert "shared" not in override["volumes"]
+
+
+def test_eight_gpu_profile_has_efa_and_fsx(profiles):
+    override = profiles["gpu-8"]["kubespawner_override"]
+    # p4d.24xlarge: 8 A100 GPUs, 4 EFA interfaces.
+    assert override["extra_resource_limits"] == {"nvidia.com/gpu": "8", "vpc.amazonaws.com/efa": "4"}
+    assert override["node_selector"] == {"node.kubernetes.io/instance-type": "p4d.24xlarge"}
+    assert override["volumes"]["shared"]["persistentVolumeClaim"] == {"claimName": "fsx-lustre"}
+    assert override["volume_mounts"]["shared"] == {"name": "shared", "mountPath": "/shared"}
+
+
+def test_trainium_profile_asks_for_all_sixteen_neuron_devices(profiles):
+    override = profiles["trainium"]["kubespawner_override"]
+    assert override["extra_resource_limits"] == {"aws.amazon.com/neuron": "16"}
+    assert override["tolerations"] == [{"key": "aws.amazon.com/neuron", "operator": "Exists", "effect": "NoSchedule"}]
+    assert override["node_selector"] == {"node.kubernetes.io/instance-type": "trn1.32xlarge"}
+    assert override["image"] == NEURON_IMAGE
+
+
+@pytest.mark.parametrize("slug", [p.slug for p in DEFAULT_NOTEBOOK_PROFILES])
+def test_each_profile_makes_a_valid_pod(profiles, slug):
+    # What KubeSpawner would put in the pod, checked against the Kubernetes schemas.
+    override = profiles[slug]["kubespawner_override"]
+    container = {
+        "name": "notebook",
+        "image": override["image"],
+        "resources": {
+            "requests": {"cpu": str(override["cpu_guarantee"]), **override["extra_resource_guarantees"]},
+            "limits": {**override["extra_resource_limits"]},
+        },
+        "volumeMounts": list(override["volume_mounts"].values()),
+    }
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": slug},
+           "spec": {"containers": [container], "nodeSelector": override["node_selector"],
+                    "tolerations": override["tolerations"], "volumes": list(override["volumes"].values())}}
+    validate_k8s_object(pod)
+    mounted = {m["name"] for m in container["volumeMounts"]}
+    assert mounted == {v["name"] for v in pod["spec"]["volumes"]}
+    assert override["volumes"]["shm"]["emptyDir"] == {"medium": "Memory"}
+
+
+def test_values_set_the_training_service_account_and_default_image():
+    singleuser = values()["singleuser"]
+    assert singleuser["serviceAccountName"] == "training"
+    assert singleuser["image"] == {"name": "quay.io/jupyter/pytorch-notebook", "tag": "cuda12-python-3.12"}
+
+
+def test_values_hold_no_secret_material():
+    forbidden = {"cookieSecret", "secretToken", "apiToken", "password", "cryptoKey", "token", "secret"}
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                assert key not in forbidden, f"{path}.{key}"
+                walk(value, f"{path}.{key}")
+        elif isinstance(node, list):
+            for index, item in enumerate(node):
+                walk(item, f"{path}[{index}]")
+
+    result = values()
+    walk(result, "values")
+    assert set(result) == {"singleuser"}  # hub and proxy secrets stay with the chart
+
+
+def test_custom_profile_of_a_p5_gets_its_32_efa_interfaces():
+    p5 = NotebookProfile(slug="h100", display_name="8x H100", description="p5", instance_type="p5.48xlarge",
+                         accelerators=8, cpu_guarantee=180, mem_guarantee="1800G", efa=True)
+    entry = values(profiles=[p5])["singleuser"]["profileList"][0]
+    assert entry["kubespawner_override"]["extra_resource_limits"] == {"nvidia.com/gpu": "8",
+                                                                      "vpc.amazonaws.com/efa": "32"}
+
+
+def test_chart_version_is_a_z2jh_4_release():
+    assert JUPYTERHUB_CHART_VERSION.split(".")[0] == "4"
+
+
+def _deep_merge(base: dict, extra: dict) -> dict:
+    merged = copy.deepcopy(base)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _deep_merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def test_values_pass_the_charts_own_values_schema():
+    folder = os.environ.get(Z2JH_CHART_ENV)
+    if not folder or not (Path(folder) / "values.schema.yaml").is_file():
+        pytest.skip(f"z2jh {JUPYTERHUB_CHART_VERSION} chart folder (values.yaml, values.schema.yaml) not given;"
+                    f" set {Z2JH_CHART_ENV}")
+    chart = Path(folder)
+    schema = yaml.safe_load((chart / "values.schema.yaml").read_text())
+    defaults = yaml.safe_load((chart / "values.yaml").read_text())
+    # Helm validates the defaults merged with the user's values.
+    jsonschema.validate(_deep_merge(defaults, values()), schema)
+
+
+@pytest.mark.parametrize(
+    ("make", "expected"),
+    [
+        (lambda: values(gpu_image="quay.io/jupyter/pytorch-notebook"), "gpu_image='quay.io/jupyter/pytorch-notebook'"),
+        (lambda: values(neuron_image="neuronx:latest"), "neuron_image='neuronx:latest'"),
+        (lambda: values(namespace="Jupyter"), "namespace='Jupyter'"),
+        (lambda: values(fsx_claim_name=""), "fsx_claim_name=''"),
+        (lambda: values(profiles=[]), "profiles=[]"),
+        (lambda: values(profiles=[DEFAULT_NOTEBOOK_PROFILES[0]] * 2), "'gpu-1' twice"),
+        (lambda: NotebookProfile(slug="GPU", display_name="x", description="x", instance_type="g5.xlarge",
+                                 accelerators=1, cpu_guarantee=1, mem_guarantee="4G"), "slug='GPU'"),
+        (lambda: NotebookProfile(slug="g", display_name="x", description="x", instance_type="g5.xlarge",
+                                 accelerators=2, cpu_guarantee=1, mem_guarantee="4G"), "accelerators=2"),
+        (lambda: NotebookProfile(slug="g", display_name="x", description="x", instance_type="g5.xlarge",
+                                 accelerators=1, cpu_guarantee=1, mem_guarantee="4G", efa=True), "efa=True"),
+        (lambda: NotebookProfile(slug="g", display_name="x", description="x", instance_type="g5.xlarge",
+                                 accelerators=1, cpu_guarantee=4, mem_guarantee="4G"), "cpu_guarantee=4"),
+        (lambda: NotebookProfile(slug="g", display_name="x", description="x", instance_type="g5.xlarge",
+                                 accelerators=1, cpu_guarantee=1, mem_guarantee="16G"), "mem_guarantee='16G'"),
+        (lambda: NotebookProfile(slug="g", display_name="x", description="x", instance_type="g5.xlarge",
+                                 accelerators=1, cpu_guarantee=1, mem_guarantee="4Gi"), "mem_guarantee='4Gi'"),
+        (lambda: NotebookProfile(slug="g", display_name="x", description="x", instance_type="m5.large",
+                                 accelerators=1, cpu_guarantee=1, mem_guarantee="4G"), "instance_type: 'm5.large'"),
+    ],
+)
+def test_bad_input_gets_a_one_line_error_naming_field_and_value(make, expected):
+    with pytest.raises(ValueError) as raised:
+        make()
+    assert expected in str(raised.value)
+    assert "\n" not in str(raised.value)

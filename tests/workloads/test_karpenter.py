@@ -1,0 +1,192 @@
+"""Karpenter pools: valid against the upstream v1 CRDs, safe for long training runs, strict about inputs."""
+
+from __future__ import annotations
+
+import cdk8s
+import pytest
+
+from eks_training.workloads.karpenter import KarpenterPool, KarpenterPoolsChart, NodeTaint, ec2_node_class, node_pool
+from support.k8s_schemas import chart_objects, validate_k8s_objects
+
+H100_POOL = KarpenterPool(
+    name="gpu-p5",
+    accelerator="nvidia",
+    instance_types=("p5.48xlarge",),
+    zone="us-east-1a",
+    accelerator_limit=64,
+    capacity_types=("reserved", "on-demand"),
+    efa=True,
+    local_nvme=True,
+    capacity_reservation_ids=("cr-0123456789abcdef0",),
+    placement_group_name="training-cluster-pg",
+    labels={"team": "llm"},
+    taints=(NodeTaint(key="eks-training/dedicated", value="llm"),),
+)
+TRAINIUM_POOL = KarpenterPool(
+    name="neuron-trn1",
+    accelerator="neuron",
+    instance_types=("trn1.32xlarge", "trn1.2xlarge"),
+    zone="us-east-1a",
+    accelerator_limit=32,
+    capacity_types=("spot", "on-demand"),
+)
+
+
+def _render(**overrides) -> list[dict]:
+    app = cdk8s.App()
+    options = {"cluster_name": "training", "node_role_name": "KarpenterNodeRole-training", "pools": [H100_POOL, TRAINIUM_POOL]}
+    chart = KarpenterPoolsChart(app, "karpenter", **{**options, **overrides})
+    return chart_objects(chart)
+
+
+@pytest.fixture(scope="module")
+def objects() -> list[dict]:
+    return validate_k8s_objects(_render())
+
+
+def _find(objects: list[dict], kind: str, name: str) -> dict:
+    return next(o for o in objects if o["kind"] == kind and o["metadata"]["name"] == name)
+
+
+def test_every_object_is_valid_and_labelled(objects) -> None:
+    assert sorted((o["kind"], o["metadata"]["name"]) for o in objects) == [
+        ("EC2NodeClass", "gpu-p5"),
+        ("EC2NodeClass", "neuron-trn1"),
+        ("NodePool", "gpu-p5"),
+        ("NodePool", "neuron-trn1"),
+    ]
+    for obj in objects:
+        assert obj["metadata"]["labels"]["app.kubernetes.io/part-of"] == "eks-training"
+        assert obj["metadata"]["labels"]["app.kubernetes.io/component"] == "karpenter"
+
+
+def test_node_class_uses_al2023_alias_imdsv2_and_no_user_data(objects) -> None:
+    for name in ("gpu-p5", "neuron-trn1"):
+        spec = _find(objects, "EC2NodeClass", name)["spec"]
+        assert spec["amiSelectorTerms"] == [{"alias": "al2023@latest"}]
+        assert "amiFamily" not in spec and "userData" not in spec
+        assert spec["role"] == "KarpenterNodeRole-training"
+        assert spec["metadataOptions"]["httpTokens"] == "required"
+        assert spec["metadataOptions"]["httpPutResponseHopLimit"] == 1
+        assert spec["securityGroupSelectorTerms"] == [{"tags": {"karpenter.sh/discovery": "training"}}]
+        (root,) = spec["blockDeviceMappings"]
+        assert root["rootVolume"] is True
+        assert root["ebs"]["volumeType"] == "gp3" and root["ebs"]["encrypted"] is True
+
+
+def test_efa_pool_selects_efa_subnets_raid0_reservations_and_placement_group(objects) -> None:
+    gpu = _find(objects, "EC2NodeClass", "gpu-p5")["spec"]
+    assert gpu["subnetSelectorTerms"] == [{"tags": {"karpenter.sh/discovery": "training", "eks-training/efa": "true"}}]
+    assert gpu["instanceStorePolicy"] == "RAID0"
+    assert gpu["placementGroupSelector"] == {"name": "training-cluster-pg"}
+    assert gpu["capacityReservationSelectorTerms"] == [{"id": "cr-0123456789abcdef0"}]
+    trainium = _find(objects, "EC2NodeClass", "neuron-trn1")["spec"]
+    assert trainium["subnetSelectorTerms"] == [{"tags": {"karpenter.sh/discovery": "training"}}]
+    assert not {"instanceStorePolicy", "placementGroupSelector", "capacityReservationSelectorTerms"} & set(trainium)
+
+
+def test_node_pool_requirements_taints_labels_and_limits(objects) -> None:
+    gpu = _find(objects, "NodePool", "gpu-p5")["spec"]
+    template = gpu["template"]["spec"]
+    assert template["nodeClassRef"] == {"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": "gpu-p5"}
+    requirements = {r["key"]: (r["operator"], r["values"]) for r in template["requirements"]}
+    assert requirements == {
+        "node.kubernetes.io/instance-type": ("In", ["p5.48xlarge"]),
+        "karpenter.sh/capacity-type": ("In", ["reserved", "on-demand"]),
+        "topology.kubernetes.io/zone": ("In", ["us-east-1a"]),
+    }
+    assert {"key": "nvidia.com/gpu", "effect": "NoSchedule"} in template["taints"]
+    assert {"key": "eks-training/dedicated", "value": "llm", "effect": "NoSchedule"} in template["taints"]
+    assert gpu["template"]["metadata"]["labels"] == {
+        "eks-training/accelerator": "nvidia",
+        "eks-training/instance-family": "p5",
+        "eks-training/efa": "true",
+        "team": "llm",
+    }
+    assert gpu["limits"] == {"nvidia.com/gpu": "64"}
+    trainium = _find(objects, "NodePool", "neuron-trn1")["spec"]
+    assert trainium["template"]["spec"]["taints"] == [{"key": "aws.amazon.com/neuron", "effect": "NoSchedule"}]
+    assert trainium["limits"] == {"aws.amazon.com/neuron": "32"}
+
+
+def _budgets_for(reason: str, budgets: list[dict]) -> list[str]:
+    """The node budgets that apply to a disruption reason (Karpenter enforces the most restrictive one)."""
+    applying = [b["nodes"] for b in budgets if "reasons" not in b or reason in b["reasons"]]
+    assert applying, f"no budget applies to {reason}; Karpenter would default to 10%"
+    return applying
+
+
+def test_disruption_never_touches_busy_nodes_but_frees_empty_ones(objects) -> None:
+    for name in ("gpu-p5", "neuron-trn1"):
+        spec = _find(objects, "NodePool", name)["spec"]
+        assert spec["template"]["spec"]["expireAfter"] == "Never"
+        disruption = spec["disruption"]
+        assert disruption["consolidationPolicy"] == "WhenEmpty"
+        assert disruption["consolidateAfter"] == "10m"
+        assert "0" in _budgets_for("Drifted", disruption["budgets"])
+        assert "0" in _budgets_for("Underutilized", disruption["budgets"])
+        assert "0" not in _budgets_for("Empty", disruption["budgets"])
+
+
+def test_builders_take_a_pinned_ami_and_hop_limit_two() -> None:
+    spec = ec2_node_class(
+        TRAINIUM_POOL, cluster_name="c", node_role_name="r", ami_version="v20260801", imds_hop_limit=2
+    )["spec"]
+    assert spec["amiSelectorTerms"] == [{"alias": "al2023@v20260801"}]
+    assert spec["metadataOptions"]["httpPutResponseHopLimit"] == 2
+    validate_k8s_objects([node_pool(TRAINIUM_POOL)])
+
+
+def _pool(**changes) -> KarpenterPool:
+    base = dict(name="p", accelerator="nvidia", instance_types=("p5.48xlarge",), zone="us-west-2b", accelerator_limit=8)
+    return KarpenterPool(**{**base, **changes})
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"name": "GPU_pool"}, r"pool name='GPU_pool' is not a valid name"),
+        ({"accelerator": "amd"}, r"accelerator='amd' is not allowed: use one of nvidia, neuron"),
+        ({"instance_types": ()}, r"instance_types=\(\) must be a non-empty list"),
+        ({"instance_types": "p5.48xlarge"}, r"must be a non-empty list of EC2 types"),
+        ({"instance_types": ("p5-48xlarge",)}, r"instance type 'p5-48xlarge' is not an EC2 type"),
+        ({"instance_types": ("p5.48xlarge", "p4d.24xlarge")}, r"mix families \['p4d', 'p5'\]"),
+        ({"instance_types": ("trn1.32xlarge",)}, r"instance family 'trn1' has no nvidia accelerator"),
+        ({"accelerator": "neuron"}, r"instance family 'p5' has no neuron accelerator"),
+        ({"zone": "use1-az1"}, r"zone='use1-az1' is not an availability zone name"),
+        ({"accelerator_limit": 0}, r"accelerator_limit=0 is not allowed: use an integer >= 1"),
+        ({"capacity_types": ("ondemand",)}, r"capacity type='ondemand' is not allowed: use one of on-demand, spot, reserved"),
+        ({"capacity_types": ("spot", "spot")}, r"capacity_types has 'spot' twice"),
+        ({"capacity_types": ("reserved",)}, r"'reserved' needs reservation ids"),
+        ({"capacity_reservation_ids": ("cr-1",)}, r"'reserved' needs reservation ids, and ids need 'reserved'"),
+        ({"capacity_types": ("reserved",), "capacity_reservation_ids": ("odcr-1",)}, r"reservation 'odcr-1' is not an id"),
+        ({"root_volume_gib": 10}, r"root_volume_gib=10 is not allowed: use an integer from 20 to 59000"),
+        ({"root_volume_gib": 20, "iops": 12000}, r"iops=12000 is not allowed: use an integer from 3000 to 10000"),
+        ({"iops": 3000, "throughput": 1000}, r"throughput=1000 is not allowed: use an integer from 125 to 750"),
+        ({"labels": {"karpenter.sh/nodepool": "x"}}, r"labels key 'karpenter.sh/nodepool' is reserved by Karpenter"),
+        ({"labels": {"team": "a b"}}, r"labels\['team'\]='a b' is not a valid label value"),
+        ({"taints": ("gpu",)}, r"taints=\('gpu',\) must be NodeTaint values"),
+        ({"consolidate_after": "10 minutes"}, r"consolidate_after='10 minutes' is not a duration"),
+    ],
+)
+def test_bad_pool_inputs_raise_one_line_errors(changes, message) -> None:
+    with pytest.raises(ValueError, match=message) as caught:
+        _pool(**changes)
+    assert "\n" not in str(caught.value)
+
+
+def test_bad_taint_and_chart_inputs_raise_one_line_errors() -> None:
+    with pytest.raises(ValueError, match=r"taint 'nvidia.com/gpu' effect='NoRun' is not allowed"):
+        NodeTaint(key="nvidia.com/gpu", effect="NoRun")
+    with pytest.raises(ValueError, match=r"node_role_name='arn:aws:iam::1:role/x' is not an IAM role name"):
+        _render(node_role_name="arn:aws:iam::1:role/x")
+    with pytest.raises(ValueError, match=r"cluster_name='my cluster' is not an EKS cluster name"):
+        _render(cluster_name="my cluster")
+    with pytest.raises(ValueError, match=r"ami_version='2024' is not allowed"):
+        _render(ami_version="2024")
+    with pytest.raises(ValueError, match=r"imds_hop_limit=3 is not allowed"):
+        _render(imds_hop_limit=3)
+    with pytest.raises(ValueError, match=r"pool names has 'gpu-p5' twice"):
+        _render(pools=[H100_POOL, H100_POOL])
+    with pytest.raises(ValueError, match=r"pools=\[\] must be a non-empty list of KarpenterPool"):
+        _render(pools=[])

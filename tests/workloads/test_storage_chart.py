@@ -1,0 +1,217 @@
+"""StorageChart: rendered standalone, every object validated, binding and token pass-through checked."""
+
+from __future__ import annotations
+
+import aws_cdk
+import cdk8s
+import pytest
+import yaml
+
+from eks_training.workloads.storage import FsxVolume, StorageChart
+from support.k8s_schemas import chart_objects, validate_chart
+
+FSX = FsxVolume(
+    file_system_id="fs-0123456789abcdef0",
+    dns_name="fs-0123456789abcdef0.fsx.us-west-2.amazonaws.com",
+    mount_name="abcdef12",
+    capacity_gib=4800,
+)
+EFS_ID = "fs-0fedcba9876543210"
+NAMESPACES = ["training", "research"]
+
+
+def _chart(**values) -> StorageChart:
+    return StorageChart(cdk8s.App(), "storage", **values)
+
+
+def _full_chart() -> StorageChart:
+    return _chart(
+        namespaces=NAMESPACES,
+        fsx=FSX,
+        efs_file_system_id=EFS_ID,
+        efs_access_point_ids={"research": "fsap-0123456789abcdef0"},
+        scratch_storage_class=True,
+        scratch_subnet_id="subnet-0123456789abcdef0",
+        scratch_security_group_ids=["sg-0123456789abcdef0", "sg-0fedcba9876543210"],
+    )
+
+
+@pytest.fixture(scope="module")
+def objects() -> list[dict]:
+    return validate_chart(_full_chart())
+
+
+def _find(objects: list[dict], kind: str, name: str, namespace: str | None = None) -> dict:
+    (found,) = [
+        o for o in objects
+        if o["kind"] == kind and o["metadata"]["name"] == name and o["metadata"].get("namespace") == namespace
+    ]
+    return found
+
+
+def test_every_object_is_valid_and_labelled(objects) -> None:
+    kinds = sorted((o["kind"], o["metadata"]["name"], o["metadata"].get("namespace")) for o in objects)
+    assert kinds == sorted([
+        ("PersistentVolume", "fsx-lustre-training", None),
+        ("PersistentVolume", "fsx-lustre-research", None),
+        ("PersistentVolumeClaim", "fsx-lustre", "training"),
+        ("PersistentVolumeClaim", "fsx-lustre", "research"),
+        ("StorageClass", "efs-models", None),
+        ("PersistentVolumeClaim", "models", "training"),
+        ("PersistentVolume", "models-research", None),
+        ("PersistentVolumeClaim", "models", "research"),
+        ("StorageClass", "fsx-lustre-scratch", None),
+    ])
+    for obj in objects:
+        labels = obj["metadata"]["labels"]
+        assert labels["app.kubernetes.io/part-of"] == "eks-training"
+        assert labels["app.kubernetes.io/component"] in ("fsx-lustre", "efs-models")
+
+
+def test_fsx_volume_per_namespace_is_prebound_to_its_claim(objects) -> None:
+    for namespace in NAMESPACES:
+        volume = _find(objects, "PersistentVolume", f"fsx-lustre-{namespace}")
+        claim = _find(objects, "PersistentVolumeClaim", "fsx-lustre", namespace)
+        assert volume["spec"]["claimRef"] == {"namespace": namespace, "name": "fsx-lustre"}
+        assert claim["spec"]["volumeName"] == f"fsx-lustre-{namespace}"
+        assert volume["spec"]["storageClassName"] == claim["spec"]["storageClassName"] == ""
+        assert volume["spec"]["accessModes"] == claim["spec"]["accessModes"] == ["ReadWriteMany"]
+        assert volume["spec"]["capacity"] == {"storage": "4800Gi"}
+        assert claim["spec"]["resources"] == {"requests": {"storage": "4800Gi"}}
+        assert volume["spec"]["persistentVolumeReclaimPolicy"] == "Retain"
+        assert volume["spec"]["csi"] == {
+            "driver": "fsx.csi.aws.com",
+            "volumeHandle": FSX.file_system_id,
+            "volumeAttributes": {"dnsname": FSX.dns_name, "mountname": FSX.mount_name},
+        }
+
+
+def test_efs_storage_class_and_claims(objects) -> None:
+    storage_class = _find(objects, "StorageClass", "efs-models")
+    assert storage_class["provisioner"] == "efs.csi.aws.com"
+    assert storage_class["parameters"]["provisioningMode"] == "efs-ap"
+    assert storage_class["parameters"]["fileSystemId"] == EFS_ID
+    assert storage_class["reclaimPolicy"] == "Retain"
+    dynamic = _find(objects, "PersistentVolumeClaim", "models", "training")
+    assert dynamic["spec"]["storageClassName"] == "efs-models"
+    assert "volumeName" not in dynamic["spec"]
+    static = _find(objects, "PersistentVolumeClaim", "models", "research")
+    assert static["spec"]["volumeName"] == "models-research"
+    volume = _find(objects, "PersistentVolume", "models-research")
+    assert volume["spec"]["csi"] == {"driver": "efs.csi.aws.com", "volumeHandle": f"{EFS_ID}::fsap-0123456789abcdef0"}
+
+
+def test_scratch_storage_class_is_scratch_2_without_throughput(objects) -> None:
+    storage_class = _find(objects, "StorageClass", "fsx-lustre-scratch")
+    assert storage_class["provisioner"] == "fsx.csi.aws.com"
+    assert storage_class["parameters"]["deploymentType"] == "SCRATCH_2"
+    assert storage_class["parameters"]["subnetId"] == "subnet-0123456789abcdef0"
+    assert storage_class["parameters"]["securityGroupIds"] == "sg-0123456789abcdef0,sg-0fedcba9876543210"
+    assert "perUnitStorageThroughput" not in storage_class["parameters"]
+
+
+def test_synth_yaml_renders_the_same_objects() -> None:
+    app = cdk8s.App()
+    chart = StorageChart(app, "storage", namespaces=["training"], fsx=FSX)
+    documents = [d for d in yaml.safe_load_all(app.synth_yaml()) if d]
+    assert documents == chart_objects(chart)
+    assert [d["kind"] for d in documents] == ["PersistentVolume", "PersistentVolumeClaim"]
+
+
+def test_cdk_tokens_pass_through_into_the_manifest() -> None:
+    stack = aws_cdk.Stack(aws_cdk.App(), "Tokens")
+    file_system_id = aws_cdk.Fn.ref("LustreFileSystem")
+    dns_name = aws_cdk.Fn.get_att("LustreFileSystem", "DNSName").to_string()
+    mount_name = aws_cdk.Fn.get_att("LustreFileSystem", "LustreMountName").to_string()
+    subnet = aws_cdk.Fn.import_value("TrainingSubnet")
+    chart = _chart(
+        namespaces=["training"],
+        fsx=FsxVolume(file_system_id, dns_name, mount_name, 1200),
+        efs_file_system_id=aws_cdk.Fn.ref("ModelsFileSystem"),
+        scratch_storage_class=True,
+        scratch_subnet_id=subnet,
+        scratch_security_group_ids=[aws_cdk.Fn.import_value("FsxSg")],
+    )
+    objects = validate_chart(chart)
+    volume = _find(objects, "PersistentVolume", "fsx-lustre-training")
+    assert volume["spec"]["csi"]["volumeAttributes"] == {"dnsname": dns_name, "mountname": mount_name}
+    assert stack.resolve(volume["spec"]["csi"]["volumeHandle"]) == {"Ref": "LustreFileSystem"}
+    scratch = _find(objects, "StorageClass", "fsx-lustre-scratch")
+    assert stack.resolve(scratch["parameters"]["subnetId"]) == {"Fn::ImportValue": "TrainingSubnet"}
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({"namespaces": []}, "namespaces=[] is not allowed"),
+        ({"namespaces": ["Training"]}, "namespaces='Training' is not a valid name"),
+        ({"namespaces": ["a", "a"]}, "namespaces has 'a' twice"),
+        ({"namespaces": ["a"]}, "give at least one of them"),
+        ({"namespaces": ["a"], "fsx": FSX, "fsx_claim_name": "FSX"}, "fsx_claim_name='FSX' is not a valid name"),
+        ({"namespaces": ["a"], "efs_file_system_id": "fs-xyz"}, "efs_file_system_id='fs-xyz' is not allowed"),
+        ({"namespaces": ["a"], "efs_file_system_id": EFS_ID, "models_claim_size": "lots"}, "models_claim_size='lots'"),
+        ({"namespaces": ["a"], "efs_file_system_id": EFS_ID, "efs_base_path": "models"}, "efs_base_path='models'"),
+        (
+            {"namespaces": ["a"], "efs_file_system_id": EFS_ID, "efs_access_point_ids": {"b": "fsap-0123456789abcdef0"}},
+            "efs_access_point_ids keys ['b'] are not allowed",
+        ),
+        (
+            {"namespaces": ["a"], "efs_file_system_id": EFS_ID, "efs_access_point_ids": {"a": "ap-1"}},
+            "efs_access_point_ids['a']='ap-1' is not allowed",
+        ),
+        ({"namespaces": ["a"], "fsx": FSX, "efs_access_point_ids": {"a": "fsap-0123456789abcdef0"}}, "without efs_file_system_id"),
+        ({"namespaces": ["a"], "scratch_storage_class": True}, "scratch_subnet_id=None is not allowed"),
+        (
+            {"namespaces": ["a"], "scratch_storage_class": True, "scratch_subnet_id": "subnet-0123456789abcdef0"},
+            "scratch_security_group_ids=() is not allowed",
+        ),
+        (
+            {"namespaces": ["a"], "scratch_storage_class": True, "scratch_subnet_id": "sub-1", "scratch_security_group_ids": ["sg-0123456789abcdef0"]},
+            "scratch_subnet_id='sub-1' is not allowed",
+        ),
+        ({"namespaces": ["a"], "fsx": FSX, "scratch_subnet_id": "subnet-0123456789abcdef0"}, "with scratch_storage_class=False"),
+        ({"namespaces": ["a"], "fsx": {"file_system_id": "fs-1"}}, "fsx={'file_system_id': 'fs-1'} is not allowed"),
+    ],
+)
+def test_bad_values_raise_one_line_errors(values: dict, message: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        _chart(**values)
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"file_system_id": "fsx-123"}, "file_system_id='fsx-123' is not allowed"),
+        ({"dns_name": "not a host"}, "dns_name='not a host' is not allowed"),
+        ({"mount_name": "Mount_Name"}, "mount_name='Mount_Name' is not allowed"),
+        ({"capacity_gib": 0}, "capacity_gib=0 is not allowed"),
+    ],
+)
+def test_bad_fsx_volume_fields_raise_one_line_errors(fields: dict, message: str) -> None:
+    values = {
+        "file_system_id": FSX.file_system_id, "dns_name": FSX.dns_name, "mount_name": FSX.mount_name, "capacity_gib": 1200,
+    } | fields
+    with pytest.raises(ValueError) as caught:
+        FsxVolume(**values)
+    assert message in str(caught.value)
+
+
+def test_lustre_storage_attributes_feed_the_chart() -> None:
+    from aws_cdk import aws_ec2 as ec2
+
+    from eks_training.constructs.storage import LustreStorage
+
+    stack = aws_cdk.Stack(aws_cdk.App(), "Platform")
+    vpc = ec2.Vpc(stack, "Vpc", max_azs=1, nat_gateways=0)
+    lustre = LustreStorage(stack, "Lustre", vpc=vpc, subnet=vpc.public_subnets[0], capacity_gib=2400)
+    volume = FsxVolume(lustre.file_system_id, lustre.dns_name, lustre.mount_name, 2400)
+    objects = validate_chart(_chart(namespaces=["training"], fsx=volume))
+    csi = stack.resolve(_find(objects, "PersistentVolume", "fsx-lustre-training")["spec"]["csi"])
+    logical_id = stack.get_logical_id(lustre.file_system)
+    assert csi["volumeHandle"] == {"Ref": logical_id}
+    assert csi["volumeAttributes"] == {
+        "dnsname": {"Fn::GetAtt": [logical_id, "DNSName"]},
+        "mountname": {"Fn::GetAtt": [logical_id, "LustreMountName"]},
+    }

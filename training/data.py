@@ -1,0 +1,95 @@
+"""Pre-tokenized training data read from a folder (FSx in production) through memory maps.
+
+Layout: ``meta.json`` (``{"dtype": "uint16" | "uint32", "vocab_size": N}``) and one or more ``*.bin``
+files of little-endian token ids. Each sample is ``seq_len + 1`` consecutive tokens inside one file.
+Batches are a pure function of (position, rank), so a checkpoint only needs the position to resume.
+"""
+
+from __future__ import annotations
+
+import json
+import mmap
+import random
+import warnings
+from array import array
+from pathlib import Path
+from typing import Sequence
+
+import torch
+
+from eks_training.training.config import invalid
+
+_DTYPES = {"uint16": (torch.uint16, "H"), "uint32": (torch.uint32, "I")}
+
+
+def write_token_dir(folder: str | Path, token_files: Sequence[Sequence[int]], vocab_size: int) -> Path:
+    """Write token id lists as a data folder this module reads (smallest dtype that fits)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    dtype = "uint16" if vocab_size <= 1 << 16 else "uint32"
+    for index, tokens in enumerate(token_files):
+        (folder / f"part-{index:05d}.bin").write_bytes(array(_DTYPES[dtype][1], tokens).tobytes())
+    (folder / "meta.json").write_text(json.dumps({"dtype": dtype, "vocab_size": vocab_size}))
+    return folder
+
+
+def synthetic_tokens(count: int, vocab_size: int, period: int = 13, seed: int = 0) -> list[int]:
+    """A learnable sequence: a fixed random cycle of ``period`` tokens, repeated."""
+    cycle = random.Random(seed).sample(range(vocab_size), period)
+    return [cycle[i % period] for i in range(count)]
+
+
+class TokenDataset:
+    """Fixed-length samples over memory-mapped token files, shuffled per epoch, split across ranks."""
+
+    def __init__(self, folder: str | Path, seq_len: int, micro_batch_size: int, rank: int = 0,
+                 world_size: int = 1, seed: int = 0) -> None:
+        folder = Path(folder)
+        meta_path = folder / "meta.json"
+        try:
+            meta = json.loads(meta_path.read_text())
+            torch_dtype, _ = _DTYPES[meta["dtype"]]
+            self.vocab_size = int(meta["vocab_size"])
+        except (OSError, ValueError, KeyError, TypeError):
+            raise invalid("--data", str(folder), "a folder with meta.json {dtype: uint16|uint32, vocab_size} "
+                          "and *.bin token files") from None
+        self._tokens: list[torch.Tensor] = []
+        self._samples: list[tuple[int, int]] = []
+        with warnings.catch_warnings():
+            # Read-only maps are never written through; torch warns about them regardless.
+            warnings.simplefilter("ignore", UserWarning)
+            for path in sorted(folder.glob("*.bin")):
+                if path.stat().st_size == 0:
+                    continue
+                with path.open("rb") as handle:
+                    mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+                file_index = len(self._tokens)
+                self._tokens.append(torch.frombuffer(mapped, dtype=torch_dtype))
+                usable = (len(self._tokens[-1]) - 1) // seq_len
+                self._samples.extend((file_index, i * seq_len) for i in range(usable))
+        if len(self._samples) < micro_batch_size * world_size:
+            raise invalid("--data", str(folder), f"at least {micro_batch_size * world_size} samples of "
+                          f"{seq_len + 1} tokens (found {len(self._samples)})")
+        self.seq_len, self.micro_batch_size = seq_len, micro_batch_size
+        self.rank, self.world_size, self.seed = rank, world_size, seed
+        self._order_epoch, self._order = -1, torch.empty(0, dtype=torch.long)
+
+    def __len__(self) -> int:
+        return len(self._samples)
+
+    def _order_for(self, epoch: int) -> torch.Tensor:
+        if epoch != self._order_epoch:
+            generator = torch.Generator().manual_seed(self.seed * 1_000_003 + epoch)
+            self._order, self._order_epoch = torch.randperm(len(self._samples), generator=generator), epoch
+        return self._order
+
+    def batch(self, position: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """Inputs and next-token targets, each ``(micro_batch_size, seq_len)``, for global micro-batch ``position``."""
+        first = (position * self.world_size + self.rank) * self.micro_batch_size
+        rows = []
+        for global_index in range(first, first + self.micro_batch_size):
+            epoch, index = divmod(global_index, len(self._samples))
+            file_index, offset = self._samples[int(self._order_for(epoch)[index])]
+            rows.append(self._tokens[file_index][offset:offset + self.seq_len + 1].to(torch.long))
+        window = torch.stack(rows)
+        return window[:, :-1], window[:, 1:]

@@ -1,0 +1,68 @@
+"""Training metrics as JSON lines (tokens/s, loss, learning rate, grad norm, MFU) and a rank-0 progress bar."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import IO, Any
+
+# Dense bf16 peak FLOP/s per device (vendor data sheets, without sparsity). Neuron values are per
+# NeuronCore, the unit one XLA process drives: trn1 190 TFLOPS/chip over 2 cores, trn2 667 over 8.
+PEAK_BF16_FLOPS = {
+    "H200": 989e12,
+    "H100": 989e12,
+    "A100": 312e12,
+    "L40S": 362e12,
+    "L4": 121e12,
+    "trn1": 95e12,
+    "trn2": 83.4e12,
+}
+
+
+def peak_flops_for(device_name: str) -> float | None:
+    """Peak bf16 FLOP/s for a device name such as ``NVIDIA H100 80GB HBM3``; None when unknown (e.g. CPU)."""
+    for key, flops in PEAK_BF16_FLOPS.items():
+        if key.lower() in device_name.lower():
+            return flops
+    return None
+
+
+def mfu(tokens_per_second: float, flops_per_token: float, peak_flops: float | None) -> float | None:
+    """Model FLOPs utilization: achieved model FLOP/s over the device's peak (per device)."""
+    if not peak_flops:
+        return None
+    return tokens_per_second * flops_per_token / peak_flops
+
+
+class MetricsLogger:
+    """Writes one JSON object per line; on rank 0 with a terminal, also redraws a progress bar."""
+
+    def __init__(self, stream: IO[str] | None, total_steps: int, progress: IO[str] | None = None) -> None:
+        self.stream, self.total_steps = stream, total_steps
+        self.progress = progress if progress is not None and progress.isatty() else None
+
+    def event(self, **fields: Any) -> None:
+        """Write one record (rounded floats keep lines short)."""
+        if self.stream is None:
+            return
+        record = {"time": round(time.time(), 3)}
+        record.update({k: (round(v, 6) if isinstance(v, float) else v) for k, v in fields.items()})
+        self.stream.write(json.dumps(record) + "\n")
+        self.stream.flush()
+        if self.progress is not None and "step" in fields and "loss" in fields:
+            self._draw(fields["step"], fields["loss"], fields.get("tokens_per_s"))
+
+    def _draw(self, step: int, loss: float, tokens_per_second: float | None) -> None:
+        width = 30
+        filled = int(width * step / max(1, self.total_steps))
+        speed = f" {tokens_per_second:,.0f} tok/s" if tokens_per_second else ""
+        self.progress.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {step}/{self.total_steps} "
+                            f"loss {loss:.4f}{speed}")
+        if step >= self.total_steps:
+            self.progress.write("\n")
+        self.progress.flush()
+
+    def close(self) -> None:
+        if self.stream not in (None, sys.stdout, sys.stderr):
+            self.stream.close()

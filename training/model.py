@@ -1,0 +1,231 @@
+"""A Llama-style decoder built in code, or a local Hugging Face causal LM when transformers is installed.
+
+Projection names follow Llama (``q_proj``, ``k_proj``, ``v_proj``, ``o_proj``, ``gate_proj``, ``up_proj``,
+``down_proj``) so LoRA target lists written for Hugging Face checkpoints match this model too.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from eks_training.training.config import ConfigError, invalid
+
+
+@dataclass(frozen=True)
+class ModelArgs:
+    """Sizes of a Llama-style decoder."""
+
+    vocab_size: int
+    dim: int
+    n_layers: int
+    n_heads: int
+    n_kv_heads: int
+    ffn_dim: int
+    max_seq_len: int
+    rope_theta: float = 500000.0
+    norm_eps: float = 1e-5
+
+    @property
+    def head_dim(self) -> int:
+        return self.dim // self.n_heads
+
+
+# Named sizes. 1b/8b/70b follow the published Llama 3.x shapes; tiny is for CPU tests.
+MODEL_SIZES: dict[str, ModelArgs] = {
+    "tiny": ModelArgs(vocab_size=256, dim=64, n_layers=2, n_heads=4, n_kv_heads=2, ffn_dim=176, max_seq_len=128),
+    "small": ModelArgs(vocab_size=32000, dim=768, n_layers=12, n_heads=12, n_kv_heads=12, ffn_dim=2048, max_seq_len=2048),
+    "1b": ModelArgs(vocab_size=128256, dim=2048, n_layers=16, n_heads=32, n_kv_heads=8, ffn_dim=8192, max_seq_len=8192),
+    "8b": ModelArgs(vocab_size=128256, dim=4096, n_layers=32, n_heads=32, n_kv_heads=8, ffn_dim=14336, max_seq_len=8192),
+    "70b": ModelArgs(vocab_size=128256, dim=8192, n_layers=80, n_heads=64, n_kv_heads=8, ffn_dim=28672, max_seq_len=8192),
+}
+
+CheckpointFn = Callable[..., torch.Tensor]
+
+
+def _rotary_tables(head_dim: int, max_seq_len: int, theta: float) -> tuple[torch.Tensor, torch.Tensor]:
+    inverse_frequency = 1.0 / (theta ** (torch.arange(0, head_dim, 2, dtype=torch.float32) / head_dim))
+    angles = torch.outer(torch.arange(max_seq_len, dtype=torch.float32), inverse_frequency)
+    angles = torch.cat([angles, angles], dim=-1)
+    return angles.cos(), angles.sin()
+
+
+def _apply_rotary(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+    # Real-valued rotate-half form: no complex tensors, which XLA handles poorly.
+    first, second = x.chunk(2, dim=-1)
+    rotated = torch.cat([-second, first], dim=-1)
+    return (x * cos + rotated * sin).to(x.dtype)
+
+
+class Attention(nn.Module):
+    """Grouped-query causal self-attention through ``scaled_dot_product_attention``."""
+
+    def __init__(self, args: ModelArgs) -> None:
+        super().__init__()
+        self.n_heads, self.n_kv_heads, self.head_dim = args.n_heads, args.n_kv_heads, args.head_dim
+        self.q_proj = nn.Linear(args.dim, args.n_heads * args.head_dim, bias=False)
+        self.k_proj = nn.Linear(args.dim, args.n_kv_heads * args.head_dim, bias=False)
+        self.v_proj = nn.Linear(args.dim, args.n_kv_heads * args.head_dim, bias=False)
+        self.o_proj = nn.Linear(args.n_heads * args.head_dim, args.dim, bias=False)
+
+    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+        batch, seq, _ = x.shape
+        q = self.q_proj(x).view(batch, seq, self.n_heads, self.head_dim).transpose(1, 2)
+        k = self.k_proj(x).view(batch, seq, self.n_kv_heads, self.head_dim).transpose(1, 2)
+        v = self.v_proj(x).view(batch, seq, self.n_kv_heads, self.head_dim).transpose(1, 2)
+        q, k = _apply_rotary(q, cos, sin), _apply_rotary(k, cos, sin)
+        if self.n_kv_heads != self.n_heads:
+            repeat = self.n_heads // self.n_kv_heads
+            k, v = k.repeat_interleave(repeat, dim=1), v.repeat_interleave(repeat, dim=1)
+        out = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return self.o_proj(out.transpose(1, 2).reshape(batch, seq, -1))
+
+
+class FeedForward(nn.Module):
+    """SwiGLU feed-forward."""
+
+    def __init__(self, args: ModelArgs) -> None:
+        super().__init__()
+        self.gate_proj = nn.Linear(args.dim, args.ffn_dim, bias=False)
+        self.up_proj = nn.Linear(args.dim, args.ffn_dim, bias=False)
+        self.down_proj = nn.Linear(args.ffn_dim, args.dim, bias=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
+
+
+class DecoderBlock(nn.Module):
+    """Pre-norm transformer block."""
+
+    def __init__(self, args: ModelArgs) -> None:
+        super().__init__()
+        self.input_norm = nn.RMSNorm(args.dim, eps=args.norm_eps)
+        self.self_attn = Attention(args)
+        self.post_attention_norm = nn.RMSNorm(args.dim, eps=args.norm_eps)
+        self.mlp = FeedForward(args)
+
+    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+        x = x + self.self_attn(self.input_norm(x), cos, sin)
+        return x + self.mlp(self.post_attention_norm(x))
+
+
+class LlamaDecoder(nn.Module):
+    """Token ids ``(batch, seq)`` in, logits ``(batch, seq, vocab)`` out."""
+
+    def __init__(self, args: ModelArgs) -> None:
+        super().__init__()
+        self.args = args
+        self.embed_tokens = nn.Embedding(args.vocab_size, args.dim)
+        self.layers = nn.ModuleList(DecoderBlock(args) for _ in range(args.n_layers))
+        self.norm = nn.RMSNorm(args.dim, eps=args.norm_eps)
+        self.lm_head = nn.Linear(args.dim, args.vocab_size, bias=False)
+        cos, sin = _rotary_tables(args.head_dim, args.max_seq_len, args.rope_theta)
+        # Not persistent: derived from the sizes, so checkpoints need not carry them.
+        self.register_buffer("rope_cos", cos, persistent=False)
+        self.register_buffer("rope_sin", sin, persistent=False)
+        self._checkpoint_fn: CheckpointFn | None = None
+        self._checkpoint_every = 1
+        self.init_weights()
+
+    def init_weights(self) -> None:
+        """Normal(0, 0.02) weights; residual output projections scaled down by depth (GPT-2 style)."""
+        residual_std = 0.02 / math.sqrt(2 * self.args.n_layers)
+        for name, parameter in self.named_parameters():
+            if parameter.dim() < 2:
+                continue
+            std = residual_std if name.endswith(("o_proj.weight", "down_proj.weight")) else 0.02
+            nn.init.normal_(parameter, mean=0.0, std=std)
+
+    def blocks(self) -> list[nn.Module]:
+        """The repeated blocks: the units for FSDP sharding and activation checkpointing."""
+        return list(self.layers)
+
+    def enable_activation_checkpointing(self, checkpoint_fn: CheckpointFn, every: int = 1) -> None:
+        """Recompute every ``every``-th block in backward instead of storing its activations."""
+        self._checkpoint_fn, self._checkpoint_every = checkpoint_fn, every
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        seq = tokens.shape[1]
+        if seq > self.args.max_seq_len:
+            raise invalid("--seq-len", seq, f"at most the model's max_seq_len {self.args.max_seq_len}")
+        cos, sin = self.rope_cos[:seq], self.rope_sin[:seq]
+        x = self.embed_tokens(tokens)
+        for index, layer in enumerate(self.layers):
+            if self._checkpoint_fn is not None and self.training and index % self._checkpoint_every == 0:
+                x = self._checkpoint_fn(layer, x, cos, sin)
+            else:
+                x = layer(x, cos, sin)
+        return self.lm_head(self.norm(x))
+
+
+class HuggingFaceCausalLM(nn.Module):
+    """Adapts a transformers causal LM to the same interface: ids in, logits out, ``blocks()``."""
+
+    def __init__(self, inner: nn.Module) -> None:
+        super().__init__()
+        self.inner = inner
+        self.vocab_size = int(inner.config.vocab_size)
+
+    def blocks(self) -> list[nn.Module]:
+        return list(self.inner.model.layers)
+
+    def enable_activation_checkpointing(self, checkpoint_fn: CheckpointFn, every: int = 1) -> None:
+        # transformers owns its layer loop, so it decides how blocks are recomputed.
+        self.inner.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        return self.inner(input_ids=tokens).logits
+
+
+def vocab_size_of(model: nn.Module) -> int:
+    """Vocabulary size of either model kind."""
+    return model.args.vocab_size if isinstance(model, LlamaDecoder) else model.vocab_size
+
+
+def build_model(spec: str) -> nn.Module:
+    """A named size from :data:`MODEL_SIZES`, or a local Hugging Face model folder (needs transformers)."""
+    if spec in MODEL_SIZES:
+        return LlamaDecoder(MODEL_SIZES[spec])
+    folder = Path(spec)
+    allowed = f"one of {', '.join(MODEL_SIZES)} or a local Hugging Face model folder with config.json"
+    if not (folder / "config.json").is_file():
+        raise invalid("--model", spec, allowed)
+    try:
+        from transformers import AutoModelForCausalLM
+    except ImportError:
+        raise invalid("--model", spec, f"{allowed} (this folder needs the `transformers` package)") from None
+    return HuggingFaceCausalLM(AutoModelForCausalLM.from_pretrained(folder, local_files_only=True))
+
+
+def non_embedding_parameters(model: nn.Module) -> int:
+    """Parameter count without the input embedding (a lookup, not a matmul)."""
+    embedding_ids = {id(p) for m in model.modules() if isinstance(m, nn.Embedding) for p in m.parameters()}
+    return sum(p.numel() for p in model.parameters() if id(p) not in embedding_ids)
+
+
+def flops_per_token(model: nn.Module, seq_len: int) -> float:
+    """Training FLOPs per token: 6N for the matmuls plus 12 * layers * dim * seq for attention scores (PaLM)."""
+    if isinstance(model, LlamaDecoder):
+        layers, dim = model.args.n_layers, model.args.dim
+    else:
+        config = model.inner.config
+        layers, dim = config.num_hidden_layers, config.hidden_size
+    return 6.0 * non_embedding_parameters(model) + 12.0 * layers * dim * seq_len
+
+
+__all__ = [
+    "ConfigError",
+    "LlamaDecoder",
+    "ModelArgs",
+    "MODEL_SIZES",
+    "build_model",
+    "flops_per_token",
+    "non_embedding_parameters",
+    "vocab_size_of",
+]

@@ -1,0 +1,213 @@
+"""Values for the official JupyterHub Helm chart (Zero to JupyterHub), with accelerator notebook profiles.
+
+The lead installs the chart with `add_helm_chart` at `JUPYTERHUB_CHART_VERSION`; this module only builds its
+values. Profiles are KubeSpawner `profileList` entries: each pins an instance type, tolerates its accelerator
+taint and asks for its devices (and EFA on multi-GPU profiles). No hub cookie secret, proxy token or password is
+set: the chart generates and keeps those in the cluster.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from eks_training.constructs.instance_types import ACCELERATOR_RESOURCE, EFA_RESOURCE, instance_facts
+from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int, check_unique
+from eks_training.workloads.slinky import SHARED_MOUNT_PATH, accelerator_tolerations
+
+#: z2jh 4.4.0 (2026-06-10) ships JupyterHub 5.5.0 and KubeSpawner 7.0.0 and needs Kubernetes >= 1.28. Its main
+#: branch already asks for >= 1.32, so a later chart would drop our Kubernetes 1.31 clusters.
+JUPYTERHUB_CHART_VERSION = "4.4.0"
+JUPYTERHUB_CHART_REPOSITORY = "https://hub.jupyter.org/helm-chart/"
+JUPYTERHUB_CHART_NAME = "jupyterhub"
+
+_INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
+_SLUG = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+# KubeSpawner's byte strings: a number with an optional K, M, G or T (binary multiples).
+_KUBESPAWNER_BYTES = re.compile(r"^\d+(\.\d+)?[KMGT]?$")
+_KUBESPAWNER_BYTE_FACTORS = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+_IMAGE_NAME = re.compile(r"^[a-z0-9][-a-z0-9._/:]*[a-z0-9]$")
+_IMAGE_TAG = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
+
+
+@dataclass(frozen=True)
+class NotebookProfile:
+    """One notebook choice on the spawn page.
+
+    `accelerators` GPUs or Neuron devices of `instance_type` (whose kind picks the GPU or Neuron image);
+    `efa` adds every EFA interface of the instance; `mount_fsx` mounts the FSx claim at /shared.
+    `cpu_guarantee` (cores) and `mem_guarantee` (KubeSpawner bytes such as "64G", also the limit) must stay
+    below the instance's capacity.
+    """
+
+    slug: str
+    display_name: str
+    description: str
+    instance_type: str
+    accelerators: int
+    cpu_guarantee: float
+    mem_guarantee: str
+    efa: bool = False
+    mount_fsx: bool = False
+    default: bool = False
+
+    def __post_init__(self) -> None:
+        where = f"profile {self.slug!r}"
+        if not isinstance(self.slug, str) or len(self.slug) > 63 or not _SLUG.match(self.slug):
+            raise ValueError(f"profile slug={self.slug!r} is not allowed: use 1-63 lowercase letters, digits or '-'")
+        for field in ("display_name", "description"):
+            if not isinstance(getattr(self, field), str) or not getattr(self, field).strip():
+                raise ValueError(f"{where}: {field}={getattr(self, field)!r} is not allowed: give a non-empty text")
+        facts = instance_facts(self.instance_type, field=f"{where}: instance_type")
+        check_int(f"{where}: accelerators", self.accelerators, minimum=1, maximum=facts.accelerators)
+        if self.efa and not facts.efa_supported:
+            raise ValueError(f"{where}: efa=True is not allowed: instance_type={self.instance_type!r} has no EFA")
+        if isinstance(self.cpu_guarantee, bool) or not isinstance(self.cpu_guarantee, (int, float)) or not (
+            0 < self.cpu_guarantee < facts.vcpus
+        ):
+            raise ValueError(
+                f"{where}: cpu_guarantee={self.cpu_guarantee!r} is not allowed: use cores above 0 and below the"
+                f" {facts.vcpus} vCPUs of {self.instance_type}"
+            )
+        if not isinstance(self.mem_guarantee, str) or not _KUBESPAWNER_BYTES.match(self.mem_guarantee):
+            raise ValueError(
+                f"{where}: mem_guarantee={self.mem_guarantee!r} is not allowed: use a number with K, M, G or T, e.g. '64G'"
+            )
+        if _kubespawner_bytes(self.mem_guarantee) >= facts.memory_gib * 2**30:
+            raise ValueError(
+                f"{where}: mem_guarantee={self.mem_guarantee!r} is not allowed: stay below the {facts.memory_gib}G"
+                f" of {self.instance_type}"
+            )
+
+    @property
+    def accelerator(self) -> str:
+        """"nvidia" or "neuron", from the instance type."""
+        return instance_facts(self.instance_type).accelerator
+
+
+def _kubespawner_bytes(text: str) -> float:
+    suffix = text[-1] if text[-1] in _KUBESPAWNER_BYTE_FACTORS else ""
+    return float(text[: len(text) - len(suffix)]) * _KUBESPAWNER_BYTE_FACTORS.get(suffix, 1)
+
+
+#: The source document's three choices: one GPU to explore, a whole 8-GPU node with EFA and FSx for
+#: multi-GPU work, and a whole Trainium node (16 Neuron devices) with FSx.
+DEFAULT_NOTEBOOK_PROFILES: tuple[NotebookProfile, ...] = (
+    NotebookProfile(
+        slug="gpu-1",
+        display_name="1x NVIDIA A10G GPU (g5.xlarge)",
+        description="Interactive development on one GPU.",
+        instance_type="g5.xlarge",
+        accelerators=1,
+        cpu_guarantee=3,
+        mem_guarantee="12G",
+        default=True,
+    ),
+    NotebookProfile(
+        slug="gpu-8",
+        display_name="8x NVIDIA A100 GPUs with EFA and FSx (p4d.24xlarge)",
+        description="Multi-GPU development on a whole node; FSx for Lustre at /shared.",
+        instance_type="p4d.24xlarge",
+        accelerators=8,
+        cpu_guarantee=90,
+        mem_guarantee="1000G",
+        efa=True,
+        mount_fsx=True,
+    ),
+    NotebookProfile(
+        slug="trainium",
+        display_name="16x AWS Trainium devices (trn1.32xlarge)",
+        description="Neuron development on a whole Trainium node; FSx for Lustre at /shared.",
+        instance_type="trn1.32xlarge",
+        accelerators=16,
+        cpu_guarantee=120,
+        mem_guarantee="480G",
+        mount_fsx=True,
+    ),
+)
+
+
+def _check_image(field: str, image: object) -> tuple[str, str]:
+    """(name, tag) of an image reference pinned to a tag other than `latest`."""
+    name, _, tag = image.rpartition(":") if isinstance(image, str) else ("", "", "")
+    if not (_IMAGE_NAME.match(name) and _IMAGE_TAG.match(tag)) or tag == "latest":
+        raise ValueError(f"{field}={image!r} is not allowed: use a pinned image registry/name:tag (not :latest)")
+    return name, tag
+
+
+def _profile_entry(profile: NotebookProfile, *, image: str, fsx_claim_name: str) -> dict[str, Any]:
+    facts = instance_facts(profile.instance_type)
+    devices = {ACCELERATOR_RESOURCE[profile.accelerator]: str(profile.accelerators)}
+    if profile.efa:
+        # Without the EFA devices in the pod, NCCL silently falls back to TCP.
+        devices[EFA_RESOURCE] = str(facts.efa_interfaces)
+    # Dict-shaped volumes are merged into the chart's own (the home volume); lists would replace them.
+    volumes: dict[str, Any] = {"shm": {"name": "shm", "emptyDir": {"medium": "Memory"}}}
+    volume_mounts: dict[str, Any] = {"shm": {"name": "shm", "mountPath": "/dev/shm"}}
+    if profile.mount_fsx:
+        volumes["shared"] = {"name": "shared", "persistentVolumeClaim": {"claimName": fsx_claim_name}}
+        volume_mounts["shared"] = {"name": "shared", "mountPath": SHARED_MOUNT_PATH}
+    entry: dict[str, Any] = {
+        "display_name": profile.display_name,
+        "slug": profile.slug,
+        "description": profile.description,
+        "kubespawner_override": {
+            "image": image,
+            "node_selector": {_INSTANCE_TYPE_LABEL: profile.instance_type},
+            # A list replaces the chart's user-node tolerations, which do not apply on accelerator nodes.
+            "tolerations": accelerator_tolerations(profile.accelerator),
+            "cpu_guarantee": profile.cpu_guarantee,
+            "mem_guarantee": profile.mem_guarantee,
+            "mem_limit": profile.mem_guarantee,
+            # Extended resources need equal requests and limits.
+            "extra_resource_guarantees": devices,
+            "extra_resource_limits": dict(devices),
+            "volumes": volumes,
+            "volume_mounts": volume_mounts,
+        },
+    }
+    if profile.default:
+        entry["default"] = True
+    return entry
+
+
+def jupyterhub_values(
+    *,
+    namespace: str,
+    fsx_claim_name: str,
+    training_service_account: str,
+    profiles: Sequence[NotebookProfile] = DEFAULT_NOTEBOOK_PROFILES,
+    gpu_image: str,
+    neuron_image: str,
+) -> dict[str, Any]:
+    """Values for the z2jh chart `JUPYTERHUB_CHART_VERSION`, to install as a release in `namespace`.
+
+    `fsx_claim_name` and `training_service_account` must exist in `namespace` (the release's namespace, where
+    notebook pods run). The GPU image serves nvidia profiles and is the default image; the Neuron image serves
+    Trainium profiles.
+    """
+    check_dns_label("namespace", namespace)
+    check_dns_subdomain("fsx_claim_name", fsx_claim_name)
+    check_dns_subdomain("training_service_account", training_service_account)
+    images = {"nvidia": gpu_image, "neuron": neuron_image}
+    gpu_name, gpu_tag = _check_image("gpu_image", gpu_image)
+    _check_image("neuron_image", neuron_image)
+    profiles = list(profiles)
+    if not profiles or not all(isinstance(p, NotebookProfile) for p in profiles):
+        raise ValueError(f"profiles={profiles!r} is not allowed: give one or more NotebookProfile objects")
+    check_unique("profile slugs", [p.slug for p in profiles])
+    if sum(p.default for p in profiles) > 1:
+        raise ValueError(
+            f"profiles default={[p.slug for p in profiles if p.default]} is not allowed: mark at most one default"
+        )
+    return {
+        "singleuser": {
+            "image": {"name": gpu_name, "tag": gpu_tag},
+            "serviceAccountName": training_service_account,
+            "profileList": [
+                _profile_entry(p, image=images[p.accelerator], fsx_claim_name=fsx_claim_name) for p in profiles
+            ],
+        },
+    }

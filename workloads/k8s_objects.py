@@ -1,0 +1,139 @@
+"""Input checks and object emission shared by the platform's cdk8s charts.
+
+Every user-facing value goes through one of the `check_*` helpers so a mistake surfaces as a one-line
+ValueError naming the field, the bad value and what is allowed, instead of a manifest the API server rejects
+(or silently prunes) at deploy time.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from collections.abc import Mapping
+from typing import Any
+
+import cdk8s
+import constructs
+
+# RFC 1123 label (namespaces, most object names) and subdomain (names of cluster-scoped kinds, label prefixes).
+_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+_DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_LABEL_NAME = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$")
+_LABEL_VALUE = re.compile(r"^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$")
+# A Kubernetes resource.Quantity: "4", "500m", "16Gi", "1.5", "1e3".
+_QUANTITY = re.compile(r"^(\d+(\.\d*)?|\.\d+)(([KMGTPE]i)|[mkMGTPE]|[eE][+-]?\d+)?$")
+
+
+def check_dns_label(field: str, value: object) -> str:
+    """A name that must be an RFC 1123 label (at most 63 lower-case letters, digits and '-')."""
+    if not isinstance(value, str) or len(value) > 63 or not _DNS_LABEL.match(value):
+        raise ValueError(
+            f"{field}={value!r} is not a valid name: use 1-63 lower-case letters, digits or '-',"
+            " starting and ending with a letter or digit"
+        )
+    return value
+
+
+def check_dns_subdomain(field: str, value: object) -> str:
+    """A name that must be an RFC 1123 subdomain (at most 253 characters, dot-separated labels)."""
+    if not isinstance(value, str) or len(value) > 253 or not _DNS_SUBDOMAIN.match(value):
+        raise ValueError(
+            f"{field}={value!r} is not a valid name: use lower-case letters, digits, '-' and '.'"
+            " (at most 253), starting and ending with a letter or digit"
+        )
+    return value
+
+
+def check_label_key(field: str, key: object) -> str:
+    """A label or taint key: `[prefix/]name`, prefix a DNS subdomain, name at most 63 characters."""
+    prefix, slash, name = key.rpartition("/") if isinstance(key, str) else ("", "", "")
+    valid_prefix = (not slash) or (len(prefix) <= 253 and _DNS_SUBDOMAIN.match(prefix) is not None)
+    if not (isinstance(key, str) and valid_prefix and len(name) <= 63 and _LABEL_NAME.match(name)):
+        raise ValueError(
+            f"{field} key {key!r} is not a valid label key: use [dns-prefix/]name, name 1-63 letters,"
+            " digits, '-', '_' or '.'"
+        )
+    return key
+
+
+def check_label_value(field: str, value: object) -> str:
+    """A label value: at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric (or empty)."""
+    if not isinstance(value, str) or len(value) > 63 or not _LABEL_VALUE.match(value):
+        raise ValueError(
+            f"{field}={value!r} is not a valid label value: use at most 63 letters, digits, '-', '_' or '.',"
+            " starting and ending with a letter or digit"
+        )
+    return value
+
+
+def check_labels(field: str, labels: Mapping[str, str]) -> dict[str, str]:
+    """A whole label map, every key and value checked; returned as a plain dict."""
+    if not isinstance(labels, Mapping):
+        raise ValueError(f"{field}={labels!r} must be a mapping of label keys to string values")
+    for key, value in labels.items():
+        check_label_key(field, key)
+        check_label_value(f"{field}[{key!r}]", value)
+    return dict(labels)
+
+
+def check_quantity(field: str, value: object) -> str:
+    """A non-negative Kubernetes quantity ("8", "500m", "64Gi"); integers are accepted and turned into strings."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ValueError(f"{field}={value!r} is not a quantity: use e.g. 8, '500m' or '64Gi'")
+    text = str(value)
+    if not _QUANTITY.match(text):
+        raise ValueError(f"{field}={value!r} is not a non-negative Kubernetes quantity: use e.g. 8, '500m' or '64Gi'")
+    return text
+
+
+def check_int(field: str, value: object, *, minimum: int, maximum: int | None = None) -> int:
+    """An integer within [minimum, maximum]."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum or (maximum is not None and value > maximum):
+        allowed = f"an integer >= {minimum}" if maximum is None else f"an integer from {minimum} to {maximum}"
+        raise ValueError(f"{field}={value!r} is not allowed: use {allowed}")
+    return value
+
+
+def check_choice(field: str, value: object, allowed: tuple[str, ...]) -> str:
+    """One of a fixed set of strings."""
+    if value not in allowed:
+        raise ValueError(f"{field}={value!r} is not allowed: use one of {', '.join(allowed)}")
+    return value  # type: ignore[return-value]
+
+
+def check_unique(field: str, values: list[str]) -> None:
+    """No value twice (names of objects of one kind, list entries that must be distinct)."""
+    seen: set[str] = set()
+    for value in values:
+        if value in seen:
+            raise ValueError(f"{field} has {value!r} twice: each must be unique")
+        seen.add(value)
+
+
+def emit(chart: constructs.Construct, obj: Mapping[str, Any]) -> cdk8s.ApiObject:
+    """Add a complete object dict to a chart as a cdk8s ApiObject (construct id `<kind>:<namespace>:<name>`)."""
+    metadata = obj["metadata"]
+    # ':' appears in no Kubernetes name, so the id is unique per (kind, namespace, name).
+    construct_id = ":".join(part for part in (obj["kind"], metadata.get("namespace"), metadata["name"]) if part)
+    api_object = cdk8s.ApiObject(chart, construct_id, api_version=obj["apiVersion"], kind=obj["kind"], metadata=metadata)
+    # ApiObject only takes apiVersion/kind/metadata; the body (spec, rules, subjects, ...) goes in as JSON patches.
+    for key, value in obj.items():
+        if key not in ("apiVersion", "kind", "metadata"):
+            api_object.add_json_patch(cdk8s.JsonPatch.add(f"/{key}", value))
+    return api_object
+
+
+_SUFFIX_FACTORS = {
+    "": 1, "m": Decimal("0.001"), "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18,
+    "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60,
+}
+
+
+def quantity_value(field: str, value: object) -> Decimal:
+    """The numeric value of a quantity ("64Gi" -> 68719476736), to compare quantities given in different units."""
+    text = check_quantity(field, value)
+    number = re.match(r"^(\d+(\.\d*)?|\.\d+)", text).group(0)  # type: ignore[union-attr]
+    suffix = text[len(number):]
+    if suffix[:1] in ("e", "E"):
+        return Decimal(text)
+    return Decimal(number) * _SUFFIX_FACTORS[suffix]

@@ -1,0 +1,314 @@
+"""Karpenter v1 capacity for accelerated training: one EC2NodeClass + NodePool per pool.
+
+Training runs for days and cannot be moved, so the pools never replace a busy node: no expiry, consolidation
+only of empty nodes, and a disruption budget of zero for drift and under-utilization. Empty nodes still go
+after `consolidate_after`, so idle accelerators cost nothing. AMIs come from the AL2023 alias, which picks the
+NVIDIA or Neuron variant by instance type; drivers come with the AMI, never from userData.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import cdk8s
+import constructs
+
+from eks_training.workloads.k8s_objects import (
+    check_choice,
+    check_dns_label,
+    check_int,
+    check_label_key,
+    check_label_value,
+    check_labels,
+    check_unique,
+    emit,
+)
+from eks_training.workloads.labels import common_labels
+
+COMPONENT = "karpenter"
+NODE_POOL_API = "karpenter.sh/v1"
+NODE_CLASS_GROUP = "karpenter.k8s.aws"
+NODE_CLASS_API = f"{NODE_CLASS_GROUP}/v1"
+DISCOVERY_TAG = "karpenter.sh/discovery"
+EFA_SUBNET_TAG = "eks-training/efa"
+LABEL_PREFIX = "eks-training"
+
+ACCELERATOR_RESOURCES = {"nvidia": "nvidia.com/gpu", "neuron": "aws.amazon.com/neuron"}
+# Instance families per accelerator: NVIDIA GPUs are the p* and g* families, Neuron the trn* and inf* ones.
+_FAMILY_PREFIXES = {"nvidia": ("p", "g"), "neuron": ("trn", "inf")}
+CAPACITY_TYPES = ("on-demand", "spot", "reserved")
+TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+IMDS_HOP_LIMITS = (1, 2)
+
+_INSTANCE_TYPE = re.compile(r"^([a-z][a-z0-9-]*)\.([a-z0-9]+)$")
+_ZONE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+[a-z]$")
+_CAPACITY_RESERVATION = re.compile(r"^cr-[0-9a-z]+$")
+_AMI_VERSION = re.compile(r"^(latest|v\d{8})$")
+_CLUSTER_NAME = re.compile(r"^[0-9A-Za-z][A-Za-z0-9_-]{0,99}$")
+_IAM_ROLE_NAME = re.compile(r"^[\w+=,.@-]{1,64}$")
+_PLACEMENT_GROUP = re.compile(r"^[\w+=,.@ -]{1,255}$")
+# Label domains Karpenter's webhook/CEL rules reserve for itself (checked here because the harness cannot run CEL).
+_RESERVED_LABEL_DOMAINS = ("karpenter.sh", "karpenter.k8s.aws", "kubernetes.io/hostname")
+
+# gp3 limits (EBS docs): 3,000-80,000 IOPS, 125-2,000 MiB/s, at most 500 IOPS per GiB and 0.25 MiB/s per IOPS.
+# The size cap is the EC2NodeClass CRD's volumeSize pattern (59000Gi).
+GP3_IOPS = (3000, 80000)
+GP3_THROUGHPUT = (125, 2000)
+ROOT_VOLUME_GIB = (20, 59000)
+
+
+@dataclass(frozen=True)
+class NodeTaint:
+    """An extra taint on a pool's nodes."""
+
+    key: str
+    effect: str = "NoSchedule"
+    value: str = ""
+
+    def __post_init__(self) -> None:
+        check_label_key("taint", self.key)
+        check_choice(f"taint {self.key!r} effect", self.effect, TAINT_EFFECTS)
+        check_label_value(f"taint {self.key!r} value", self.value)
+
+    def to_k8s(self) -> dict[str, str]:
+        """The taint as Kubernetes writes it."""
+        return {"key": self.key, "effect": self.effect, **({"value": self.value} if self.value else {})}
+
+
+@dataclass(frozen=True)
+class KarpenterPool:
+    """One homogeneous pool of accelerated nodes (one instance family) in the training availability zone.
+
+    `accelerator_limit` caps the pool's GPUs (nvidia) or Neuron devices (neuron). `local_nvme` turns the
+    instances' NVMe disks into one RAID0 array for kubelet and containers. `capacity_reservation_ids` are the
+    ODCR/Capacity Block ids used when `capacity_types` includes "reserved". `placement_group_name` is an existing
+    cluster placement group (recommended for EFA pools).
+    """
+
+    name: str
+    accelerator: str
+    instance_types: tuple[str, ...]
+    zone: str
+    accelerator_limit: int
+    capacity_types: tuple[str, ...] = ("on-demand",)
+    efa: bool = False
+    local_nvme: bool = False
+    root_volume_gib: int = 200
+    iops: int = 6000
+    throughput: int = 500
+    labels: Mapping[str, str] = field(default_factory=dict)
+    taints: tuple[NodeTaint, ...] = ()
+    capacity_reservation_ids: tuple[str, ...] = ()
+    placement_group_name: str | None = None
+    consolidate_after: str = "10m"
+
+    def __post_init__(self) -> None:
+        where = f"pool {self.name!r}"
+        check_dns_label("pool name", self.name)
+        check_choice(f"{where} accelerator", self.accelerator, tuple(ACCELERATOR_RESOURCES))
+        self._check_instance_types(where)
+        if not isinstance(self.zone, str) or not _ZONE.match(self.zone):
+            raise ValueError(f"{where} zone={self.zone!r} is not an availability zone name: use e.g. 'us-east-1a'")
+        check_int(f"{where} accelerator_limit", self.accelerator_limit, minimum=1)
+        self._check_capacity(where)
+        check_int(f"{where} root_volume_gib", self.root_volume_gib, minimum=ROOT_VOLUME_GIB[0], maximum=ROOT_VOLUME_GIB[1])
+        check_int(f"{where} iops", self.iops, minimum=GP3_IOPS[0], maximum=min(GP3_IOPS[1], 500 * self.root_volume_gib))
+        check_int(f"{where} throughput", self.throughput, minimum=GP3_THROUGHPUT[0], maximum=min(GP3_THROUGHPUT[1], self.iops // 4))
+        for key in check_labels(f"{where} labels", self.labels):
+            if any(key == d or key.split("/")[0].endswith(d) for d in _RESERVED_LABEL_DOMAINS):
+                raise ValueError(f"{where} labels key {key!r} is reserved by Karpenter: use your own prefix, e.g. 'team/...'")
+        if not all(isinstance(t, NodeTaint) for t in self.taints):
+            raise ValueError(f"{where} taints={self.taints!r} must be NodeTaint values")
+        if self.placement_group_name is not None and not _PLACEMENT_GROUP.match(str(self.placement_group_name)):
+            raise ValueError(f"{where} placement_group_name={self.placement_group_name!r} is not a placement group name")
+        if not isinstance(self.consolidate_after, str) or not re.match(r"^([0-9]+(s|m|h))+$", self.consolidate_after):
+            raise ValueError(f"{where} consolidate_after={self.consolidate_after!r} is not a duration: use e.g. '10m' or '1h'")
+
+    def _check_instance_types(self, where: str) -> None:
+        if isinstance(self.instance_types, str) or not self.instance_types:
+            raise ValueError(f"{where} instance_types={self.instance_types!r} must be a non-empty list of EC2 types")
+        families = set()
+        for instance_type in self.instance_types:
+            match = _INSTANCE_TYPE.match(instance_type) if isinstance(instance_type, str) else None
+            if match is None:
+                raise ValueError(f"{where} instance type {instance_type!r} is not an EC2 type: use e.g. 'p5.48xlarge'")
+            families.add(match.group(1))
+        check_unique(f"{where} instance_types", list(self.instance_types))
+        if len(families) != 1:
+            raise ValueError(f"{where} instance_types mix families {sorted(families)}: a training pool holds one family")
+        family = families.pop()
+        if not family.startswith(_FAMILY_PREFIXES[self.accelerator]):
+            prefixes = "/".join(_FAMILY_PREFIXES[self.accelerator])
+            raise ValueError(f"{where} instance family {family!r} has no {self.accelerator} accelerator: use {prefixes}* types")
+
+    def _check_capacity(self, where: str) -> None:
+        if isinstance(self.capacity_types, str) or not self.capacity_types:
+            raise ValueError(f"{where} capacity_types={self.capacity_types!r} must be a non-empty list of {CAPACITY_TYPES}")
+        for capacity_type in self.capacity_types:
+            check_choice(f"{where} capacity type", capacity_type, CAPACITY_TYPES)
+        check_unique(f"{where} capacity_types", list(self.capacity_types))
+        for reservation in self.capacity_reservation_ids:
+            if not isinstance(reservation, str) or not _CAPACITY_RESERVATION.match(reservation):
+                raise ValueError(f"{where} capacity reservation {reservation!r} is not an id: use e.g. 'cr-0123456789abcdef0'")
+        if ("reserved" in self.capacity_types) != bool(self.capacity_reservation_ids):
+            raise ValueError(
+                f"{where} capacity_types={list(self.capacity_types)} and capacity_reservation_ids="
+                f"{list(self.capacity_reservation_ids)}: 'reserved' needs reservation ids, and ids need 'reserved'"
+            )
+
+    @property
+    def instance_family(self) -> str:
+        """The pool's one EC2 instance family, e.g. "p5"."""
+        return self.instance_types[0].split(".")[0]
+
+    @property
+    def device_resource(self) -> str:
+        """The extended resource the pool's accelerators are scheduled as."""
+        return ACCELERATOR_RESOURCES[self.accelerator]
+
+
+def ec2_node_class(
+    pool: KarpenterPool,
+    *,
+    cluster_name: str,
+    node_role_name: str,
+    ami_version: str = "latest",
+    imds_hop_limit: int = 1,
+) -> dict:
+    """The `karpenter.k8s.aws/v1` EC2NodeClass for `pool`.
+
+    `ami_version` pins the AL2023 EKS AMI release (e.g. "v20260801"); "latest" follows new releases, which only
+    reach nodes as they are replaced, since the pool's budgets block drift. `imds_hop_limit` 1 keeps pods away from
+    the node's IMDS credentials (Karpenter's default); 2 is for pods that must reach IMDS themselves.
+    """
+    _check_cluster_inputs(cluster_name, node_role_name, ami_version, imds_hop_limit)
+    subnet_tags = {DISCOVERY_TAG: cluster_name, **({EFA_SUBNET_TAG: "true"} if pool.efa else {})}
+    spec: dict = {
+        "amiSelectorTerms": [{"alias": f"al2023@{ami_version}"}],
+        "role": node_role_name,
+        "subnetSelectorTerms": [{"tags": subnet_tags}],
+        "securityGroupSelectorTerms": [{"tags": {DISCOVERY_TAG: cluster_name}}],
+        "blockDeviceMappings": [
+            {
+                "deviceName": "/dev/xvda",  # the AL2023 root device
+                "rootVolume": True,
+                "ebs": {
+                    "volumeSize": f"{pool.root_volume_gib}Gi",
+                    "volumeType": "gp3",
+                    "iops": pool.iops,
+                    "throughput": pool.throughput,
+                    "encrypted": True,
+                    "deleteOnTermination": True,
+                },
+            }
+        ],
+        "metadataOptions": {
+            "httpEndpoint": "enabled",
+            "httpProtocolIPv6": "disabled",
+            "httpPutResponseHopLimit": imds_hop_limit,
+            "httpTokens": "required",
+        },
+        "tags": {"eks-training/pool": pool.name, "eks-training/accelerator": pool.accelerator},
+    }
+    if pool.local_nvme:
+        spec["instanceStorePolicy"] = "RAID0"
+    if pool.placement_group_name:
+        spec["placementGroupSelector"] = {"name": pool.placement_group_name}
+    if pool.capacity_reservation_ids:
+        spec["capacityReservationSelectorTerms"] = [{"id": rid} for rid in pool.capacity_reservation_ids]
+    return {
+        "apiVersion": NODE_CLASS_API,
+        "kind": "EC2NodeClass",
+        "metadata": {"name": pool.name, "labels": common_labels(COMPONENT)},
+        "spec": spec,
+    }
+
+
+def node_pool(pool: KarpenterPool) -> dict:
+    """The `karpenter.sh/v1` NodePool for `pool`, referring to the EC2NodeClass of the same name."""
+    node_labels = {
+        f"{LABEL_PREFIX}/accelerator": pool.accelerator,
+        f"{LABEL_PREFIX}/instance-family": pool.instance_family,
+        f"{LABEL_PREFIX}/efa": str(pool.efa).lower(),
+        **pool.labels,
+    }
+    return {
+        "apiVersion": NODE_POOL_API,
+        "kind": "NodePool",
+        "metadata": {"name": pool.name, "labels": common_labels(COMPONENT)},
+        "spec": {
+            "template": {
+                "metadata": {"labels": node_labels},
+                "spec": {
+                    "nodeClassRef": {"group": NODE_CLASS_GROUP, "kind": "EC2NodeClass", "name": pool.name},
+                    "requirements": [
+                        {"key": "node.kubernetes.io/instance-type", "operator": "In", "values": list(pool.instance_types)},
+                        {"key": "karpenter.sh/capacity-type", "operator": "In", "values": list(pool.capacity_types)},
+                        {"key": "topology.kubernetes.io/zone", "operator": "In", "values": [pool.zone]},
+                    ],
+                    "taints": [
+                        {"key": pool.device_resource, "effect": "NoSchedule"},
+                        *(taint.to_k8s() for taint in pool.taints),
+                    ],
+                    # Karpenter v1 expires nodes forcibly (budgets do not apply): never, for multi-day runs.
+                    "expireAfter": "Never",
+                },
+            },
+            "limits": {pool.device_resource: str(pool.accelerator_limit)},
+            "disruption": {
+                "consolidationPolicy": "WhenEmpty",
+                "consolidateAfter": pool.consolidate_after,
+                "budgets": [
+                    # Budgets with reasons apply per reason: a busy node is never drifted or consolidated away ...
+                    {"nodes": "0", "reasons": ["Drifted", "Underutilized"]},
+                    # ... while empty ones all go, so idle accelerators cost nothing.
+                    {"nodes": "100%", "reasons": ["Empty"]},
+                ],
+            },
+        },
+    }
+
+
+def _check_cluster_inputs(cluster_name: str, node_role_name: str, ami_version: str, imds_hop_limit: int) -> None:
+    if not isinstance(cluster_name, str) or not _CLUSTER_NAME.match(cluster_name):
+        raise ValueError(f"cluster_name={cluster_name!r} is not an EKS cluster name: 1-100 letters, digits, '-' or '_'")
+    if not isinstance(node_role_name, str) or not _IAM_ROLE_NAME.match(node_role_name):
+        raise ValueError(f"node_role_name={node_role_name!r} is not an IAM role name (not an ARN): 1-64 of [A-Za-z0-9+=,.@_-]")
+    if not isinstance(ami_version, str) or not _AMI_VERSION.match(ami_version):
+        raise ValueError(f"ami_version={ami_version!r} is not allowed: use 'latest' or an AL2023 release like 'v20260801'")
+    if imds_hop_limit not in IMDS_HOP_LIMITS:
+        raise ValueError(f"imds_hop_limit={imds_hop_limit!r} is not allowed: use 1 (pods cannot reach IMDS) or 2")
+
+
+class KarpenterPoolsChart(cdk8s.Chart):
+    """An EC2NodeClass and a NodePool for each accelerated training pool."""
+
+    def __init__(
+        self,
+        scope: constructs.Construct,
+        id: str,
+        *,
+        cluster_name: str,
+        node_role_name: str,
+        pools: Sequence[KarpenterPool],
+        ami_version: str = "latest",
+        imds_hop_limit: int = 1,
+    ) -> None:
+        super().__init__(scope, id)
+        if isinstance(pools, (str, bytes)) or not pools or not all(isinstance(p, KarpenterPool) for p in pools):
+            raise ValueError(f"pools={pools!r} must be a non-empty list of KarpenterPool")
+        check_unique("pool names", [pool.name for pool in pools])
+        for pool in pools:
+            emit(
+                self,
+                ec2_node_class(
+                    pool,
+                    cluster_name=cluster_name,
+                    node_role_name=node_role_name,
+                    ami_version=ami_version,
+                    imds_hop_limit=imds_hop_limit,
+                ),
+            )
+            emit(self, node_pool(pool))
