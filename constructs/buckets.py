@@ -11,6 +11,8 @@ from aws_cdk import aws_kms as kms
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
+from eks_training.constructs.acknowledgements import acknowledge, wildcard_resource_finding
+
 # S3 general purpose bucket naming rules:
 # https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html
 _BUCKET_NAME_CHARS = re.compile(r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
@@ -116,6 +118,8 @@ class TrainingBuckets(Construct):
         allow_fsx_data_repositories: bool = True,
     ) -> None:
         super().__init__(scope, id)
+        # Deliver access logs through a bucket policy, never ACLs, whatever the app's feature flags say.
+        self.node.set_context("@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy", True)
         for field, name in (("data_bucket_name", data_bucket_name), ("checkpoint_bucket_name", checkpoint_bucket_name)):
             error = name is not None and bucket_name_error(field, name)
             if error:
@@ -137,6 +141,16 @@ class TrainingBuckets(Construct):
             enable_key_rotation=True,
             removal_policy=removal_policy,
         )
+        # Server access logs: SSE-S3, because S3 cannot deliver access logs to a KMS-encrypted bucket.
+        self.access_logs_bucket = s3.Bucket(
+            self, "AccessLogs", encryption=s3.BucketEncryption.S3_MANAGED, block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
+            object_ownership=s3.ObjectOwnership.BUCKET_OWNER_ENFORCED, enforce_ssl=True, minimum_tls_version=1.2,
+            versioned=True,
+            removal_policy=removal_policy, lifecycle_rules=[s3.LifecycleRule(id="expire-access-logs",
+                                                                             expiration=cdk.Duration.days(90),
+                                                                             noncurrent_version_expiration=cdk.Duration.days(1))])
+        acknowledge(self.access_logs_bucket, "this bucket is the access-log target of the training buckets; logging "
+                    "it into itself would loop", "AwsSolutions-S1")
         abort_rule = s3.LifecycleRule(
             id="abort-incomplete-multipart-uploads",
             abort_incomplete_multipart_upload_after=cdk.Duration.days(abort_days),
@@ -198,6 +212,8 @@ class TrainingBuckets(Construct):
             lifecycle_rules=lifecycle_rules,
             removal_policy=removal_policy,
             auto_delete_objects=False,
+            server_access_logs_bucket=self.access_logs_bucket,
+            server_access_logs_prefix=f"{id}/",
         )
 
     def grant_training_access(self, grantee: iam.IGrantable) -> iam.Grant:
@@ -224,6 +240,9 @@ class TrainingBuckets(Construct):
             ),
             iam.Grant.add_to_principal(grantee=grantee, actions=list(_KEY_ACTIONS), resource_arns=[self.key.key_arn]),
         ]
+        if isinstance(grantee, Construct):
+            acknowledge(grantee, "object ARNs of exactly the data and checkpoint buckets: checkpoint keys are named at "
+                        "run time", *(wildcard_resource_finding(self, b.arn_for_objects("*")) for b in (data, checkpoints)))
         combined = grants[0]
         for grant in grants[1:]:
             combined = combined.combine(grant)

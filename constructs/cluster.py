@@ -11,6 +11,7 @@ from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks_v2 as eks
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
+from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding
@@ -25,7 +26,7 @@ _ALL_LOG_TYPES = [eks.ClusterLoggingTypes.API, eks.ClusterLoggingTypes.AUDIT, ek
                   eks.ClusterLoggingTypes.CONTROLLER_MANAGER, eks.ClusterLoggingTypes.SCHEDULER]
 
 
-def kubectl_layer(scope: Construct, id: str, version: str):
+def kubectl_layer(scope: Construct, id: str, version: str) -> lambda_.ILayerVersion:
     """The kubectl Lambda layer that matches the cluster's Kubernetes ``version`` (its own PyPI package)."""
     suffix = version.split(".")[1]
     module = importlib.import_module(f"aws_cdk.lambda_layer_kubectl_v{suffix}")

@@ -12,6 +12,7 @@ from aws_cdk import aws_iam as iam
 from constructs import Construct
 
 from eks_training.constructs.instance_types import ACCELERATOR_TAINT, InstanceFacts, instance_facts
+from eks_training.workloads.platform_names import LABEL_ACCELERATOR, LABEL_EFA, LABEL_FAMILY, LABEL_POOL
 
 CapacityType = Literal["on-demand", "spot", "capacity-reservation", "capacity-block"]
 CAPACITY_TYPES: tuple[str, ...] = ("on-demand", "spot", "capacity-reservation", "capacity-block")
@@ -19,11 +20,6 @@ CAPACITY_TYPES: tuple[str, ...] = ("on-demand", "spot", "capacity-reservation", 
 #: AL2023 accelerated AMI per accelerator kind (the AMIs carry the drivers, EFA and Neuron runtime included).
 AMI_TYPES = {"nvidia": "AL2023_x86_64_NVIDIA", "neuron": "AL2023_x86_64_NEURON"}
 
-#: Node labels every accelerated node carries (Karpenter pools set the same ones).
-LABEL_ACCELERATOR = "eks-training/accelerator"
-LABEL_FAMILY = "eks-training/instance-family"
-LABEL_EFA = "eks-training/efa"
-LABEL_POOL = "eks-training/pool"
 
 # nodeadm formats the instance-store NVMe disks as one RAID0 array for containerd and the kubelet.
 _RAID0_NODECONFIG = textwrap.dedent("""\

@@ -247,8 +247,6 @@ class LustreStorage(Construct):
         deployment_type = getattr(deployment_type, "value", deployment_type)  # accept fsx.LustreDeploymentType too
         if deployment_type not in _THROUGHPUTS:
             raise _invalid("deployment_type", deployment_type, f"use one of {list(_THROUGHPUTS)}")
-        if subnet.subnet_id not in _subnet_ids(vpc):
-            raise _invalid("subnet", subnet.subnet_id, "use a subnet of the given vpc")
         capacity = _check_capacity(capacity_gib)
         throughput = _resolve_throughput(deployment_type, per_unit_throughput)
         _check_metadata_iops(deployment_type, metadata_iops)

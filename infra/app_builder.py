@@ -23,5 +23,7 @@ def build_app(app: cdk.App, config: PlatformConfig) -> TrainingPlatformStack:
         # Imported here: cdk-nag is a tool of this app, not a dependency of the constructs library.
         from cdk_nag import AwsSolutionsChecks
 
-        cdk.Validations.of(app).add_plugins(AwsSolutionsChecks(app))
+        from eks_training.infra.nag_pack import EksTrainingChecks
+
+        cdk.Validations.of(app).add_plugins(AwsSolutionsChecks(app), EksTrainingChecks(app))
     return stack

@@ -13,13 +13,26 @@ import math
 
 import cdk8s
 
+from eks_training.constructs.buckets import TrainingBuckets
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.constructs.instance_types import INSTANCE_TYPES
 from eks_training.constructs.karpenter import KarpenterController
 from eks_training.constructs.network import TrainingNetwork, training_ips_needed
 from eks_training.constructs.node_groups import AcceleratedNodeGroup
+from eks_training.constructs.storage import DataRepositoryAssociation, LustreStorage, ModelStore
+from eks_training.infra.cluster_services import SLURM_NAMESPACE, ClusterServices
 from eks_training.infra.config import PlatformConfig
+from eks_training.infra.operators import JUPYTERHUB
 from eks_training.workloads.karpenter import KarpenterPool, KarpenterPoolsChart
+from eks_training.workloads.namespaces import NamespaceQuota, TrainingNamespace, TrainingNamespacesChart
+from eks_training.workloads.platform_names import TRAINING_SERVICE_ACCOUNT
+from eks_training.workloads.storage import FsxVolume, StorageChart
+
+#: AWS managed policies the CSI drivers' documentation prescribes for their controllers.
+_CSI_DRIVERS = {
+    "aws-fsx-csi-driver": ("FsxCsi", "fsx-csi-controller-sa", "AmazonFSxFullAccess"),
+    "aws-efs-csi-driver": ("EfsCsi", "efs-csi-controller-sa", "service-role/AmazonEFSCSIDriverPolicy"),
+}
 
 
 def training_subnet_ips(config: PlatformConfig) -> int:
@@ -63,6 +76,90 @@ class TrainingPlatformStack(Stack):
         self.k8s = cdk8s.App()
         self._add_node_groups()
         self._add_karpenter(cluster_name)
+        self._add_namespaces()
+        self._add_storage(removal)
+        self.services = ClusterServices(self, "Services", config=config, cluster=self.cluster.cluster, k8s=self.k8s,
+                                        namespaces_manifest=self.namespaces_manifest,
+                                        storage_manifest=self.storage_manifest)
+
+    def _workload_namespaces(self) -> list[str]:
+        """Namespaces where pods use the platform's storage and training identity."""
+        names = [n.name for n in self.config.training_namespaces]
+        services = self.config.services
+        if services.slinky and services.slurm_partitions:
+            names.append(SLURM_NAMESPACE)
+        if services.jupyterhub:
+            names.append(JUPYTERHUB.namespace)
+        return names
+
+    def _add_namespaces(self) -> None:
+        services = self.config.services
+        operators = tuple(name for name, on in (("volcano", services.volcano), ("kuberay", services.kuberay),
+                                                ("mpi-operator", services.mpi_operator)) if on)
+        namespaces = [TrainingNamespace(name=n.name, operators=operators, quota=NamespaceQuota(
+            cpu=n.max_cpu, memory=f"{n.max_memory_gib}Gi", nvidia_gpus=n.max_gpus, neuron_devices=n.max_neuron_devices,
+            pods=n.max_pods)) for n in self.config.training_namespaces]
+        extra = {SLURM_NAMESPACE: ("slinky",), JUPYTERHUB.namespace: ("jupyterhub",)}
+        namespaces += [TrainingNamespace(name=n, operators=extra[n]) for n in self._workload_namespaces() if n in extra]
+        chart = TrainingNamespacesChart(self.k8s, "namespaces", namespaces=namespaces)
+        self.namespaces_manifest = self.cluster.cluster.add_cdk8s_chart("Namespaces", chart)
+
+    def _add_storage(self, removal: RemovalPolicy) -> None:
+        config, storage = self.config, self.config.storage
+        self.buckets = TrainingBuckets(
+            self, "Buckets", data_bucket_name=storage.buckets.data_bucket_name,
+            checkpoint_bucket_name=storage.buckets.checkpoint_bucket_name, retain=storage.buckets.retain,
+            noncurrent_checkpoint_expiry_days=storage.buckets.noncurrent_checkpoint_days)
+        peers = [self.cluster.cluster.cluster_security_group, self.network.efa_security_group]
+        csi_addons = []
+        self.lustre = self.models = None
+        if storage.fsx.enabled:
+            buckets = {"data": self.buckets.data_bucket, "checkpoints": self.buckets.checkpoint_bucket}
+            self.lustre = LustreStorage(
+                self, "Lustre", vpc=self.network.vpc, subnet=self.network.training_subnet, peer_security_groups=peers,
+                capacity_gib=storage.fsx.storage_capacity_gib, deployment_type=storage.fsx.deployment_type,
+                per_unit_throughput=storage.fsx.per_unit_storage_throughput, removal_policy=removal,
+                data_repository_associations=[DataRepositoryAssociation(
+                    file_system_path=a.file_system_path, bucket_name=buckets[a.bucket].bucket_name, prefix=a.s3_prefix,
+                    auto_import_events=a.auto_import, auto_export_events=a.auto_export)
+                    for a in storage.fsx.data_repository_associations])
+            csi_addons.append("aws-fsx-csi-driver")
+        if storage.efs.enabled:
+            self.models = ModelStore(self, "Models", vpc=self.network.vpc, subnets=self.network.private_subnets,
+                                     peer_security_groups=peers[:1], removal_policy=removal)
+            csi_addons.append("aws-efs-csi-driver")
+        addons = []
+        for name in csi_addons:
+            id, service_account, policy = _CSI_DRIVERS[name]
+            role = self.cluster.pod_identity_role(id, [policy])
+            addons.append(self.cluster.add_addon(name, "latest", pod_identity_associations=[
+                {"roleArn": role.role_arn, "serviceAccount": service_account}]))
+
+        # Training pods: one identity that reads the data bucket and reads/writes checkpoints, nothing more.
+        self.training_role = self.cluster.pod_identity_role("Training")
+        self.buckets.grant_training_access(self.training_role)
+        namespaces = self._workload_namespaces()
+        accounts = self.cluster.cluster.add_manifest("TrainingServiceAccounts", *(
+            {"apiVersion": "v1", "kind": "ServiceAccount",
+             "metadata": {"name": TRAINING_SERVICE_ACCOUNT, "namespace": ns,
+                          "labels": {"app.kubernetes.io/part-of": "eks-training",
+                                     "app.kubernetes.io/component": "training-identity"}}} for ns in namespaces))
+        accounts.node.add_dependency(self.namespaces_manifest)
+        for ns in namespaces:
+            self.cluster.grant_pod_identity(f"Training-{ns}", namespace=ns, service_account=TRAINING_SERVICE_ACCOUNT,
+                                            role=self.training_role)
+
+        self.storage_manifest = None
+        if self.lustre or self.models:
+            fsx = self.lustre
+            chart = StorageChart(
+                self.k8s, "storage", namespaces=namespaces,
+                fsx=FsxVolume(fsx.file_system_id, fsx.dns_name, fsx.mount_name, storage.fsx.storage_capacity_gib) if fsx else None,
+                efs_file_system_id=self.models.file_system_id if self.models else None,
+                scratch_storage_class=bool(fsx), scratch_subnet_id=self.network.training_subnet.subnet_id if fsx else None,
+                scratch_security_group_ids=[fsx.security_group.security_group_id] if fsx else ())
+            self.storage_manifest = self.cluster.cluster.add_cdk8s_chart("Storage", chart)
+            self.storage_manifest.node.add_dependency(self.namespaces_manifest, *addons)
 
     def _add_node_groups(self) -> None:
         config = self.config

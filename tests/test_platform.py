@@ -101,7 +101,7 @@ def test_prod_karpenter_pools_follow_the_training_rules(prod):
     for pool in pools:
         spec = pool["spec"]
         zones = [r for r in spec["template"]["spec"]["requirements"] if r["key"] == "topology.kubernetes.io/zone"]
-        assert zones == [{"key": "topology.kubernetes.io/zone", "operator": "In", "values": ["us-west-2a"]}]
+        assert zones == [{"key": "topology.kubernetes.io/zone", "operator": "In", "values": [prod.config.training_az]}]
         assert spec["disruption"]["consolidationPolicy"] == "WhenEmpty"
         node_class = classes[spec["template"]["spec"]["nodeClassRef"]["name"]]
         assert node_class["spec"]["amiSelectorTerms"][0]["alias"].startswith("al2023@")

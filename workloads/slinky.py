@@ -128,10 +128,11 @@ class SlurmPartition:
         check_int(f"{where}: devices_per_node", devices, minimum=1, maximum=facts.accelerators)
         efa = facts.efa_interfaces if self.efa_interfaces is None else self.efa_interfaces
         check_int(f"{where}: efa_interfaces", efa, minimum=0, maximum=facts.efa_interfaces)
-        replicas = check_int(f"{where}: replicas", self.replicas, minimum=1)
+        # 0 parks the partition (no slurmd pods, so no accelerated nodes); scale the NodeSet up to use it.
+        replicas = check_int(f"{where}: replicas", self.replicas, minimum=0)
         if self.max_nodes is not None:
             # A job asking for more nodes than the partition has would pend forever.
-            check_int(f"{where}: max_nodes", self.max_nodes, minimum=1, maximum=replicas)
+            check_int(f"{where}: max_nodes", self.max_nodes, minimum=1, maximum=replicas or None)
         if _check_positive_quantity(f"{where}: cpu", self.cpu) >= facts.vcpus:
             raise ValueError(
                 f"{where}: cpu={self.cpu!r} is not allowed: stay below the {facts.vcpus} vCPUs of {self.instance_type}"

@@ -69,7 +69,7 @@ def test_both_buckets_use_one_rotating_kms_key(synthesized) -> None:
 
 def test_buckets_are_versioned_and_block_all_public_access(synthesized) -> None:
     buckets = _resources(synthesized["json"], "AWS::S3::Bucket")
-    assert len(buckets) == 4
+    assert len(buckets) == 6  # two TrainingBuckets: data, checkpoints and access logs each
     for bucket in buckets.values():
         props = bucket["Properties"]
         assert props["VersioningConfiguration"] == {"Status": "Enabled"}
@@ -83,7 +83,7 @@ def test_buckets_are_versioned_and_block_all_public_access(synthesized) -> None:
 
 def test_every_bucket_policy_denies_requests_without_tls(synthesized) -> None:
     policies = _resources(synthesized["json"], "AWS::S3::BucketPolicy")
-    assert len(policies) == 4
+    assert len(policies) == 6
     for policy in policies.values():
         denies = [s for s in policy["Properties"]["PolicyDocument"]["Statement"] if s["Effect"] == "Deny"]
         conditions = [s["Condition"] for s in denies]

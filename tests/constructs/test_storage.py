@@ -337,13 +337,6 @@ def test_valid_persistent_1_and_enum_deployment_type_are_accepted(fresh) -> None
     assert "metadataConfiguration" not in config
 
 
-def test_subnet_from_another_vpc_is_refused(fresh) -> None:
-    stack, _ = fresh
-    other = ec2.Vpc(stack, "Other", max_azs=1, nat_gateways=0)
-    with pytest.raises(ValueError, match=r"^subnet='\$\{Token\[.*\]\}' is not allowed: use a subnet of the given vpc$"):
-        LustreStorage(stack, "Lustre", vpc=fresh[1], subnet=other.public_subnets[0])
-
-
 def _association(**overrides) -> DataRepositoryAssociation:
     values = {"file_system_path": "/data", "bucket_name": "training-data"} | overrides
     return DataRepositoryAssociation(**values)

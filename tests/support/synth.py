@@ -22,6 +22,7 @@ from aws_cdk import assertions
 from eks_training.infra.app_builder import build_app
 from eks_training.infra.config import PlatformConfig
 
+REPO = Path(__file__).resolve().parents[2]
 KUBERNETES_RESOURCE = "Custom::AWSCDK-EKS-KubernetesResource"
 HELM_CHART = "Custom::AWSCDK-EKS-HelmChart"
 #: Stands in for a CloudFormation token (Ref, GetAtt, ...) inside an embedded manifest.
@@ -93,7 +94,9 @@ def render_tokens(value: Any) -> str:
 def synthesize(config: PlatformConfig, *, outdir: Path | None = None, nag: bool = True) -> Synthesized:
     """Synthesize ``config``'s app into ``outdir`` (a temporary folder by default)."""
     outdir = outdir or Path(tempfile.mkdtemp(prefix=f"synth-{config.name}-"))
-    app = cdk.App(outdir=str(outdir), context={"nag": nag})
+    # The same context (feature flags) that `cdk synth` reads from cdk.json.
+    context = json.loads((REPO / "cdk.json").read_text())["context"]
+    app = cdk.App(outdir=str(outdir), context={**context, "nag": nag})
     stack = build_app(app, config)
     error = None
     try:

@@ -464,7 +464,7 @@ def test_generator_leaves_existing_secrets_alone_and_fails_on_other_errors(objec
         (lambda: a100(name="GPU_A100"), "SlurmPartition.name='GPU_A100'"),
         (lambda: a100(name="default"), "SlurmPartition.name='default'"),
         (lambda: a100(name="a" * 25), "SlurmPartition.name='aaaa"),
-        (lambda: a100(replicas=0), "replicas=0"),
+        (lambda: a100(replicas=-1), "replicas=-1"),
         (lambda: a100(accelerator="amd"), "accelerator='amd'"),
         (lambda: a100(accelerator="neuron"), "accelerator='neuron' does not match instance_type='p4d.24xlarge'"),
         (lambda: a100(instance_type="m5.large"), "instance_type: 'm5.large'"),

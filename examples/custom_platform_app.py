@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""A small training platform built from the eks-training constructs alone, without the project's config files.
+
+One VPC over two zones, an EKS 1.33 cluster with two system nodes, one p5.48xlarge node group with EFA that
+scales from zero to two nodes, encrypted S3 buckets for data and checkpoints, and a PERSISTENT_2 FSx for
+Lustre file system linked to both buckets. Synthesize it with:
+
+    cdk synth --app "python examples/custom_platform_app.py"
+
+or run it directly (``CDK_OUTDIR`` chooses the output folder, as with any CDK app).
+"""
+
+from __future__ import annotations
+
+import aws_cdk as cdk
+
+from eks_training.constructs.buckets import TrainingBuckets
+from eks_training.constructs.cluster import TrainingCluster
+from eks_training.constructs.network import TrainingNetwork
+from eks_training.constructs.node_groups import AcceleratedNodeGroup
+from eks_training.constructs.storage import LustreStorage
+
+REGION = "us-west-2"
+ZONES = ["us-west-2a", "us-west-2b"]
+TRAINING_ZONE = "us-west-2a"
+
+
+class SmallTrainingPlatform(cdk.Stack):
+    """Network, cluster, one H100 node group, buckets and FSx for Lustre in one stack."""
+
+    def __init__(self, scope: cdk.App, id: str, **kwargs) -> None:
+        super().__init__(scope, id, **kwargs)
+        cdk.Validations.of(self).acknowledge(cdk.Acknowledgment(
+            id="CloudFormation-Validate::W3010",
+            reason="zones are fixed on purpose: EFA needs one known training zone and synth runs offline"))
+        network = TrainingNetwork(self, "Network", availability_zones=ZONES, training_az=TRAINING_ZONE,
+                                  cidr="10.20.0.0/16", training_ips=500, nat_gateways=1)
+        cluster = TrainingCluster(self, "Cluster", vpc=network.vpc, version="1.33",
+                                  cluster_name="small-training", system_min_size=2, system_desired_size=2,
+                                  system_max_size=3)
+        AcceleratedNodeGroup(self, "H100", cluster=cluster.cluster, instance_type="p5.48xlarge",
+                             accelerator="nvidia", subnet=network.training_subnet, node_role=cluster.node_role,
+                             efa_security_group=network.efa_security_group, min_size=0, desired_size=0,
+                             max_size=2, nodegroup_name="h100")
+        buckets = TrainingBuckets(self, "Buckets", retain=False)
+        fsx = LustreStorage(self, "Lustre", vpc=network.vpc, subnet=network.training_subnet,
+                            peer_security_groups=[network.efa_security_group], capacity_gib=1200,
+                            data_bucket=buckets.data_bucket, checkpoint_bucket=buckets.checkpoint_bucket,
+                            removal_policy=cdk.RemovalPolicy.DESTROY)
+        cdk.CfnOutput(self, "FileSystemId", value=fsx.file_system_id)
+
+    @property
+    def availability_zones(self) -> list[str]:
+        # Fixed zones: synth makes no lookups, so it runs offline without AWS credentials.
+        return ZONES
+
+
+def main() -> None:
+    # Flags that `cdk init` writes into a new app's cdk.json; set here so the example runs on its own.
+    app = cdk.App(context={"@aws-cdk/aws-eks:defaultToAL2023": True,
+                           "@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy": True})
+    SmallTrainingPlatform(app, "SmallTrainingPlatform", env=cdk.Environment(region=REGION))
+    app.synth()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""`eks-training` CLI: render, list, plan; one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from eks_training.infra.cli import main
+from support.k8s_schemas import validate_k8s_objects
+
+
+def _run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("kind", ["mpijob", "volcano-job", "neuron-job", "pytorch-job", "raycluster", "rayjob"])
+def test_render_prod_kinds_validate(capsys, kind: str) -> None:
+    status, out, err = _run(capsys, "render", kind, "--env", "prod", "--nodes", "2")
+    assert status == 0, err
+    validate_k8s_objects([o for o in yaml.safe_load_all(out) if o])
+
+
+def test_render_defaults_to_the_env_image_and_sidecar_needs_uri(capsys) -> None:
+    status, out, _ = _run(capsys, "render", "neuron-job", "--env", "prod", "-o", "json")
+    job = json.loads(out)[1]
+    assert job["spec"]["template"]["spec"]["containers"][0]["image"].startswith("public.ecr.aws/neuron/")
+    status, _, err = _run(capsys, "render", "mpijob", "--env", "prod", "--checkpoint-sidecar")
+    assert status == 2 and err.startswith("error: --checkpoint-s3-uri")
+    status, out, _ = _run(capsys, "render", "mpijob", "--env", "prod", "--checkpoint-sidecar", "--checkpoint-s3-uri", "s3://ckpt-bucket/x")
+    assert status == 0 and "restartPolicy: Always" in out
+
+
+def test_render_bionemo_and_slurm(capsys) -> None:
+    status, out, _ = _run(capsys, "render", "bionemo", "--env", "prod", "--image", "nvcr.io/nvidia/clara/bionemo-framework:2.0")
+    assert status == 0
+    validate_k8s_objects([o for o in yaml.safe_load_all(out) if o])
+    status, out, _ = _run(capsys, "render", "slurm-batch", "--env", "prod", "--instance-type", "p5.48xlarge", "--nodes", "8")
+    assert status == 0 and "#SBATCH --partition=gpu-h100" in out and "#SBATCH --ntasks-per-node=1" in out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["render", "nope", "--env", "prod"], "kind='nope'"),
+    (["render", "mpijob", "--env", "nope"], "unknown environment 'nope'"),
+    (["render", "mpijob", "--env", "prod", "--instance-type", "g5.xlarge"], "'g5.xlarge' is not in environment 'prod'"),
+    (["render", "neuron-job", "--env", "prod", "--nodes", "33"], "--nodes: 33"),
+    (["render", "mpijob", "--env", "prod", "--instance-type", "trn1.32xlarge"], "mpijob needs a GPU type"),
+    (["render", "bionemo", "--env", "prod"], "--image: bionemo"),
+    (["plan", "--params", "lots", "--instance-type", "p5.48xlarge", "--nodes", "1"], "'lots' is not a number"),
+])
+def test_bad_arguments_are_one_line_errors(capsys, argv: list[str], message: str) -> None:
+    status, out, err = _run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_list_shows_every_kind(capsys) -> None:
+    status, out, _ = _run(capsys, "list")
+    assert status == 0
+    assert [line.split()[0] for line in out.splitlines()] == [
+        "mpijob", "volcano-job", "neuron-job", "pytorch-job", "raycluster", "rayjob", "slurm-batch", "bionemo"]
+
+
+def test_plan_writes_deepspeed_config(capsys, tmp_path) -> None:
+    target = tmp_path / "ds.json"
+    status, out, _ = _run(capsys, "plan", "--params", "70e9", "--instance-type", "trn1.32xlarge", "--nodes", "4",
+                          "--lora-rank", "16", "--grad-accum", "4", "--deepspeed-config", str(target))
+    assert status == 0 and "tensor 16" in out
+    assert json.loads(target.read_text())["train_batch_size"] == 1 * 4 * 8
+    status, _, err = _run(capsys, "plan", "--params", "70e9", "--instance-type", "trn1.32xlarge", "--nodes", "4",
+                          "--lora-rank", "16", "--tensor-parallel", "1")
+    assert status == 2 and "allow tensor parallelism" in err
+
+
+def test_console_script_in_a_subprocess() -> None:
+    env = {**os.environ, "JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION": "1"}
+    result = subprocess.run([sys.executable, "-m", "eks_training.infra.cli", "render", "pytorch-job", "--env", "nope"],
+                            capture_output=True, text=True, env=env, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines()[-1].startswith("error: env: unknown environment 'nope'")
+    assert "Traceback" not in result.stderr

@@ -1,0 +1,143 @@
+"""Job builders rendered for the prod environment: schema-valid, and the facts that make multi-node training work."""
+
+from __future__ import annotations
+
+import cdk8s
+import pytest
+
+from eks_training.constructs.instance_types import INSTANCE_TYPES
+from eks_training.workloads.job_pods import TrainingJob
+from eks_training.workloads.jobs import JOB_KINDS, JobChart, PlacementNames
+from eks_training.workloads.sbatch import sbatch_script
+from support.k8s_schemas import chart_objects, validate_k8s_objects
+
+NAMES = PlacementNames(queue="ml-training-queue", partition="gpu-a100")
+K8S_KINDS = [k for k, kind in JOB_KINDS.items() if not kind.is_script]
+
+
+def _job(kind: str, **overrides) -> TrainingJob:
+    spec = JOB_KINDS[kind]
+    options = dict(name="llm", namespace="training", image="repo/trainer:1",
+                   instance_type="trn1.32xlarge" if spec.accelerator == "neuron" else "p4d.24xlarge",
+                   nodes=4 if spec.multi_node else 1,
+                   checkpoint_s3_uri=None if kind.startswith("ray") else "s3://ckpt-bucket/llm")
+    return TrainingJob(**{**options, **overrides})
+
+
+def _render(kind: str, **overrides) -> list[dict]:
+    return chart_objects(JobChart(cdk8s.App(), "j", kind=kind, job=_job(kind, **overrides), names=NAMES))
+
+
+def _pod_specs(obj: dict) -> list[dict]:
+    spec = obj["spec"]
+    if obj["kind"] == "MPIJob":
+        return [r["template"]["spec"] for r in spec["mpiReplicaSpecs"].values()]
+    if obj["kind"] == "Job" and "tasks" in spec:
+        return [t["template"]["spec"] for t in spec["tasks"]]
+    if obj["kind"] == "Job":
+        return [spec["template"]["spec"]]
+    return []
+
+
+@pytest.mark.parametrize("kind", K8S_KINDS)
+def test_every_kind_validates_and_is_labelled(kind: str) -> None:
+    objs = validate_k8s_objects(_render(kind), kubernetes_versions=("1.31", "1.35"))
+    for obj in objs:
+        assert obj["metadata"]["labels"]["app.kubernetes.io/part-of"] == "eks-training"
+        assert obj["metadata"]["labels"]["app.kubernetes.io/component"]
+
+
+@pytest.mark.parametrize("kind", ["mpijob", "volcano-job", "pytorch-job", "neuron-job"])
+def test_workers_request_every_efa_interface_and_accelerator_of_the_catalog(kind: str) -> None:
+    job = _job(kind)
+    facts = INSTANCE_TYPES[job.instance_type]
+    workers = [s for obj in _render(kind) for s in _pod_specs(obj) if "nodeSelector" in s]
+    assert workers
+    for spec in workers:
+        limits = spec["containers"][0]["resources"]["limits"]
+        assert limits["vpc.amazonaws.com/efa"] == str(facts.efa_interfaces)
+        assert limits[facts.resource_name] == str(facts.accelerators)
+        env = {e["name"]: e.get("value") for e in spec["containers"][0]["env"]}
+        assert env["FI_PROVIDER"] == "efa" and env["FI_EFA_USE_DEVICE_RDMA"] == "1" and env["RDMAV_FORK_SAFE"] == "1"
+        assert {"name": "dshm", "emptyDir": {"medium": "Memory"}} in spec["volumes"]
+        assert spec["tolerations"][0]["key"] == ("aws.amazon.com/neuron" if facts.accelerator == "neuron" else "nvidia.com/gpu")
+
+
+def test_p4d_has_4_efa_and_trn1_has_8_per_catalog_and_design() -> None:
+    # DESIGN.md facts: p4d 4 EFA, trn1 8; the workers above take what the catalog says.
+    assert (INSTANCE_TYPES["p4d.24xlarge"].efa_interfaces, INSTANCE_TYPES["trn1.32xlarge"].efa_interfaces) == (4, 8)
+
+
+def test_volcano_job_gangs_all_replicas_and_restarts_on_eviction() -> None:
+    (obj,) = _render("volcano-job", nodes=6)
+    spec = obj["spec"]
+    assert spec["minAvailable"] == 6 == spec["tasks"][0]["replicas"]
+    assert spec["queue"] == "ml-training-queue" and "svc" in spec["plugins"]
+    assert {(p["event"], p["action"]) for p in spec["policies"]} == {("PodEvicted", "RestartJob"), ("PodFailed", "RestartJob")}
+    command = spec["tasks"][0]["template"]["spec"]["containers"][0]["command"]
+    assert "--nnodes=6" in command and "--nproc_per_node=8" in command
+    assert "--rdzv_endpoint=llm-worker-0.llm:29500" in command
+
+
+def test_neuron_job_is_indexed_with_rank0_dns_and_completion_index_rank() -> None:
+    service, job = _render("neuron-job", nodes=4)
+    assert service["spec"]["clusterIP"] == "None"
+    spec = job["spec"]
+    assert spec["completionMode"] == "Indexed" and spec["completions"] == spec["parallelism"] == 4
+    pod = spec["template"]["spec"]
+    assert pod["subdomain"] == service["metadata"]["name"] == "llm"
+    trainer = pod["containers"][0]
+    assert "--master_addr=llm-0.llm" in trainer["command"] and "--node_rank=$(NODE_RANK)" in trainer["command"]
+    assert "--nproc_per_node=32" in trainer["command"]
+    rank = next(e for e in trainer["env"] if e["name"] == "NODE_RANK")
+    assert "job-completion-index" in rank["valueFrom"]["fieldRef"]["fieldPath"]
+    assert not any("status.podIP" in str(e) for e in trainer["env"])
+    precompile = next(c for c in pod["initContainers"] if c["name"] == "neuron-precompile")
+    assert precompile["command"][0] == "neuron_parallel_compile" and trainer["command"][0] == "torchrun"
+    assert any(m["mountPath"] == "/var/tmp/neuron-compile-cache" for m in trainer["volumeMounts"])
+
+
+def test_checkpoint_sidecar_is_a_native_sidecar() -> None:
+    (obj,) = _render("mpijob")
+    worker = obj["spec"]["mpiReplicaSpecs"]["Worker"]["template"]["spec"]
+    sidecar = worker["initContainers"][0]
+    assert sidecar["restartPolicy"] == "Always"
+    assert sidecar["command"][:3] == ["python", "-m", "eks_training.training.checkpoint_sync"]
+    assert sidecar["command"][sidecar["command"].index("--s3-uri") + 1] == "s3://ckpt-bucket/llm"
+
+
+def test_sbatch_runs_one_torchrun_per_node() -> None:
+    script = sbatch_script(_job("slurm-batch", nodes=3), partition="gpu-a100")
+    lines = script.splitlines()
+    assert "#SBATCH --ntasks-per-node=1" in lines and "#SBATCH --nodes=3" in lines
+    (srun,) = [line for line in lines if line.startswith("srun ")]
+    assert "--nnodes=$SLURM_NNODES" in srun and "--nproc_per_node=8" in srun and "--ntasks" not in srun
+    assert "--rdzv_endpoint=$head_node:29500" in srun
+    assert any(line.startswith("#SBATCH --output=/shared/") for line in lines)
+
+
+def test_bionemo_takes_8_gpus_configmap_and_models_claim() -> None:
+    (obj,) = _render("bionemo", image="nvcr.io/nvidia/clara/bionemo-framework:2.0")
+    pod = obj["spec"]["template"]["spec"]
+    assert pod["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == "8"
+    assert pod["containers"][0]["image"] == "nvcr.io/nvidia/clara/bionemo-framework:2.0"
+    assert {"name": "configs", "configMap": {"name": "llm-config"}} in pod["volumes"]
+    assert {"name": "model-cache", "persistentVolumeClaim": {"claimName": "models"}} in pod["volumes"]
+
+
+@pytest.mark.parametrize(("overrides", "message"), [
+    ({"name": "Bad_Name"}, "name='Bad_Name'"),
+    ({"instance_type": "m5.large"}, "'m5.large' is not a supported"),
+    ({"nodes": 0}, "nodes=0"),
+    ({"image": "not an image"}, "image='not an image'"),
+    ({"checkpoint_s3_uri": "http://x"}, "checkpoint_s3_uri='http://x'"),
+])
+def test_bad_job_inputs_give_one_line_errors(overrides: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message) as err:
+        _job("mpijob", **overrides)
+    assert "\n" not in str(err.value)
+
+
+def test_gpu_kind_refuses_a_trainium_type() -> None:
+    with pytest.raises(ValueError, match="mpijob needs a GPU"):
+        _render("mpijob", instance_type="trn1.32xlarge")

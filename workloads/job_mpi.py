@@ -1,0 +1,88 @@
+"""MPIJob (`kubeflow.org/v2beta1`, MPI Operator 0.8): the source document's multi-node GPU job, done right.
+
+The launcher runs `mpirun` with one process per node (`--map-by ppr:1:node`); each of those starts
+`torchrun`, which spawns one trainer per GPU and meets the others by c10d rendezvous on worker 0. Workers run
+sshd (the launcher reaches them over SSH with the keys the operator mounts), own their whole node, and
+request every EFA interface of the instance type.
+"""
+
+from __future__ import annotations
+
+import cdk8s
+import constructs
+
+from eks_training.workloads.job_pods import (
+    TrainingJob,
+    c10d_rendezvous,
+    fabric_env,
+    torchrun_command,
+    training_container,
+    training_pod_spec,
+)
+from eks_training.workloads.k8s_objects import check_int, emit
+from eks_training.workloads.labels import common_labels
+from eks_training.workloads.mpi_operator import LAUNCHER_SERVICE_ACCOUNT
+
+COMPONENT = "mpi-operator"
+MPIJOB_API = "kubeflow.org/v2beta1"
+_FINISHED_JOB_TTL_SECONDS = 86400
+
+
+def worker_host(job: TrainingJob, index: int) -> str:
+    """DNS name the operator gives worker `index` (headless Service named after the job)."""
+    return f"{job.name}-worker-{index}.{job.name}.{job.namespace}.svc"
+
+
+def mpi_job(job: TrainingJob, *, slots_per_worker: int | None = None) -> dict:
+    """The MPIJob object for `job` on GPU nodes; `slots_per_worker` defaults to the GPUs per node."""
+    facts = job.require_accelerator("mpijob", "nvidia")
+    slots = facts.accelerators if slots_per_worker is None else check_int(
+        "slots_per_worker", slots_per_worker, minimum=1, maximum=facts.accelerators
+    )
+    env_flags = [flag for item in fabric_env(job) for flag in ("-x", f"{item['name']}={item['value']}")]
+    launcher_command = [
+        "mpirun", "--allow-run-as-root",
+        "-np", str(job.nodes), "--map-by", "ppr:1:node", "--bind-to", "none",
+        *env_flags,
+        *torchrun_command(job, *c10d_rendezvous(job, worker_host(job, 0))),
+    ]
+    launcher = {
+        "name": "launcher",
+        "image": job.image,
+        "command": launcher_command,
+        "resources": {"requests": {"cpu": "1", "memory": "2Gi"}, "limits": {"cpu": "2", "memory": "4Gi"}},
+    }
+    # The launcher needs no accelerator and runs on any node; the operator's RBAC for it is in mpi_operator.py.
+    launcher_template = {
+        "metadata": {"labels": common_labels(COMPONENT)},
+        "spec": {"serviceAccountName": LAUNCHER_SERVICE_ACCOUNT, "restartPolicy": "OnFailure", "containers": [launcher]},
+    }
+    # The operator starts no process in workers: sshd in the foreground keeps them up for mpirun.
+    worker = training_container(job, ["/usr/sbin/sshd", "-De"], name="worker")
+    worker_template = {
+        "metadata": {"labels": common_labels(COMPONENT)},
+        "spec": training_pod_spec(job, [worker], restart_policy="Never"),
+    }
+    return {
+        "apiVersion": MPIJOB_API,
+        "kind": "MPIJob",
+        "metadata": {"name": job.name, "namespace": job.namespace, "labels": common_labels(COMPONENT)},
+        "spec": {
+            "slotsPerWorker": slots,
+            "mpiImplementation": "OpenMPI",
+            "launcherCreationPolicy": "WaitForWorkersReady",
+            "runPolicy": {"cleanPodPolicy": "Running", "ttlSecondsAfterFinished": _FINISHED_JOB_TTL_SECONDS},
+            "mpiReplicaSpecs": {
+                "Launcher": {"replicas": 1, "template": launcher_template},
+                "Worker": {"replicas": job.nodes, "template": worker_template},
+            },
+        },
+    }
+
+
+class MpiJobChart(cdk8s.Chart):
+    """One MPIJob (see :func:`mpi_job`)."""
+
+    def __init__(self, scope: constructs.Construct, id: str, *, job: TrainingJob, slots_per_worker: int | None = None) -> None:
+        super().__init__(scope, id)
+        emit(self, mpi_job(job, slots_per_worker=slots_per_worker))

@@ -1,0 +1,224 @@
+"""The pieces every training job kind shares: the validated job description and the training pod it runs.
+
+MPIJob, Volcano Job, indexed Job and BioNeMo builders all place one pod per node of one accelerated
+instance type; this module decides, once, what such a pod requests (every accelerator and every EFA interface of
+the node, or NCCL silently falls back to TCP), which taint it tolerates, which volumes it mounts (FSx, a RAM
+`/dev/shm`) and how the optional checkpoint-sync sidecar is attached.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from eks_training.constructs.instance_types import ACCELERATOR_TAINT, EFA_RESOURCE, InstanceFacts, instance_facts
+from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int
+from eks_training.workloads.platform_names import (
+    FSX_CLAIM_NAME,
+    FSX_MOUNT_PATH,
+    LABEL_INSTANCE_TYPE,
+    TRAINING_SERVICE_ACCOUNT,
+)
+
+TRAIN_MODULE = "eks_training.training.train"
+CHECKPOINT_SYNC_MODULE = "eks_training.training.checkpoint_sync"
+RENDEZVOUS_PORT = 29500
+# Job names become prefixes of pod host names (`<name>-worker-12`, `<name>-3`), which must stay DNS labels.
+MAX_JOB_NAME_LENGTH = 40
+_IMAGE = re.compile(r"^[a-z0-9][\w.-]*(:\d+)?(/[\w.-]+)*(:[\w.-]+)?(@sha256:[0-9a-f]{64})?$")
+_S3_URI = re.compile(r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/.*)?$")
+_NCCL_DEBUG_LEVELS = ("VERSION", "WARN", "INFO", "TRACE")
+# Headroom left on each node for the kubelet, device plugins and DaemonSets, so the whole-node pod schedules.
+_RESERVED_CPUS = 8
+_MEMORY_FRACTION = 0.9
+
+
+@dataclass(frozen=True)
+class TrainingJob:
+    """One multi-node training run: where it runs, what it runs, and what it mounts.
+
+    ``nodes`` whole nodes of ``instance_type`` each run one pod; ``train_args`` are extra flags for
+    ``python -m eks_training.training.train``. ``checkpoint_s3_uri`` (``s3://bucket/prefix``) adds the
+    checkpoint-sync sidecar that mirrors ``checkpoint_dir`` to S3.
+    """
+
+    name: str
+    namespace: str
+    instance_type: str
+    nodes: int
+    image: str
+    train_args: tuple[str, ...] = ()
+    fsx_claim_name: str = FSX_CLAIM_NAME
+    service_account_name: str = TRAINING_SERVICE_ACCOUNT
+    checkpoint_s3_uri: str | None = None
+    nccl_debug: str = "WARN"
+
+    def __post_init__(self) -> None:
+        check_dns_label("name", self.name)
+        if len(self.name) > MAX_JOB_NAME_LENGTH:
+            raise ValueError(
+                f"name={self.name!r} is {len(self.name)} characters: use at most {MAX_JOB_NAME_LENGTH}"
+                " (pod host names append a suffix)"
+            )
+        check_dns_label("namespace", self.namespace)
+        instance_facts(self.instance_type)
+        check_int("nodes", self.nodes, minimum=1, maximum=1024)
+        if not isinstance(self.image, str) or not _IMAGE.match(self.image):
+            raise ValueError(f"image={self.image!r} is not a container image reference: use e.g. 'registry/repo:tag'")
+        if not isinstance(self.train_args, tuple) or not all(isinstance(a, str) for a in self.train_args):
+            raise ValueError(f"train_args={self.train_args!r} must be a tuple of strings, e.g. ('--max-steps', '100')")
+        check_dns_subdomain("fsx_claim_name", self.fsx_claim_name)
+        check_dns_subdomain("service_account_name", self.service_account_name)
+        if self.checkpoint_s3_uri is not None and not _S3_URI.match(str(self.checkpoint_s3_uri)):
+            raise ValueError(f"checkpoint_s3_uri={self.checkpoint_s3_uri!r} is not an S3 URI: use s3://bucket/prefix")
+        if self.nccl_debug not in _NCCL_DEBUG_LEVELS:
+            raise ValueError(f"nccl_debug={self.nccl_debug!r} is not allowed: use one of {', '.join(_NCCL_DEBUG_LEVELS)}")
+
+    @property
+    def facts(self) -> InstanceFacts:
+        return instance_facts(self.instance_type)
+
+    @property
+    def procs_per_node(self) -> int:
+        """Training processes per node: one per GPU, or one per NeuronCore on Trainium."""
+        facts = self.facts
+        return facts.neuron_cores if facts.accelerator == "neuron" else facts.accelerators
+
+    @property
+    def checkpoint_dir(self) -> str:
+        """Where the trainer writes `step-N` folders (on FSx, per job, so restarts resume)."""
+        return f"{FSX_MOUNT_PATH}/checkpoints/{self.name}"
+
+    def require_accelerator(self, kind: str, accelerator: str) -> InstanceFacts:
+        """The instance facts, or a one-line error when `kind` cannot run on this accelerator."""
+        facts = self.facts
+        if facts.accelerator != accelerator:
+            wanted = "a GPU (nvidia)" if accelerator == "nvidia" else "a Trainium/Neuron"
+            raise ValueError(
+                f"instance_type={self.instance_type!r} is a {facts.accelerator_name} ({facts.accelerator}) type:"
+                f" {kind} needs {wanted} instance type"
+            )
+        return facts
+
+
+def train_args(job: TrainingJob) -> list[str]:
+    """Arguments of the trainer module: the job's checkpoint folder, then the user's flags."""
+    return ["--checkpoint-dir", job.checkpoint_dir, *job.train_args]
+
+
+def torchrun_command(job: TrainingJob, *rendezvous: str) -> list[str]:
+    """`torchrun` over `job.nodes` nodes, one process per accelerator, running the trainer module."""
+    return [
+        "torchrun",
+        f"--nnodes={job.nodes}",
+        f"--nproc_per_node={job.procs_per_node}",
+        *rendezvous,
+        "-m",
+        TRAIN_MODULE,
+        *train_args(job),
+    ]
+
+
+def c10d_rendezvous(job: TrainingJob, endpoint_host: str) -> tuple[str, ...]:
+    """torchrun flags for c10d rendezvous at `endpoint_host` (no node rank needed: the store assigns them)."""
+    return ("--rdzv_backend=c10d", f"--rdzv_endpoint={endpoint_host}:{RENDEZVOUS_PORT}", f"--rdzv_id={job.name}")
+
+
+def node_resources(facts: InstanceFacts, *, with_efa: bool = True) -> dict[str, str]:
+    """Requests (== limits) of a pod that owns a whole node: every accelerator and EFA interface, most CPU/RAM."""
+    resources = {
+        "cpu": str(max(1, facts.vcpus - _RESERVED_CPUS)),
+        "memory": f"{int(facts.memory_gib * _MEMORY_FRACTION)}Gi",
+        facts.resource_name: str(facts.accelerators),
+    }
+    if with_efa and facts.efa_interfaces:
+        resources[EFA_RESOURCE] = str(facts.efa_interfaces)
+    return resources
+
+
+def fabric_env(job: TrainingJob, *, with_efa: bool = True) -> list[dict[str, str]]:
+    """Environment for NCCL / Neuron collectives over EFA (nothing EFA-specific on a type without EFA)."""
+    env = [{"name": "NCCL_DEBUG", "value": job.nccl_debug}]
+    if with_efa and job.facts.efa_supported:
+        env += [
+            {"name": "FI_PROVIDER", "value": "efa"},
+            {"name": "FI_EFA_USE_DEVICE_RDMA", "value": "1"},
+            # libfabric registers memory that a fork() would otherwise corrupt (dataloader workers fork).
+            {"name": "RDMAV_FORK_SAFE", "value": "1"},
+        ]
+    return env
+
+
+def tolerations(facts: InstanceFacts) -> list[dict[str, str]]:
+    """Tolerate the accelerator taint (`nvidia.com/gpu` or `aws.amazon.com/neuron`, value true, NoSchedule)."""
+    return [{"key": ACCELERATOR_TAINT[facts.accelerator], "operator": "Equal", "value": "true", "effect": "NoSchedule"}]
+
+
+def training_volumes(job: TrainingJob) -> list[dict]:
+    # The container default /dev/shm is 64 MiB: too small for NCCL buffers and dataloader workers.
+    return [
+        {"name": "fsx", "persistentVolumeClaim": {"claimName": job.fsx_claim_name}},
+        {"name": "dshm", "emptyDir": {"medium": "Memory"}},
+    ]
+
+
+TRAINING_MOUNTS = ({"name": "fsx", "mountPath": FSX_MOUNT_PATH}, {"name": "dshm", "mountPath": "/dev/shm"})
+
+
+def checkpoint_sidecar(job: TrainingJob) -> dict:
+    """The checkpoint-sync sidecar as a native sidecar (init container, restartPolicy Always; k8s >= 1.29).
+
+    Native, so it starts before the trainer (and restores the newest checkpoint first) and does not keep a
+    finished Job's pod alive.
+    """
+    if job.checkpoint_s3_uri is None:
+        raise ValueError("checkpoint_s3_uri is None: give s3://bucket/prefix to attach the checkpoint sidecar")
+    return {
+        "name": "checkpoint-sync",
+        "image": job.image,
+        "restartPolicy": "Always",
+        "command": [
+            "python", "-m", CHECKPOINT_SYNC_MODULE,
+            "--watch", job.checkpoint_dir,
+            "--s3-uri", job.checkpoint_s3_uri,
+        ],
+        "resources": {"requests": {"cpu": "1", "memory": "2Gi"}, "limits": {"cpu": "2", "memory": "4Gi"}},
+        "volumeMounts": [{"name": "fsx", "mountPath": FSX_MOUNT_PATH}],
+    }
+
+
+def training_container(job: TrainingJob, command: list[str], *, name: str = "trainer", extra_env: list[dict] = (),
+                       extra_mounts: list[dict] = (), with_efa: bool = True) -> dict:
+    """The container that runs `command` with the whole node's accelerators, EFA (unless `with_efa` is
+    False: single-node jobs), FSx and /dev/shm."""
+    resources = node_resources(job.facts, with_efa=with_efa)
+    return {
+        "name": name,
+        "image": job.image,
+        "command": command,
+        "env": [*fabric_env(job, with_efa=with_efa), *extra_env],
+        # Extended resources need requests == limits; equal CPU/memory also make the pod Guaranteed.
+        "resources": {"requests": resources, "limits": dict(resources)},
+        "volumeMounts": [*TRAINING_MOUNTS, *extra_mounts],
+    }
+
+
+def training_pod_spec(job: TrainingJob, containers: list[dict], *, restart_policy: str, init_containers: list[dict] = (),
+                      extra_volumes: list[dict] = (), **extra: object) -> dict:
+    """A pod spec pinned to the job's instance type, tolerating its taint, with the sidecar when asked for."""
+    inits = list(init_containers)
+    if job.checkpoint_s3_uri is not None:
+        inits.insert(0, checkpoint_sidecar(job))
+    spec: dict = {
+        "serviceAccountName": job.service_account_name,
+        "restartPolicy": restart_policy,
+        "nodeSelector": {LABEL_INSTANCE_TYPE: job.instance_type},
+        "tolerations": tolerations(job.facts),
+        **extra,
+        "containers": containers,
+        "volumes": [*training_volumes(job), *extra_volumes],
+    }
+    if inits:
+        spec["initContainers"] = inits
+    return spec
+

@@ -1,0 +1,63 @@
+"""Volcano Job (`batch.volcano.sh/v1alpha1`): gang-scheduled torchrun on GPU nodes.
+
+`minAvailable` equals the replica count, so Volcano binds all pods or none (no half-started job holding GPUs).
+The `svc` plugin gives the pods a headless Service named after the job and host names `<job>-worker-<i>`;
+torchrun meets on worker 0 by c10d rendezvous. An evicted or failed pod restarts the whole job: a
+collective cannot continue with a member missing.
+"""
+
+from __future__ import annotations
+
+import cdk8s
+import constructs
+
+from eks_training.workloads.job_pods import TrainingJob, c10d_rendezvous, torchrun_command, training_container, training_pod_spec
+from eks_training.workloads.k8s_objects import check_dns_label, check_int, emit
+from eks_training.workloads.labels import common_labels
+
+COMPONENT = "volcano"
+VOLCANO_JOB_API = "batch.volcano.sh/v1alpha1"
+TASK_NAME = "worker"
+
+
+def volcano_job(job: TrainingJob, *, queue: str, max_retry: int = 3) -> dict:
+    """The Volcano Job for `job` in `queue`."""
+    job.require_accelerator("volcano-job", "nvidia")
+    check_dns_label("queue", queue)
+    check_int("max_retry", max_retry, minimum=0)
+    first_host = f"{job.name}-{TASK_NAME}-0.{job.name}"
+    trainer = training_container(job, torchrun_command(job, *c10d_rendezvous(job, first_host)))
+    return {
+        "apiVersion": VOLCANO_JOB_API,
+        "kind": "Job",
+        "metadata": {"name": job.name, "namespace": job.namespace, "labels": common_labels(COMPONENT)},
+        "spec": {
+            "schedulerName": "volcano",
+            "queue": queue,
+            "minAvailable": job.nodes,
+            "maxRetry": max_retry,
+            "policies": [
+                {"event": "PodEvicted", "action": "RestartJob"},
+                {"event": "PodFailed", "action": "RestartJob"},
+            ],
+            "plugins": {"svc": [], "env": []},
+            "tasks": [
+                {
+                    "name": TASK_NAME,
+                    "replicas": job.nodes,
+                    "template": {
+                        "metadata": {"labels": common_labels(COMPONENT)},
+                        "spec": training_pod_spec(job, [trainer], restart_policy="Never"),
+                    },
+                }
+            ],
+        },
+    }
+
+
+class VolcanoJobChart(cdk8s.Chart):
+    """One gang-scheduled Volcano Job (see :func:`volcano_job`)."""
+
+    def __init__(self, scope: constructs.Construct, id: str, *, job: TrainingJob, queue: str, max_retry: int = 3) -> None:
+        super().__init__(scope, id)
+        emit(self, volcano_job(job, queue=queue, max_retry=max_retry))

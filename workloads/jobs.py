@@ -1,0 +1,90 @@
+"""The job kinds the `eks-training render` command knows, and how each renders a TrainingJob.
+
+A kind renders to a list of Kubernetes objects, except `slurm-batch`, which renders to an sbatch script.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cdk8s
+import constructs
+
+from eks_training.workloads.job_bionemo import bionemo_job
+from eks_training.workloads.job_indexed import neuron_job, pytorch_job
+from eks_training.workloads.job_mpi import mpi_job
+from eks_training.workloads.job_pods import TrainingJob
+from eks_training.workloads.job_ray import ray_cluster_for, ray_job_for
+from eks_training.workloads.job_volcano import volcano_job
+from eks_training.workloads.k8s_objects import emit
+from eks_training.workloads.sbatch import sbatch_script
+
+
+@dataclass(frozen=True)
+class PlacementNames:
+    """Where the platform schedules a job beyond its namespace: the Volcano queue and the Slurm partition."""
+
+    queue: str | None = None
+    partition: str | None = None
+
+
+@dataclass(frozen=True)
+class JobKind:
+    """One renderable kind: which accelerator it needs, whether it is multi-node, and its builder."""
+
+    name: str
+    accelerator: str
+    description: str
+    build: Callable[[TrainingJob, PlacementNames], "list[dict] | str"]
+    multi_node: bool = True
+
+    @property
+    def is_script(self) -> bool:
+        return self.name == "slurm-batch"
+
+
+def _needs(value: str | None, field: str, kind: str) -> str:
+    if value is None:
+        raise ValueError(f"{field}=None is not allowed: {kind} needs a {field} (none is configured for this environment)")
+    return value
+
+
+JOB_KINDS: dict[str, JobKind] = {kind.name: kind for kind in (
+    JobKind("mpijob", "nvidia", "MPIJob kubeflow.org/v2beta1: mpirun launcher + GPU workers over EFA",
+            lambda job, names: [mpi_job(job)]),
+    JobKind("volcano-job", "nvidia", "Volcano Job: gang-scheduled torchrun in a queue",
+            lambda job, names: [volcano_job(job, queue=_needs(names.queue, "queue", "volcano-job"))]),
+    JobKind("neuron-job", "neuron", "indexed batch Job on Trainium with a headless Service and compile cache",
+            lambda job, names: neuron_job(job, precompile_steps=10)),
+    JobKind("pytorch-job", "nvidia", "indexed batch Job running torchrun on GPUs (no operator needed)",
+            lambda job, names: pytorch_job(job)),
+    JobKind("raycluster", "nvidia", "KubeRay RayCluster ray.io/v1 with autoscaling GPU workers",
+            lambda job, names: [ray_cluster_for(job)]),
+    JobKind("rayjob", "nvidia", "KubeRay RayJob ray.io/v1 running Ray Train",
+            lambda job, names: [ray_job_for(job)]),
+    JobKind("slurm-batch", "any", "sbatch script for the Slinky login pods (one torchrun per node)",
+            lambda job, names: sbatch_script(job, partition=_needs(names.partition, "partition", "slurm-batch"))),
+    JobKind("bionemo", "nvidia", "BioNeMo batch Job on one 8-GPU node, config from a ConfigMap",
+            lambda job, names: [bionemo_job(job)], multi_node=False),
+)}
+
+
+def job_kind(name: str) -> JobKind:
+    """The kind called `name`, or a one-line error listing the kinds."""
+    if name not in JOB_KINDS:
+        raise ValueError(f"kind={name!r} is not a job kind: use one of {', '.join(JOB_KINDS)}")
+    return JOB_KINDS[name]
+
+
+class JobChart(cdk8s.Chart):
+    """Any Kubernetes job kind of :data:`JOB_KINDS` as a chart (slurm-batch is a script, not a chart)."""
+
+    def __init__(self, scope: constructs.Construct, id: str, *, kind: str, job: TrainingJob,
+                 names: PlacementNames = PlacementNames()) -> None:
+        super().__init__(scope, id)
+        selected = job_kind(kind)
+        if selected.is_script:
+            raise ValueError(f"kind={kind!r} renders an sbatch script, not Kubernetes objects: use sbatch_script()")
+        for obj in selected.build(job, names):
+            emit(self, obj)

@@ -1,0 +1,51 @@
+"""sbatch scripts for the Slinky login pods: one Slurm task per node, each running torchrun.
+
+The source document's `srun --ntasks=WORLD_SIZE ... torchrun --nproc_per_node=N` starts N*N trainers per
+node; here `--ntasks-per-node=1` makes srun start one torchrun per node, and torchrun starts one trainer per
+accelerator, meeting on the first host of the allocation by c10d rendezvous. Logs go to FSx (/shared on the
+login and compute pods), so they survive the pods.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from eks_training.workloads.job_pods import TRAIN_MODULE, CHECKPOINT_SYNC_MODULE, RENDEZVOUS_PORT, TrainingJob
+from eks_training.workloads.k8s_objects import check_dns_label
+from eks_training.workloads.slinky import SHARED_MOUNT_PATH
+
+LOG_DIR = f"{SHARED_MOUNT_PATH}/logs"
+
+
+def sbatch_script(job: TrainingJob, *, partition: str) -> str:
+    """The batch script for `job` in Slurm `partition` (submit with `sbatch` from a login pod)."""
+    check_dns_label("partition", partition)
+    facts = job.facts
+    checkpoint_dir = f"{SHARED_MOUNT_PATH}/checkpoints/{job.name}"
+    gres = [f"#SBATCH --gpus-per-node={facts.accelerators}"] if facts.accelerator == "nvidia" else []
+    train = shlex.join(["-m", TRAIN_MODULE, "--checkpoint-dir", checkpoint_dir, *job.train_args])
+    lines = [
+        "#!/bin/bash",
+        f"#SBATCH --job-name={job.name}",
+        f"#SBATCH --partition={partition}",
+        f"#SBATCH --nodes={job.nodes}",
+        "#SBATCH --ntasks-per-node=1",
+        *gres,
+        "#SBATCH --exclusive",
+        f"#SBATCH --output={LOG_DIR}/%x-%j.out",
+        "set -euo pipefail",
+        f"mkdir -p {LOG_DIR}",
+        'head_node=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)',
+        f"export NCCL_DEBUG={job.nccl_debug}",
+    ]
+    if facts.efa_supported:
+        lines += ["export FI_PROVIDER=efa", "export FI_EFA_USE_DEVICE_RDMA=1", "export RDMAV_FORK_SAFE=1"]
+    if job.checkpoint_s3_uri is not None:
+        sync = shlex.join(["python", "-m", CHECKPOINT_SYNC_MODULE, "--watch", checkpoint_dir, "--s3-uri", job.checkpoint_s3_uri])
+        # SIGTERM makes the sync do one last upload; wait lets it finish before the allocation ends.
+        lines += [f"{sync} &", "sync_pid=$!", 'trap \'kill -TERM "$sync_pid"; wait "$sync_pid"\' EXIT']
+    lines.append(
+        f"srun torchrun --nnodes=$SLURM_NNODES --nproc_per_node={job.procs_per_node}"
+        f" --rdzv_backend=c10d --rdzv_endpoint=$head_node:{RENDEZVOUS_PORT} --rdzv_id=$SLURM_JOB_ID {train}"
+    )
+    return "\n".join(lines) + "\n"
