@@ -200,6 +200,18 @@ def _resolve_throughput(deployment_type: str, per_unit_throughput: object) -> in
     return per_unit_throughput  # type: ignore[return-value]
 
 
+def check_lustre_settings(deployment_type: str, capacity_gib: object, per_unit_throughput: object) -> int | None:
+    """Validate a file system's type, size and per-unit throughput together; return the throughput to use.
+
+    Raises a one-line ValueError naming the setting, the value and what is allowed. The config layer calls this
+    too, so a bad environment file fails before any construct is built.
+    """
+    if deployment_type not in _THROUGHPUTS:
+        raise _invalid("deployment_type", deployment_type, f"use one of {list(_THROUGHPUTS)}")
+    _check_capacity(capacity_gib)
+    return _resolve_throughput(deployment_type, per_unit_throughput)
+
+
 def _subnet_ids(vpc: ec2.IVpc) -> set[str]:
     return {s.subnet_id for s in [*vpc.public_subnets, *vpc.private_subnets, *vpc.isolated_subnets]}
 
@@ -245,10 +257,8 @@ class LustreStorage(Construct):
     ) -> None:
         super().__init__(scope, id)
         deployment_type = getattr(deployment_type, "value", deployment_type)  # accept fsx.LustreDeploymentType too
-        if deployment_type not in _THROUGHPUTS:
-            raise _invalid("deployment_type", deployment_type, f"use one of {list(_THROUGHPUTS)}")
+        throughput = check_lustre_settings(deployment_type, capacity_gib, per_unit_throughput)
         capacity = _check_capacity(capacity_gib)
-        throughput = _resolve_throughput(deployment_type, per_unit_throughput)
         _check_metadata_iops(deployment_type, metadata_iops)
         is_scratch = deployment_type.startswith("SCRATCH")
         if is_scratch and kms_key is not None:
@@ -281,7 +291,7 @@ class LustreStorage(Construct):
             self, "SecurityGroup", vpc=vpc, description="FSx for Lustre: Lustre traffic from clients and between servers"
         )
         for port in LUSTRE_PORTS:
-            self.security_group.connections.allow_internally(port, "Lustre between file servers")
+            self.security_group.add_ingress_rule(self.security_group, port, "Lustre between file servers")
         for peer in peer_security_groups:
             self.allow_clients(peer)
 

@@ -255,12 +255,20 @@ class FsxConfig(_Model):
     enabled: bool = True
     deployment_type: Literal["PERSISTENT_2", "PERSISTENT_1", "SCRATCH_2"] = "PERSISTENT_2"
     storage_capacity_gib: PositiveInt = 1200
-    per_unit_storage_throughput: PositiveInt | None = 250
+    #: MB/s per TiB; None takes the deployment type's default (250 for PERSISTENT_2, 200 for PERSISTENT_1).
+    per_unit_storage_throughput: PositiveInt | None = None
     data_repository_associations: tuple[DataRepositoryAssociationConfig, ...] = (
         DataRepositoryAssociationConfig(file_system_path="/data", bucket="data", s3_prefix="", auto_import=("NEW", "CHANGED", "DELETED")),
         DataRepositoryAssociationConfig(file_system_path="/checkpoints", bucket="checkpoints", s3_prefix="",
                                         auto_import=("NEW", "CHANGED", "DELETED"), auto_export=("NEW", "CHANGED", "DELETED")),
     )
+
+    @model_validator(mode="after")
+    def _lustre(self) -> "FsxConfig":
+        from eks_training.constructs.storage import check_lustre_settings
+
+        check_lustre_settings(self.deployment_type, self.storage_capacity_gib, self.per_unit_storage_throughput)
+        return self
 
 
 class EfsConfig(_Model):

@@ -148,8 +148,11 @@ def render(templates: dict[str, dict[str, Any]], config: PlatformConfig) -> Imag
     # Operators along the bottom of the cluster.
     operators = [f"{o['release']} {o['version']}" for o in summary["operators"]]
     addons = [a["name"] for a in summary["eks_addons"]]
-    canvas.box((70, cards_bottom + 10, 1200, cards_bottom + 95), "operators (Helm)", ["  ".join(operators) or "none in this template",
-                                                          "EKS add-ons: " + ", ".join(addons)], fill=_FILL["operator"])
+    per_line = max(1, -(-len(operators) // 2))  # two lines fit under the title
+    operator_lines = ["   ".join(operators[i:i + per_line]) for i in range(0, len(operators), per_line)] or [
+        "none in this template"]
+    canvas.box((70, cards_bottom + 10, 1200, cards_bottom + 95), "operators (Helm)",
+               [*operator_lines[:2], "EKS add-ons: " + ", ".join(addons)], fill=_FILL["operator"])
 
     # Storage to the right of the VPC; dashed where the config enables it but the template has none yet.
     x0, x1 = 1290, 1770

@@ -129,17 +129,48 @@ def helm_releases(templates: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(releases, key=lambda r: r["release"])
 
 
+def _kebab(text: str) -> str:
+    words = re.findall(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|$)|[A-Z]?[a-z]+|[A-Z]+|\d+", text)
+    return "-".join(w.lower() for w in words)
+
+
 def readable_name(logical_id: str) -> str:
     """A readable name for a resource: ``ClusterKarpenterPools2803A785`` -> ``karpenter-pools``."""
     stem = _LOGICAL_ID_HASH.sub("", logical_id)
     # add_cdk8s_chart/add_manifest place the resource under the cluster: its id starts with "Cluster".
-    stem = stem.removeprefix("Cluster") or stem
-    words = re.findall(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|$)|[A-Z]?[a-z]+|[A-Z]+|\d+", stem)
-    return "-".join(w.lower() for w in words)
+    return _kebab(stem.removeprefix("Cluster") or stem)
 
 
-def chart_file_name(logical_id: str) -> str:
-    """The review file of a manifest resource: ``ClusterKarpenterPools2803A785`` -> ``karpenter-pools.yaml``."""
+def manifest_construct_ids(outdir: Path) -> dict[str, str]:
+    """Letters and digits of each KubernetesManifest's construct id -> that id, from ``tree.json``.
+
+    A logical id keeps only the letters and digits of the construct path, so ``mpi-operator-install``
+    becomes ``Clustermpioperatorinstall1F6D78FA``; the tree gives the words back.
+    """
+    tree_file = outdir / "tree.json"
+    if not tree_file.is_file():
+        return {}
+    found: dict[str, str] = {}
+    stack = [json.loads(tree_file.read_text(encoding="utf-8")).get("tree", {})]
+    while stack:
+        node = stack.pop()
+        if node.get("constructInfo", {}).get("fqn", "").endswith("aws_eks_v2.KubernetesManifest"):
+            found[re.sub(r"[^A-Za-z0-9]", "", node["id"])] = node["id"]
+        stack.extend(node.get("children", {}).values())
+    return found
+
+
+def chart_file_name(logical_id: str, construct_ids: dict[str, str] | None = None) -> str:
+    """The review file of a manifest resource: ``ClusterKarpenterPools2803A785`` -> ``karpenter-pools.yaml``.
+
+    With ``construct_ids`` (see :func:`manifest_construct_ids`) the words of the construct id are kept:
+    ``Clustermpioperatorinstall1F6D78FA`` -> ``mpi-operator-install.yaml``.
+    """
+    stem = _LOGICAL_ID_HASH.sub("", logical_id)
+    for letters, construct_id in sorted((construct_ids or {}).items(), key=lambda kv: -len(kv[0])):
+        if stem.endswith(letters):
+            parts = construct_id.removeprefix("manifest-").split("-")
+            return "-".join(_kebab(part) for part in parts if part) + ".yaml"
     return readable_name(logical_id) + ".yaml"
 
 
@@ -339,8 +370,9 @@ def write_review(outdir: Path, config: PlatformConfig, *, prices: Prices | None 
         shutil.rmtree(folder)  # stale files of an earlier synth would mislead a reviewer
     folder.mkdir(parents=True)
     names: dict[str, str] = {}
+    construct_ids = manifest_construct_ids(outdir)
     for lid, objects in sorted(kubernetes_manifests(templates).items()):
-        name = chart_file_name(lid)
+        name = chart_file_name(lid, construct_ids)
         if name in names.values():
             name = name.removesuffix(".yaml") + f"-{lid[-8:].lower()}.yaml"
         names[lid] = name

@@ -39,10 +39,6 @@ def _group(**fields: Any) -> list[dict[str, Any]]:
     return [{"name": "g", "instance_type": "p5.48xlarge", **fields}]
 
 
-def _fsx_gap(reason: str):
-    return pytest.mark.xfail(strict=True, reason=reason)
-
-
 CONFIG_CASES = [
     (("region",), "us-west", "region = 'us-west': 'us-west' is not an AWS region name such as us-west-2"),
     (("availability_zones",), ["us-west-2a"],
@@ -109,13 +105,12 @@ CONFIG_CASES = [
     (("services", "slurm_partitions"), [{"name": "p", "instance_type": "m5.large"}],
      f"services.slurm_partitions[0].instance_type = 'm5.large': instance_type: 'm5.large' is not a supported "
      f"accelerated instance type (allowed: {ALLOWED_TYPES})"),
-    pytest.param(("storage", "fsx", "storage_capacity_gib"), 1000, "storage.fsx.storage_capacity_gib", marks=_fsx_gap(
-        "config accepts 1000 GiB for PERSISTENT_2 (FSx allows 1200, 2400, multiples of 2400); only LustreStorage checks")),
-    pytest.param(("storage", "fsx", "per_unit_storage_throughput"), 300, "storage.fsx.per_unit_storage_throughput",
-                 marks=_fsx_gap("config accepts 300 MB/s/TiB for PERSISTENT_2 (allowed 125/250/500/1000)")),
-    pytest.param(("storage", "fsx"), {"deployment_type": "SCRATCH_2", "per_unit_storage_throughput": 250},
-                 "storage.fsx.per_unit_storage_throughput",
-                 marks=_fsx_gap("config accepts per_unit_storage_throughput with SCRATCH_2, which takes none")),
+    (("storage", "fsx", "storage_capacity_gib"), 1000,
+     "storage.fsx: capacity_gib=1000 is not allowed: use 1200, 2400 or a multiple of 2400 GiB (SSD storage)"),
+    (("storage", "fsx", "per_unit_storage_throughput"), 300,
+     "storage.fsx: per_unit_throughput=300 is not allowed: PERSISTENT_2 takes one of [125, 250, 500, 1000] MB/s/TiB"),
+    (("storage", "fsx"), {"deployment_type": "SCRATCH_2", "per_unit_storage_throughput": 250},
+     "storage.fsx: per_unit_throughput=250 is not allowed: SCRATCH_2 takes none; leave it None"),
 ]
 
 

@@ -76,8 +76,13 @@ def test_staging_fits_in_moto_account(moto_ec2, capsys: pytest.CaptureFixture[st
 
 
 def test_trn1_not_offered_in_prod_training_az(moto_ec2) -> None:
-    # moto's offering catalog (from AWS) has no trn1/trn1n in us-west-2a, prod's training AZ.
-    results = preflight.preflight_checks(load_environment("prod"), ec2=moto_ec2, quotas=_quotas_client(_plenty("prod")),
+    # moto's offering catalog (from AWS) has trn1 only in us-west-2b/2d and trn1n only in 2d: prod trains in 2d,
+    # so it passes, and the same platform moved to us-west-2a fails on every Trainium row.
+    prod = load_environment("prod")
+    passing = preflight.preflight_checks(prod, ec2=moto_ec2, quotas=_quotas_client(_plenty("prod")), today=BEFORE_1_33_ENDS)
+    assert [r.subject for r in passing if r.status == "FAIL"] == []
+    moved = prod.model_copy(update={"training_az": "us-west-2a"})
+    results = preflight.preflight_checks(moved, ec2=moto_ec2, quotas=_quotas_client(_plenty("prod")),
                                          today=BEFORE_1_33_ENDS)
     failed = {r.subject for r in results if r.status == "FAIL"}
     assert failed == {"trn1.32xlarge (node group trn1-nodes)", "trn1.32xlarge (karpenter pool trn1)",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from support.synth import TOKEN_PLACEHOLDER, Synthesized
 
 def _review(synthesized: Synthesized, tmp_path: Path, config=None) -> tuple[Path, dict]:
     """Run the review on a copy of the synthesized templates (the session's folder stays untouched)."""
-    for template in synthesized.outdir.glob("*.template.json"):
+    for template in [*synthesized.outdir.glob("*.template.json"), synthesized.outdir / "tree.json"]:
         shutil.copy(template, tmp_path / template.name)
     summary = write_review(tmp_path, config or synthesized.config)
     return tmp_path / "manifests" / synthesized.config.name, summary
@@ -61,6 +62,18 @@ def test_tokens_are_readable_placeholders() -> None:
     joined = {"Fn::Join": ["", ["arn:", {"Ref": "AWS::Partition"}, ":s3:::", {"Ref": "Bucket"}]]}
     assert render_cfn_string(joined) == "arn:${Token[Ref:AWS::Partition]}:s3:::${Token[Ref:Bucket]}"
     assert chart_file_name("ClusterKarpenterPools2803A785") == "karpenter-pools.yaml"
+    ids = {"mpioperatorinstall": "mpi-operator-install", "manifestTrainingServiceAccounts": "manifest-TrainingServiceAccounts"}
+    assert chart_file_name("Clustermpioperatorinstall1F6D78FA", ids) == "mpi-operator-install.yaml"
+    assert chart_file_name("ClustermanifestTrainingServiceAccounts2F10A22B", ids) == "training-service-accounts.yaml"
+
+
+def test_file_names_are_readable_and_unique(prod: Synthesized, tmp_path: Path) -> None:
+    _, summary = _review(prod, tmp_path)
+    names = list(summary["manifest_files"].values())
+    assert len(set(names)) == len(names)
+    assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*\.yaml", n) for n in names), names
+    # Words come back from the construct tree: no run-together id like "mpioperatorinstall".
+    assert all(len(part) <= 14 for n in names for part in n.removesuffix(".yaml").split("-")), names
 
 
 def _expected_accelerators_at_full_scale(config) -> int:
