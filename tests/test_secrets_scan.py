@@ -45,6 +45,13 @@ def scan_text(name: str, text: str) -> list[str]:
             for match in pattern.finditer(text)]
 
 
+#: Secrets that hold configuration, not credentials, because the operator only reads that file from a Secret.
+#: Their text is still scanned for secret patterns.
+CONFIG_ONLY_SECRETS = {
+    "sssd.conf": "Slinky's LoginSet reads sssd.conf only from a Secret; ours lists file users and holds no credential",
+}
+
+
 def scan_secret_objects(objects: Iterator[dict]) -> list[str]:
     """Kubernetes Secrets that carry their values (stringData, or base64 data longer than a placeholder)."""
     found = []
@@ -52,14 +59,26 @@ def scan_secret_objects(objects: Iterator[dict]) -> list[str]:
         if obj.get("kind") != "Secret":
             continue
         name = obj.get("metadata", {}).get("name")
-        found += [f"stringData {name}.{key}" for key in obj.get("stringData") or {}]
+        for key, value in (obj.get("stringData") or {}).items():
+            if key in CONFIG_ONLY_SECRETS:
+                found += scan_text(f"{name}.{key}", value)
+            else:
+                found.append(f"stringData {name}.{key}")
         found += [f"base64 data {name}.{key}" for key, value in (obj.get("data") or {}).items()
                   if isinstance(value, str) and BASE64_BLOB.match(value)]
     return found
 
 
+def is_vendored_tool_layer(path: Path) -> bool:
+    """aws-cdk-lib's AWS CLI layer: it vendors the `rsa` library, whose docstrings show PEM headers as examples."""
+    if path.suffix != ".zip":
+        return False
+    with zipfile.ZipFile(path) as archive:
+        return any(name.endswith("awscli/__init__.py") for name in archive.namelist())
+
+
 def scan_folder(folder: Path) -> list[str]:
-    return [finding for path in sorted(folder.rglob("*")) if path.is_file()
+    return [finding for path in sorted(folder.rglob("*")) if path.is_file() and not is_vendored_tool_layer(path)
             for name, text in _texts(path) for finding in scan_text(name, text)]
 
 
