@@ -145,3 +145,52 @@ def test_each_kubernetes_version_synthesizes_cleanly(version, tmp_path):
     assert bool(extended) == (support != "standard")
     if support == "extended":
         assert str(KUBERNETES_RELEASES[version].end_of_extended_support) in str(extended[0]["data"])
+
+
+#: Custom resource API group -> the Helm release (or installer chart) that brings its CRDs.
+OPERATOR_OF_GROUP = {"karpenter.sh": "karpenter", "karpenter.k8s.aws": "karpenter", "batch.volcano.sh": "volcano",
+                     "scheduling.volcano.sh": "volcano", "ray.io": "kuberay-operator",
+                     "slinky.slurm.net": "slurm-operator"}
+
+
+def test_every_custom_resource_manifest_depends_on_its_operator_release(prod):
+    manifests = prod.resources("Custom::AWSCDK-EKS-KubernetesResource")
+    checked = set()
+    for lid, objects in prod.kubernetes_manifests.items():
+        for obj in objects:
+            group = obj["apiVersion"].rpartition("/")[0]
+            if group in OPERATOR_OF_GROUP:
+                release = prod.helm_releases[OPERATOR_OF_GROUP[group]]
+                assert release["LogicalId"] in manifests[lid].get("DependsOn", []), (lid, obj["kind"])
+                checked.add(group)
+    assert checked == set(OPERATOR_OF_GROUP) - {"batch.volcano.sh"}
+
+
+def test_prod_installs_every_operator_at_its_pinned_version(prod):
+    versions = {name: r["Version"] for name, r in prod.helm_releases.items()}
+    assert versions == {"karpenter": "1.14.1", "volcano": "1.15.1", "kuberay-operator": "1.7.0",
+                        "cert-manager": "v1.19.1", "slurm-operator-crds": "1.2.1", "slurm-operator": "1.2.1",
+                        "nvidia-device-plugin": "0.20.0", "neuron-helm-chart": "1.9.0",
+                        "aws-efa-k8s-device-plugin": "v0.5.30", "jupyterhub": "4.4.0"}
+    mpi = [obj for _, obj in prod.kubernetes_objects() if obj["kind"] == "Job" and "mpi-operator" in obj["metadata"]["name"]]
+    env = {e["name"]: e["value"] for e in mpi[0]["spec"]["template"]["spec"]["containers"][0]["env"]}
+    assert env["MANIFEST_URL"].endswith("/v0.8.0/deploy/v2beta1/mpi-operator.yaml") and len(env["MANIFEST_SHA256"]) == 64
+
+
+def test_no_invented_slinky_kinds_anywhere(env):
+    text = "\n".join(path.read_text() for path in env.outdir.glob("*.template.json"))
+    for invented in ("SlurmCluster", "SlurmNodeSet", "slinky.slurm.net/v1alpha1"):
+        assert invented not in text
+
+
+def test_training_subnet_too_small_is_refused_in_one_line():
+    import aws_cdk as cdk
+
+    from eks_training.constructs.network import TrainingNetwork
+
+    stack = cdk.Stack(cdk.App(), "Net", env=cdk.Environment(region="us-west-2"))
+    with pytest.raises(ValueError) as err:
+        TrainingNetwork(stack, "Network", availability_zones=["us-west-2a", "us-west-2b"], training_az="us-west-2a",
+                        training_ips=3000, training_prefix=24)
+    assert str(err.value) == ("training subnet: /24 holds 251 addresses but the accelerated capacity needs 3000; "
+                              "use a prefix of /20 or lower, or fewer nodes")

@@ -46,7 +46,8 @@ def test_killed_run_resumes_like_an_uninterrupted_one(token_data: Path, tmp_path
     killed_at = max(by_step(metrics))
     assert killed_at < MAX_STEPS, "killed too late to test a resume"
     newest = complete_steps(ckpt)[-1]
-    assert killed_at - EVERY < newest <= killed_at  # loses no more than the interval
+    # Killed while saving step N (logged, marker not yet written) loses exactly the interval, never more.
+    assert killed_at - EVERY <= newest <= killed_at
     # A newer folder without its marker (a save cut short) must be ignored, then cleaned up.
     torn = ckpt / f"step-{newest + 1}"
     torn.mkdir(exist_ok=True)
