@@ -9,6 +9,8 @@ from __future__ import annotations
 from aws_cdk import Acknowledgment, Validations
 from constructs import IConstruct
 
+from eks_training.constructs.cfn_text import cfn_text
+
 
 def acknowledge(scope: IConstruct, reason: str, *rule_ids: str) -> None:
     """Acknowledge ``rule_ids`` on ``scope`` and everything below it, for ``reason``."""
@@ -26,15 +28,11 @@ def wildcard_resource_finding(scope: IConstruct, resource: str) -> str:
     """The cdk-nag AwsSolutions-IAM5 finding id for a wildcard ``resource`` ARN (tokens written as cdk-nag does)."""
     from aws_cdk import Stack
 
-    return f"AwsSolutions-IAM5[Resource::{_nag_text(Stack.of(scope).resolve(resource))}]"
+    return f"AwsSolutions-IAM5[Resource::{cfn_text(Stack.of(scope).resolve(resource), _nag_token)}]"
 
 
-def _nag_text(value: object) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, dict) and "Fn::Join" in value:
-        sep, parts = value["Fn::Join"]
-        return sep.join(_nag_text(p) for p in parts)
+def _nag_token(value: object) -> str:
+    """An intrinsic as cdk-nag writes it in finding ids: ``<AWS::Partition>``, ``<Bucket.Arn>``."""
     if isinstance(value, dict) and "Ref" in value:
         return f"<{value['Ref']}>"
     if isinstance(value, dict) and "Fn::GetAtt" in value:

@@ -12,6 +12,7 @@ from aws_cdk import aws_ec2 as ec2
 from constructs import Construct
 
 from eks_training.constructs.acknowledgements import acknowledge
+from eks_training.workloads.platform_names import EFA_SUBNET_TAG
 
 #: AWS keeps 5 addresses of every subnet.
 _AWS_RESERVED_IPS = 5
@@ -22,8 +23,6 @@ _HEADROOM = 1.25
 
 PUBLIC_MASK = 24
 PRIVATE_MASK = 20
-#: Tag that marks the EFA-ready training subnet, for Karpenter's subnet selector.
-EFA_SUBNET_TAG = ("eks-training/efa", "true")
 
 
 @dataclass(frozen=True)

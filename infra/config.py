@@ -38,6 +38,21 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
 
 
+_VPC_ID = r"^vpc-[0-9a-f]{8,17}$"
+_INSTANCE_TYPE = r"^[a-z][a-z0-9-]*\.[a-z0-9]+$"
+_FILE_SYSTEM_PATH = r"^/[A-Za-z0-9._/-]*$"
+_S3_PREFIX = r"^[A-Za-z0-9!_.*'()/-]*$"
+_ACCOUNT = r"^\d{12}$"
+#: What each pattern allows, in words: pattern errors name this instead of the regular expression.
+_PATTERN_HELP = {
+    _DNS_LABEL.pattern: "use lowercase letters, digits and '-', starting with a letter (e.g. gpu-h100)",
+    _VPC_ID: "use a VPC id such as vpc-0123456789abcdef0",
+    _INSTANCE_TYPE: "use an EC2 instance type such as m6i.2xlarge",
+    _FILE_SYSTEM_PATH: "use an absolute path of letters, digits and . _ / - (e.g. /data)",
+    _S3_PREFIX: "use an S3 key prefix of letters, digits and ! _ . * ' ( ) / -",
+    _ACCOUNT: "use the 12-digit AWS account id",
+}
+
 Name = Annotated[str, Field(pattern=_DNS_LABEL.pattern, max_length=40)]
 PositiveInt = Annotated[int, Field(ge=1)]
 NonNegativeInt = Annotated[int, Field(ge=0)]
@@ -52,7 +67,7 @@ class NetworkConfig(_Model):
     nat_gateways: Annotated[int, Field(ge=1, le=3)] = 1
     vpc_endpoints: bool = True
     #: Use an existing VPC instead of creating one.
-    existing_vpc_id: Annotated[str, Field(pattern=r"^vpc-[0-9a-f]{8,17}$")] | None = None
+    existing_vpc_id: Annotated[str, Field(pattern=_VPC_ID)] | None = None
 
     @field_validator("cidr")
     @classmethod
@@ -111,7 +126,7 @@ class ClusterConfig(_Model):
 class SystemNodesConfig(_Model):
     """The managed node group that runs controllers and operators (AL2023, on-demand)."""
 
-    instance_type: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*\.[a-z0-9]+$")] = "m6i.2xlarge"
+    instance_type: Annotated[str, Field(pattern=_INSTANCE_TYPE)] = "m6i.2xlarge"
     min_size: PositiveInt = 2
     desired_size: PositiveInt = 2
     max_size: PositiveInt = 4
@@ -241,10 +256,10 @@ class CapacityConfig(_Model):
 class DataRepositoryAssociationConfig(_Model):
     """A link between a path on the FSx file system and an S3 prefix."""
 
-    file_system_path: Annotated[str, Field(pattern=r"^/[A-Za-z0-9._/-]*$")]
+    file_system_path: Annotated[str, Field(pattern=_FILE_SYSTEM_PATH)]
     #: Which bucket of the platform: the training data or the checkpoints.
     bucket: Literal["data", "checkpoints"]
-    s3_prefix: Annotated[str, Field(pattern=r"^[A-Za-z0-9!_.*'()/-]*$")] = ""
+    s3_prefix: Annotated[str, Field(pattern=_S3_PREFIX)] = ""
     auto_import: tuple[Literal["NEW", "CHANGED", "DELETED"], ...] = ()
     auto_export: tuple[Literal["NEW", "CHANGED", "DELETED"], ...] = ()
 
@@ -272,6 +287,8 @@ class FsxConfig(_Model):
 
 
 class EfsConfig(_Model):
+    """EFS model store (encrypted, elastic throughput) mounted by every training namespace."""
+
     enabled: bool = True
 
 
@@ -296,6 +313,8 @@ class BucketsConfig(_Model):
 
 
 class StorageConfig(_Model):
+    """Training storage: FSx for Lustre, the EFS model store and the S3 buckets."""
+
     fsx: FsxConfig = FsxConfig()
     efs: EfsConfig = EfsConfig()
     buckets: BucketsConfig = BucketsConfig()
@@ -313,6 +332,8 @@ class TrainingNamespaceConfig(_Model):
 
 
 class VolcanoQueueConfig(_Model):
+    """A Volcano queue and its capability (the most it may hold at once)."""
+
     name: Name
     weight: PositiveInt = 1
     gpus: NonNegativeInt = 64
@@ -368,8 +389,11 @@ class GitOpsConfig(_Model):
     """Optional Argo CD Applications pointing at the review manifests in a Git repository."""
 
     enabled: bool = False
+    #: Git repository that holds the review manifests.
     repo_url: str = "https://github.com/your-org/ml-platform"
+    #: Branch, tag or commit Argo CD follows.
     revision: str = "main"
+    #: Folder in the repository above `<env>/`.
     path_prefix: str = "manifests"
 
 
@@ -378,7 +402,7 @@ class PlatformConfig(_Model):
 
     name: Name
     region: str
-    account: Annotated[str, Field(pattern=r"^\d{12}$")] | None = None
+    account: Annotated[str, Field(pattern=_ACCOUNT)] | None = None
     availability_zones: tuple[str, ...] = Field(min_length=2, max_length=6)
     training_az: str
     kubernetes_version: Literal["1.31", "1.32", "1.33", "1.34", "1.35"] = "1.33"
@@ -440,7 +464,7 @@ def _field_path(loc: tuple[Any, ...]) -> str:
             path += f"[{part}]"
         elif not str(part).startswith("function-") and part not in ("literal[...]",):
             path += ("." if path else "") + str(part)
-    return path or "(top level)"
+    return path
 
 
 def _one_line(err: ValidationError, source: str) -> str:
@@ -452,12 +476,17 @@ def _one_line(err: ValidationError, source: str) -> str:
         message = "unknown key (check its spelling; see the config reference in README.md)"
     elif first["type"] == "missing":
         message = "is required"
+    elif first["type"] == "string_pattern_mismatch":
+        pattern = first["ctx"]["pattern"]
+        message = f"not allowed: {_PATTERN_HELP.get(pattern, f'must match {pattern}')}"
     shown = "" if first["type"] == "missing" else f" = {first['input']!r}"
     if isinstance(first.get("input"), dict) or len(shown) > 90:
         shown = ""
     more = err.error_count() - 1
     tail = f" (and {more} more error{'s' if more > 1 else ''})" if more else ""
-    return f"{source}: {path}{shown}: {message}{tail}".replace("\n", " ")
+    # A check across several fields names them in its message; there is no single field path to show.
+    where = f"{path}{shown}: " if path else ""
+    return f"{source}: {where}{message}{tail}".replace("\n", " ")
 
 
 def parse_config(data: Any, *, source: str = "config") -> PlatformConfig:

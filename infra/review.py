@@ -29,6 +29,7 @@ from typing import Any, Sequence
 
 import yaml
 
+from eks_training.constructs.cfn_text import cfn_text
 from eks_training.constructs.cluster_addons import KUBERNETES_RELEASES
 from eks_training.constructs.instance_types import ACCELERATOR_RESOURCE, INSTANCE_TYPES
 from eks_training.infra.config import ConfigError, PlatformConfig, load_environment
@@ -65,12 +66,7 @@ def readable_token(value: Any) -> str:
 
 def render_cfn_string(value: Any) -> str:
     """A CloudFormation string expression (a string or ``Fn::Join`` of parts) as text with readable tokens."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, dict) and "Fn::Join" in value:
-        separator, parts = value["Fn::Join"]
-        return separator.join(render_cfn_string(part) for part in parts)
-    return readable_token(value)
+    return cfn_text(value, readable_token)
 
 
 def strip_tokens(value: Any, replacement: str) -> Any:

@@ -18,7 +18,7 @@ from eks_training.infra.config import ConfigError, load_config_file, load_enviro
 
 REPO = Path(__file__).resolve().parent.parent
 ALLOWED_TYPES = ", ".join(INSTANCE_TYPES)
-DNS_PATTERN = "String should match pattern '^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$'"
+DNS_PATTERN = "not allowed: use lowercase letters, digits and '-', starting with a letter (e.g. gpu-h100)"
 _DELETE = object()
 
 
@@ -44,14 +44,14 @@ CONFIG_CASES = [
     (("availability_zones",), ["us-west-2a"],
      "availability_zones = ['us-west-2a']: Tuple should have at least 2 items after validation, not 1"),
     (("availability_zones",), ["us-west-2a", "us-east-1b"],
-     "(top level): availability_zones: 'us-east-1b' is not a zone of region us-west-2 (e.g. us-west-2a)"),
+     "availability_zones: 'us-east-1b' is not a zone of region us-west-2 (e.g. us-west-2a)"),
     (("availability_zones",), ["us-west-2a", "us-west-2a"],
-     "(top level): availability_zones: ['us-west-2a', 'us-west-2a'] repeats a zone"),
+     "availability_zones: ['us-west-2a', 'us-west-2a'] repeats a zone"),
     (("training_az",), "us-west-2d",
-     "(top level): training_az: 'us-west-2d' is not one of availability_zones ['us-west-2a', 'us-west-2b', 'us-west-2c']"),
+     "training_az: 'us-west-2d' is not one of availability_zones ['us-west-2a', 'us-west-2b', 'us-west-2c']"),
     (("kubernetes_version",), "1.30",
      "kubernetes_version = '1.30': Input should be '1.31', '1.32', '1.33', '1.34' or '1.35'"),
-    (("account",), "12345", "account = '12345': String should match pattern '^\\d{12}$'"),
+    (("account",), "12345", "account = '12345': not allowed: use the 12-digit AWS account id"),
     (("name",), "Prod", f"name = 'Prod': {DNS_PATTERN}"),
     (("region",), _DELETE, "region: is required"),
     (("network", "colour"), "blue", "network.colour = 'blue': unknown key (check its spelling; see the config reference in README.md)"),
@@ -149,7 +149,7 @@ def test_unknown_instance_type_in_catalogue() -> None:
 @pytest.mark.parametrize(("path", "value", "message"), [
     (("network", "cidr"), "10.0.0.0/8", "error: env.yaml: network.cidr = '10.0.0.0/8': must be an IPv4 network "
                                         "with a prefix from /16 to /24"),
-    (("training_az",), "us-west-2d", "error: env.yaml: (top level): training_az: 'us-west-2d' is not one of "
+    (("training_az",), "us-west-2d", "error: env.yaml: training_az: 'us-west-2d' is not one of "
                                      "availability_zones ['us-west-2a', 'us-west-2b', 'us-west-2c']"),
 ])
 def test_app_exits_2_with_one_line(tmp_path: Path, path: tuple[str, ...], value: Any, message: str) -> None:

@@ -65,8 +65,12 @@ class Runtime:
             else:
                 dist.init_process_group(self.backend, device_id=self.device if self.kind == "cuda" else None)
 
-    def close(self) -> None:
+    def close(self, *, synchronize: bool = True) -> None:
+        """Leave the process group; ``synchronize`` first waits for every rank (skip it when a rank failed)."""
         if self.distributed:
+            if synchronize:
+                # A rank that tears down gloo while its peer still talks to it aborts the peer (SIGABRT).
+                dist.barrier()
             dist.destroy_process_group()
 
     def barrier(self) -> None:
@@ -148,8 +152,10 @@ def running(runtime: Runtime) -> Iterator[Runtime]:
     runtime.init_process_group()
     try:
         yield runtime
-    finally:
-        runtime.close()
+    except BaseException:
+        runtime.close(synchronize=False)  # the peers may be gone: do not wait for them
+        raise
+    runtime.close()
 
 
 __all__ = ["BACKENDS", "ConfigError", "Runtime", "running", "select_runtime"]

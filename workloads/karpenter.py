@@ -25,19 +25,21 @@ from eks_training.workloads.k8s_objects import (
     check_unique,
     emit,
 )
+from eks_training.constructs.instance_types import ACCELERATOR_RESOURCE, instance_facts
 from eks_training.workloads.labels import common_labels
+from eks_training.workloads.platform_names import (
+    EFA_SUBNET_TAG,
+    LABEL_ACCELERATOR,
+    LABEL_EFA,
+    LABEL_FAMILY,
+    LABEL_POOL,
+)
 
 COMPONENT = "karpenter"
 NODE_POOL_API = "karpenter.sh/v1"
 NODE_CLASS_GROUP = "karpenter.k8s.aws"
 NODE_CLASS_API = f"{NODE_CLASS_GROUP}/v1"
 DISCOVERY_TAG = "karpenter.sh/discovery"
-EFA_SUBNET_TAG = "eks-training/efa"
-LABEL_PREFIX = "eks-training"
-
-ACCELERATOR_RESOURCES = {"nvidia": "nvidia.com/gpu", "neuron": "aws.amazon.com/neuron"}
-# Instance families per accelerator: NVIDIA GPUs are the p* and g* families, Neuron the trn* and inf* ones.
-_FAMILY_PREFIXES = {"nvidia": ("p", "g"), "neuron": ("trn", "inf")}
 CAPACITY_TYPES = ("on-demand", "spot", "reserved")
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 IMDS_HOP_LIMITS = (1, 2)
@@ -107,7 +109,7 @@ class KarpenterPool:
     def __post_init__(self) -> None:
         where = f"pool {self.name!r}"
         check_dns_label("pool name", self.name)
-        check_choice(f"{where} accelerator", self.accelerator, tuple(ACCELERATOR_RESOURCES))
+        check_choice(f"{where} accelerator", self.accelerator, tuple(ACCELERATOR_RESOURCE))
         self._check_instance_types(where)
         if not isinstance(self.zone, str) or not _ZONE.match(self.zone):
             raise ValueError(f"{where} zone={self.zone!r} is not an availability zone name: use e.g. 'us-east-1a'")
@@ -139,9 +141,10 @@ class KarpenterPool:
         if len(families) != 1:
             raise ValueError(f"{where} instance_types mix families {sorted(families)}: a training pool holds one family")
         family = families.pop()
-        if not family.startswith(_FAMILY_PREFIXES[self.accelerator]):
-            prefixes = "/".join(_FAMILY_PREFIXES[self.accelerator])
-            raise ValueError(f"{where} instance family {family!r} has no {self.accelerator} accelerator: use {prefixes}* types")
+        facts = instance_facts(self.instance_types[0], field=f"{where} instance_types")
+        if facts.accelerator != self.accelerator:
+            raise ValueError(f"{where} instance family {family!r} has no {self.accelerator} accelerator: "
+                             f"its {facts.accelerator_name} is {facts.accelerator}")
 
     def _check_capacity(self, where: str) -> None:
         if isinstance(self.capacity_types, str) or not self.capacity_types:
@@ -166,7 +169,7 @@ class KarpenterPool:
     @property
     def device_resource(self) -> str:
         """The extended resource the pool's accelerators are scheduled as."""
-        return ACCELERATOR_RESOURCES[self.accelerator]
+        return ACCELERATOR_RESOURCE[self.accelerator]
 
 
 def ec2_node_class(
@@ -184,7 +187,7 @@ def ec2_node_class(
     the node's IMDS credentials (Karpenter's default); 2 is for pods that must reach IMDS themselves.
     """
     _check_cluster_inputs(cluster_name, node_role_name, ami_version, imds_hop_limit)
-    subnet_tags = {DISCOVERY_TAG: cluster_name, **({EFA_SUBNET_TAG: "true"} if pool.efa else {})}
+    subnet_tags = {DISCOVERY_TAG: cluster_name, **(dict([EFA_SUBNET_TAG]) if pool.efa else {})}
     spec: dict = {
         "amiSelectorTerms": [{"alias": f"al2023@{ami_version}"}],
         "role": node_role_name,
@@ -229,9 +232,10 @@ def ec2_node_class(
 def node_pool(pool: KarpenterPool) -> dict:
     """The `karpenter.sh/v1` NodePool for `pool`, referring to the EC2NodeClass of the same name."""
     node_labels = {
-        f"{LABEL_PREFIX}/accelerator": pool.accelerator,
-        f"{LABEL_PREFIX}/instance-family": pool.instance_family,
-        f"{LABEL_PREFIX}/efa": str(pool.efa).lower(),
+        LABEL_ACCELERATOR: pool.accelerator,
+        LABEL_FAMILY: pool.instance_family,
+        LABEL_EFA: str(pool.efa).lower(),
+        LABEL_POOL: pool.name,
         **pool.labels,
     }
     return {

@@ -17,3 +17,5 @@ LABEL_FAMILY = "eks-training/instance-family"
 LABEL_EFA = "eks-training/efa"
 LABEL_POOL = "eks-training/pool"
 LABEL_INSTANCE_TYPE = "node.kubernetes.io/instance-type"
+#: Subnet tag of the EFA-ready training subnet (the network sets it, Karpenter's EFA pools select on it).
+EFA_SUBNET_TAG = ("eks-training/efa", "true")

@@ -19,6 +19,7 @@ from typing import Any, Iterator
 import aws_cdk as cdk
 from aws_cdk import assertions
 
+from eks_training.constructs.cfn_text import cfn_text
 from eks_training.infra.app_builder import build_app
 from eks_training.infra.config import PlatformConfig
 
@@ -83,12 +84,7 @@ class Synthesized:
 
 def render_tokens(value: Any) -> str:
     """A CloudFormation string expression as text, each intrinsic replaced by :data:`TOKEN_PLACEHOLDER`."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, dict) and "Fn::Join" in value:
-        sep, parts = value["Fn::Join"]
-        return sep.join(render_tokens(p) for p in parts)
-    return TOKEN_PLACEHOLDER
+    return cfn_text(value, lambda _intrinsic: TOKEN_PLACEHOLDER)
 
 
 def synthesize(config: PlatformConfig, *, outdir: Path | None = None, nag: bool = True) -> Synthesized:

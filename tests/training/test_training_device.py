@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import types
 from pathlib import Path
@@ -104,3 +105,18 @@ def test_placeholder_neuron_package_gives_one_line_error(monkeypatch: pytest.Mon
         select_runtime("xla", env={})
     assert str(caught.value) == ("--device: got 'xla'; allowed: cpu, cuda or auto here: torch_xla is unusable "
                                  "(This is a placeholder package.)")
+
+
+@pytest.mark.parametrize("fails", [False, True])
+def test_ranks_leave_together_unless_one_failed(monkeypatch: pytest.MonkeyPatch, fails: bool) -> None:
+    calls: list[str] = []
+    monkeypatch.setattr(device_module.dist, "is_initialized", lambda: True)
+    monkeypatch.setattr(device_module.dist, "barrier", lambda: calls.append("barrier"))
+    monkeypatch.setattr(device_module.dist, "destroy_process_group", lambda: calls.append("destroy"))
+    runtime = select_runtime("cpu", env={})
+    monkeypatch.setattr(runtime, "init_process_group", lambda: None)
+    with pytest.raises(RuntimeError) if fails else contextlib.nullcontext():
+        with device_module.running(runtime):
+            if fails:
+                raise RuntimeError("rank failed")
+    assert calls == (["destroy"] if fails else ["barrier", "destroy"])

@@ -101,6 +101,7 @@ def test_node_pool_requirements_taints_labels_and_limits(objects) -> None:
         "eks-training/accelerator": "nvidia",
         "eks-training/instance-family": "p5",
         "eks-training/efa": "true",
+        "eks-training/pool": "gpu-p5",
         "team": "llm",
     }
     assert gpu["limits"] == {"nvidia.com/gpu": "64"}
