@@ -146,6 +146,18 @@ def _add_preflight(subparsers: argparse._SubParsersAction) -> None:
     preflight.add_arguments(parser)
 
 
+def _add_data(subparsers: argparse._SubParsersAction) -> None:
+    """`data prepare`: tokenize a corpus into the trainer's --data folders (eks_training.training.data_prep)."""
+    # data_prep imports its heavy packages (tokenizers, pyarrow, boto3) only when it runs, so this is cheap.
+    from eks_training.training import data_prep
+
+    data = subparsers.add_parser("data", help="prepare training data")
+    actions = data.add_subparsers(dest="data_command", metavar="{prepare}", required=True, parser_class=_Parser)
+    prepare = actions.add_parser("prepare", help="tokenize text/JSON Lines/Parquet into token shards + meta.json")
+    data_prep.add_arguments(prepare)
+    prepare.set_defaults(handler=data_prep.run)
+
+
 def _float(text: str) -> float:
     try:
         return float(text)
@@ -185,6 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--hf-trainer", action="store_true")
     plan.set_defaults(handler=_plan)
     _add_preflight(subparsers)
+    _add_data(subparsers)
     return parser
 
 
