@@ -5,6 +5,11 @@ finished writing (a barrier), so a job killed mid-save leaves a folder that is i
 Model and optimizer go through DCP (sharded under FSDP, one copy under DDP); each rank's RNG state and the
 trainer state (scheduler, data position) go into a small ``trainer-rank-R.pt`` next to them.
 For multi-node jobs the root must be shared storage (FSx), since every rank writes its shards there.
+
+With ``adapters_only`` (LoRA) frozen parameters are left out: the folder holds adapters and optimizer state.
+With ``async_save`` the shards are staged to host memory and written by a background thread while training
+goes on; the folder is completed (barrier, marker, prune, upload) at the next save or at :meth:`finish`,
+so a crash before then loses that save but never leaves a marked, half-written folder.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from typing import Any, Callable, Protocol
 import torch
 import torch.distributed.checkpoint as dcp
 from torch import nn
-from torch.distributed.checkpoint.state_dict import get_state_dict, set_state_dict
+from torch.distributed.checkpoint.state_dict import StateDictOptions, get_state_dict, set_state_dict
 
 COMPLETE_MARKER = "COMPLETE"
 _STEP_FOLDER = re.compile(r"^step-(\d+)$")
@@ -97,22 +102,31 @@ class Checkpointer:
     """Saves, prunes and restores ``step-N`` folders for one training job."""
 
     def __init__(self, root: str | Path, keep_last: int, rank: int = 0, barrier: Callable[[], None] = lambda: None,
-                 uploader: Uploader | None = None) -> None:
+                 uploader: Uploader | None = None, adapters_only: bool = False, async_save: bool = False) -> None:
         self.root, self.keep_last, self.rank = Path(root), keep_last, rank
         self._barrier, self.uploader = barrier, uploader
+        self._options = StateDictOptions(ignore_frozen_params=adapters_only)
+        # Loading adapters only: the frozen base is deliberately absent, so it is not an error.
+        self._load_options = StateDictOptions(ignore_frozen_params=adapters_only, strict=not adapters_only)
+        self._async = async_save
+        self._pending: tuple[int, Path, Any] | None = None
+        self._group = None
+        if async_save and torch.distributed.is_initialized():
+            # The background writer's collectives run on their own gloo group, never interleaved with the
+            # training loop's collectives on the default group.
+            self._group = torch.distributed.new_group(backend="gloo")
 
-    def save(self, step: int, model: nn.Module, optimizer: torch.optim.Optimizer, trainer_state: dict[str, Any]) -> Path:
-        """Write folder ``step-N`` from all ranks; returns it once complete everywhere."""
-        folder = self.root / step_folder_name(step)
-        if self.rank == 0:
-            # A folder of the same step without a marker is a killed earlier attempt: start it clean.
-            if folder.exists() and not (folder / COMPLETE_MARKER).exists():
-                shutil.rmtree(folder)
-            folder.mkdir(parents=True, exist_ok=True)
-        self._barrier()
-        model_state, optimizer_state = get_state_dict(model, optimizer)
-        dcp.save({"model": model_state, "optimizer": optimizer_state}, checkpoint_id=folder)
-        torch.save({"rng": _rng_state(), **trainer_state}, folder / f"trainer-rank-{self.rank}.pt")
+    def finish(self) -> Path | None:
+        """Complete a pending background save (wait for its writes, then mark it); returns its folder."""
+        if self._pending is None:
+            return None
+        step, folder, future = self._pending
+        self._pending = None
+        future.result()
+        self._complete(step, folder)
+        return folder
+
+    def _complete(self, step: int, folder: Path) -> None:
         self._barrier()
         if self.rank == 0:
             mark_complete(folder, step)
@@ -124,7 +138,28 @@ class Checkpointer:
             if self.uploader is not None:
                 self.uploader.submit(folder)
         self._barrier()
-        return folder
+
+    def save(self, step: int, model: nn.Module, optimizer: torch.optim.Optimizer,
+             trainer_state: dict[str, Any]) -> list[Path]:
+        """Write folder ``step-N`` from all ranks; returns the folders that became complete in this call
+        (this one when saving synchronously; the previous pending one when saving in the background)."""
+        completed = [folder] if (folder := self.finish()) is not None else []
+        folder = self.root / step_folder_name(step)
+        if self.rank == 0:
+            # A folder of the same step without a marker is a killed earlier attempt: start it clean.
+            if folder.exists() and not (folder / COMPLETE_MARKER).exists():
+                shutil.rmtree(folder)
+            folder.mkdir(parents=True, exist_ok=True)
+        self._barrier()
+        model_state, optimizer_state = get_state_dict(model, optimizer, options=self._options)
+        state = {"model": model_state, "optimizer": optimizer_state}
+        torch.save({"rng": _rng_state(), **trainer_state}, folder / f"trainer-rank-{self.rank}.pt")
+        if self._async:
+            self._pending = (step, folder, dcp.async_save(state, checkpoint_id=folder, process_group=self._group))
+            return completed
+        dcp.save(state, checkpoint_id=folder)
+        self._complete(step, folder)
+        return [*completed, folder]
 
     def latest(self) -> int | None:
         steps = complete_steps(self.root)
@@ -136,10 +171,11 @@ class Checkpointer:
         if step is None:
             return None
         folder = self.root / step_folder_name(step)
-        model_state, optimizer_state = get_state_dict(model, optimizer)
+        model_state, optimizer_state = get_state_dict(model, optimizer, options=self._options)
         state = {"model": model_state, "optimizer": optimizer_state}
         dcp.load(state, checkpoint_id=folder)
-        set_state_dict(model, optimizer, model_state_dict=state["model"], optim_state_dict=state["optimizer"])
+        set_state_dict(model, optimizer, model_state_dict=state["model"], optim_state_dict=state["optimizer"],
+                       options=self._load_options)
         own = folder / f"trainer-rank-{self.rank}.pt"
         # A restart with more ranks than the save had: those ranks take rank 0's trainer state.
         trainer_state = torch.load(own if own.exists() else folder / "trainer-rank-0.pt", weights_only=False)

@@ -33,42 +33,177 @@ SCHEDULERS = ("cosine", "linear", "constant")
 OPTIMIZERS = ("adamw", "adamw_torch", "adamw_torch_fused")
 DEVICES = ("auto", "cpu", "cuda", "xla")
 AC_GRANULARITIES = ("full", "selective")
+AUTO_SWITCH = ("auto", "true", "false")
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One trainer option: the single source of its ``--help`` text, its default and its validation."""
+
+    name: str
+    kind: str  # int, float, choice, bool, str, list, s3, steps
+    default: Any
+    help: str
+    minimum: float | None = None
+    maximum: float | None = None
+    low_open: bool = False
+    choices: tuple[str, ...] = ()
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def allowed(self) -> str:
+        """What the one-line error and ``--help`` say is allowed."""
+        match self.kind:
+            case "int":
+                return f"an integer >= {int(self.minimum)}"
+            case "float":
+                return (f"a number {'>' if self.low_open else '>='} {self.minimum:g}"
+                        + (f" and <= {self.maximum:g}" if self.maximum is not None else ""))
+            case "choice":
+                return ", ".join(self.choices)
+            case "bool":
+                return "true or false"
+            case "list":
+                return "a comma-separated list of module names, e.g. q_proj,v_proj"
+            case "s3":
+                return "s3://BUCKET[/PREFIX]"
+            case "steps":
+                return "START-END (two step numbers, START <= END), e.g. 10-12"
+            case _:
+                return "a non-empty string"
+
+    def help_text(self) -> str:
+        default = ",".join(self.default) if isinstance(self.default, tuple) else self.default
+        default = "none" if default is None else str(default).lower() if isinstance(default, bool) else default
+        return f"{self.help} Default: {default}. Allowed: {self.allowed}."
+
+
+def _int(name: str, default: Any, text: str, minimum: int = 1) -> Flag:
+    return Flag(name, "int", default, text, minimum=minimum)
+
+
+def _float(name: str, default: Any, text: str, minimum: float = 0.0, maximum: float | None = None,
+           low_open: bool = False) -> Flag:
+    return Flag(name, "float", default, text, minimum=minimum, maximum=maximum, low_open=low_open)
+
+
+def _choice(name: str, default: str, text: str, choices: tuple[str, ...]) -> Flag:
+    return Flag(name, "choice", default, text, choices=choices)
+
+
+# Every trainer option, in --help order. TrainConfig's fields are built from this list, so a flag cannot
+# exist without its help text, default and validation.
+FLAGS: tuple[Flag, ...] = (
+    Flag("data", "str", None, "Folder of pre-tokenized *.bin shards with meta.json (required)."),
+    Flag("model", "str", "tiny", "Model: a named Llama size (tiny, small, 1b, 8b, 70b), a folder written by "
+         "the export command, or a local Hugging Face model folder."),
+    _int("seq_len", None, "Tokens per sample; none means the model's max_seq_len capped at 2048."),
+    _int("max_steps", 1000, "Optimizer steps to train to (a resumed run continues up to this step)."),
+    _int("micro_batch_size", 1, "Samples per rank per forward/backward pass."),
+    _int("grad_accum", 1, "Micro-batches accumulated per optimizer step."),
+    _float("lr", 3e-4, "Peak learning rate.", low_open=True),
+    _float("min_lr_ratio", 0.1, "Final learning rate as a fraction of --lr (cosine and linear decay).",
+           maximum=1.0),
+    _int("warmup_steps", 0, "Steps of linear warmup (overrides --warmup-ratio).", minimum=0),
+    _float("warmup_ratio", None, "Warmup as a fraction of --max-steps.", maximum=1.0),
+    _choice("lr_scheduler", "cosine", "Learning-rate decay after warmup.", SCHEDULERS),
+    _choice("optimizer", "adamw", "Optimizer; every choice is AdamW, fused on CUDA.", OPTIMIZERS),
+    _float("weight_decay", 0.1, "AdamW weight decay for matrices (norms and biases are not decayed)."),
+    _float("grad_clip", 1.0, "Clip the global gradient norm to this value; 0 disables clipping."),
+    _choice("precision", "auto", "Compute precision; auto is bf16 on GPU/Neuron and fp32 on CPU.", PRECISIONS),
+    _choice("parallel", "ddp", "Data parallelism: replicate the model (ddp) or shard it (fsdp, FSDP2).",
+            PARALLEL_MODES),
+    _int("shard_group_size", 0, "With --parallel fsdp, ranks that share one copy of the model (HSDP: shard "
+         "inside a group, usually a node's GPUs, replicate across groups); 0 shards over all ranks.", minimum=0),
+    _choice("device", "auto", "Device; auto is CUDA if present, else Neuron (XLA), else CPU.", DEVICES),
+    _choice("compile", "auto", "torch.compile each transformer block; auto is on for CUDA only.", AUTO_SWITCH),
+    Flag("activation_checkpointing", "bool", False, "Recompute activations in backward to save memory."),
+    _choice("ac_granularity", "full", "full recomputes whole blocks; selective keeps matmul and attention "
+            "outputs and recomputes the cheap ops between them.", AC_GRANULARITIES),
+    Flag("checkpoint_dir", "str", None, "Folder for step-N checkpoints (shared storage for multi-node); "
+         "the run resumes from its newest complete one."),
+    _int("checkpoint_every", 500, "Save a checkpoint every this many steps (and at the last step)."),
+    _int("keep_last", 3, "Complete checkpoints kept locally and in S3."),
+    _choice("async_checkpoint", "auto", "Write checkpoints in the background while training continues; "
+            "auto is on for CUDA only.", AUTO_SWITCH),
+    Flag("s3_uri", "s3", None, "Also upload each checkpoint here, and restore from it on an empty "
+         "--checkpoint-dir."),
+    _int("lora_rank", 0, "LoRA adapter rank; 0 trains the full model.", minimum=0),
+    _float("lora_alpha", 16.0, "LoRA scaling numerator (the update is scaled by alpha / rank).", low_open=True),
+    _float("lora_dropout", 0.0, "Dropout on the LoRA input.", maximum=0.99),
+    Flag("lora_targets", "list", ("q_proj", "k_proj", "v_proj", "o_proj"),
+         "Linear layers that get adapters, by their last name part."),
+    _int("seed", 1234, "Seed for weights, data order and dropout.", minimum=0),
+    _int("log_every", 10, "Write a metrics line every this many steps (and at the last step)."),
+    Flag("metrics_file", "str", None, "Append JSON-lines metrics here instead of stdout (rank 0)."),
+    _float("peak_flops", None, "Peak FLOP/s of one device for MFU; none looks it up from the device name.",
+           low_open=True),
+    Flag("eval_data", "str", None, "Held-out folder in the --data format; its loss and perplexity are "
+         "logged every --eval-every steps and at the end."),
+    _int("eval_every", 0, "Evaluate every this many steps; 0 only at the end (needs --eval-data).", minimum=0),
+    _int("eval_batches", 50, "Micro-batches per rank per evaluation; 0 reads the whole held-out folder.",
+         minimum=0),
+    _float("loss_spike_factor", 3.0, "A logged loss above this multiple of the recent average is a spike; "
+           "0 disables spike detection."),
+    _int("max_loss_spikes", 0, "Stop the run (exit 3) after this many spikes in a row; 0 only logs them.",
+         minimum=0),
+    _float("exit_timeout", 600.0, "Seconds the run may take from its last step to exit (final save, "
+           "uploads, barriers); past it the run logs what it waited for and exits 4.", low_open=True),
+    Flag("profile_steps", "steps", None, "Record a torch profiler trace of these steps."),
+    Flag("profile_dir", "str", "profile", "Folder for the profiler trace (rank R writes rank-R.json)."),
+)
+
+FLAG_BY_NAME = {flag.name: flag for flag in FLAGS}
 
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """Everything one training run needs; built by :func:`parse_config`."""
+    """Everything one training run needs; built by :func:`parse_config`. Defaults come from :data:`FLAGS`."""
 
     data: str
-    model: str = "tiny"
+    model: str = FLAG_BY_NAME["model"].default
     seq_len: int | None = None
-    max_steps: int = 1000
-    micro_batch_size: int = 1
-    grad_accum: int = 1
-    lr: float = 3e-4
-    min_lr_ratio: float = 0.1
-    warmup_steps: int = 0
-    lr_scheduler: str = "cosine"
-    optimizer: str = "adamw"
-    weight_decay: float = 0.1
-    grad_clip: float = 1.0
-    precision: str = "auto"
-    parallel: str = "ddp"
-    device: str = "auto"
-    activation_checkpointing: bool = False
-    ac_granularity: str = "full"
+    max_steps: int = FLAG_BY_NAME["max_steps"].default
+    micro_batch_size: int = FLAG_BY_NAME["micro_batch_size"].default
+    grad_accum: int = FLAG_BY_NAME["grad_accum"].default
+    lr: float = FLAG_BY_NAME["lr"].default
+    min_lr_ratio: float = FLAG_BY_NAME["min_lr_ratio"].default
+    warmup_steps: int = FLAG_BY_NAME["warmup_steps"].default
+    lr_scheduler: str = FLAG_BY_NAME["lr_scheduler"].default
+    optimizer: str = FLAG_BY_NAME["optimizer"].default
+    weight_decay: float = FLAG_BY_NAME["weight_decay"].default
+    grad_clip: float = FLAG_BY_NAME["grad_clip"].default
+    precision: str = FLAG_BY_NAME["precision"].default
+    parallel: str = FLAG_BY_NAME["parallel"].default
+    shard_group_size: int = FLAG_BY_NAME["shard_group_size"].default
+    device: str = FLAG_BY_NAME["device"].default
+    compile: str = FLAG_BY_NAME["compile"].default
+    activation_checkpointing: bool = FLAG_BY_NAME["activation_checkpointing"].default
+    ac_granularity: str = FLAG_BY_NAME["ac_granularity"].default
     checkpoint_dir: str | None = None
-    checkpoint_every: int = 500
-    keep_last: int = 3
+    checkpoint_every: int = FLAG_BY_NAME["checkpoint_every"].default
+    keep_last: int = FLAG_BY_NAME["keep_last"].default
+    async_checkpoint: str = FLAG_BY_NAME["async_checkpoint"].default
     s3_uri: str | None = None
-    lora_rank: int = 0
-    lora_alpha: float = 16.0
-    lora_dropout: float = 0.0
-    lora_targets: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj")
-    seed: int = 1234
-    log_every: int = 10
+    lora_rank: int = FLAG_BY_NAME["lora_rank"].default
+    lora_alpha: float = FLAG_BY_NAME["lora_alpha"].default
+    lora_dropout: float = FLAG_BY_NAME["lora_dropout"].default
+    lora_targets: tuple[str, ...] = FLAG_BY_NAME["lora_targets"].default
+    seed: int = FLAG_BY_NAME["seed"].default
+    log_every: int = FLAG_BY_NAME["log_every"].default
     metrics_file: str | None = None
     peak_flops: float | None = None
+    eval_data: str | None = None
+    eval_every: int = FLAG_BY_NAME["eval_every"].default
+    eval_batches: int = FLAG_BY_NAME["eval_batches"].default
+    loss_spike_factor: float = FLAG_BY_NAME["loss_spike_factor"].default
+    max_loss_spikes: int = FLAG_BY_NAME["max_loss_spikes"].default
+    exit_timeout: float = FLAG_BY_NAME["exit_timeout"].default
+    profile_steps: tuple[int, int] | None = None
+    profile_dir: str = FLAG_BY_NAME["profile_dir"].default
 
 
 # The source document's `training:` keys, mapped to this trainer's fields.
@@ -106,11 +241,15 @@ def _flag(name: str) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The trainer's flags. Every default is None so that only flags actually given override the file."""
-    parser = _Parser(prog="python -m eks_training.training.train", description=__doc__.splitlines()[0])
-    parser.add_argument("--config", help="YAML file with a `training:` block (the source document's keys)")
-    for name in _FIELDS:
-        parser.add_argument(_flag(name), dest=name, default=None, metavar=name.upper())
-    parser.add_argument("--warmup-ratio", dest="warmup_ratio", default=None, help="warmup as a fraction of max steps")
+    parser = _Parser(prog="python -m eks_training.training.train", description=__doc__.splitlines()[0],
+                     epilog="Subcommands: `python -m eks_training.training.export {export,merge} --help` write "
+                            "a trained checkpoint as safetensors.")
+    parser.add_argument("--config", help="YAML file with a `training:` block (the source document's keys, or "
+                                         "these flags' names with underscores); flags given here override it. "
+                                         "Default: none. Allowed: a readable YAML file.")
+    for spec in FLAGS:
+        parser.add_argument(spec.flag, dest=spec.name, default=None, metavar=spec.name.upper(),
+                            help=spec.help_text().replace("%", "%%"))
     return parser
 
 
@@ -127,7 +266,7 @@ def _to_int(name: str, value: Any, minimum: int) -> int:
 
 
 def _to_float(name: str, value: Any, low: float, high: float | None = None, low_open: bool = False) -> float:
-    bounds = f"a number {'>' if low_open else '>='} {low}" + (f" and <= {high}" if high is not None else "")
+    bounds = f"a number {'>' if low_open else '>='} {low:g}" + (f" and <= {high:g}" if high is not None else "")
     if isinstance(value, bool):
         raise invalid(_flag(name), value, bounds)
     try:
@@ -152,58 +291,55 @@ def _to_bool(name: str, value: Any) -> bool:
 
 
 def _to_choice(name: str, value: Any, choices: Sequence[str]) -> str:
-    text = str(value).strip()
+    # YAML reads `compile: true` as a bool; the switch choices spell it as text.
+    text = str(value).strip().lower() if isinstance(value, bool) else str(value).strip()
     if text not in choices:
         raise invalid(_flag(name), value, ", ".join(choices))
     return text
 
 
+def _to_steps(spec: Flag, value: Any) -> tuple[int, int]:
+    start, sep, end = str(value).strip().partition("-")
+    try:
+        first, last = int(start), int(end if sep else start)
+    except ValueError:
+        raise invalid(spec.flag, value, spec.allowed) from None
+    if first < 1 or last < first:
+        raise invalid(spec.flag, value, spec.allowed)
+    return first, last
+
+
 def _convert(name: str, value: Any) -> Any:
-    """Turn a raw flag/file value into the field's type, validating its range."""
+    """Turn a raw flag/file value into the field's type, validating its range (rules from :data:`FLAGS`)."""
     if value is None:
         return None
-    match name:
-        case "seq_len" | "max_steps" | "micro_batch_size" | "grad_accum" | "checkpoint_every" | "keep_last" | "log_every":
-            return _to_int(name, value, 1)
-        case "warmup_steps" | "lora_rank" | "seed":
-            return _to_int(name, value, 0)
-        case "lr":
-            return _to_float(name, value, 0.0, low_open=True)
-        case "min_lr_ratio" | "warmup_ratio" | "lora_dropout":
-            return _to_float(name, value, 0.0, 1.0 if name != "lora_dropout" else 0.99)
-        case "weight_decay" | "grad_clip":
-            return _to_float(name, value, 0.0)
-        case "lora_alpha" | "peak_flops":
-            return _to_float(name, value, 0.0, low_open=True)
-        case "precision":
-            return _to_choice(name, value, PRECISIONS)
-        case "parallel":
-            return _to_choice(name, value, PARALLEL_MODES)
-        case "lr_scheduler":
-            return _to_choice(name, value, SCHEDULERS)
-        case "optimizer":
-            return _to_choice(name, value, OPTIMIZERS)
-        case "device":
-            return _to_choice(name, value, DEVICES)
-        case "ac_granularity":
-            return _to_choice(name, value, AC_GRANULARITIES)
-        case "activation_checkpointing":
+    spec = FLAG_BY_NAME[name]
+    match spec.kind:
+        case "int":
+            return _to_int(name, value, int(spec.minimum))
+        case "float":
+            return _to_float(name, value, spec.minimum, spec.maximum, spec.low_open)
+        case "choice":
+            return _to_choice(name, value, spec.choices)
+        case "bool":
             return _to_bool(name, value)
-        case "lora_targets":
+        case "steps":
+            return _to_steps(spec, value)
+        case "list":
             items = value if isinstance(value, (list, tuple)) else str(value).split(",")
             targets = tuple(str(item).strip() for item in items if str(item).strip())
             if not targets:
-                raise invalid(_flag(name), value, "a comma-separated list of module names, e.g. q_proj,v_proj")
+                raise invalid(spec.flag, value, spec.allowed)
             return targets
-        case "s3_uri":
+        case "s3":
             text = str(value)
             if not text.startswith("s3://") or len(text) <= len("s3://") or text[5] == "/":
-                raise invalid(_flag(name), value, "s3://BUCKET[/PREFIX]")
+                raise invalid(spec.flag, value, spec.allowed)
             return text
         case _:
             text = str(value).strip()
             if not text:
-                raise invalid(_flag(name), value, "a non-empty string")
+                raise invalid(spec.flag, value, spec.allowed)
             return text
 
 
@@ -244,6 +380,10 @@ def parse_config(argv: Sequence[str] | None = None) -> TrainConfig:
         raise invalid("--warmup-steps", config.warmup_steps, f"fewer than --max-steps ({config.max_steps})")
     if config.precision == "fp16" and config.parallel == "fsdp":
         raise invalid("--precision", "fp16", "bf16, fp32 or auto with --parallel=fsdp (fp16 needs a GradScaler)")
+    if config.eval_every and not config.eval_data:
+        raise invalid("--eval-every", config.eval_every, "0 unless --eval-data is given")
+    if config.shard_group_size and config.parallel != "fsdp":
+        raise invalid("--shard-group-size", config.shard_group_size, "0 unless --parallel fsdp")
     if config.s3_uri and not config.checkpoint_dir:
         raise invalid("--checkpoint-dir", None, "a local folder when --s3-uri is given")
     return config

@@ -2,7 +2,11 @@
 
 Layout: ``meta.json`` (``{"dtype": "uint16" | "uint32", "vocab_size": N}``) and one or more ``*.bin``
 files of little-endian token ids. Each sample is ``seq_len + 1`` consecutive tokens inside one file.
-Batches are a pure function of (position, rank), so a checkpoint only needs the position to resume.
+The data position is global: the number of samples the whole job has consumed. Global sample ``i`` is
+the same sample for any world size and micro-batch size (one shuffled order per epoch), and each
+micro-step hands rank ``r`` the samples ``[consumed + r * micro_batch, consumed + (r + 1) * micro_batch)``.
+So a job resumed on another number of ranks, or with another micro-batch size, continues the same global
+order with no sample repeated and none skipped.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ class TokenDataset:
     """Fixed-length samples over memory-mapped token files, shuffled per epoch, split across ranks."""
 
     def __init__(self, folder: str | Path, seq_len: int, micro_batch_size: int, rank: int = 0,
-                 world_size: int = 1, seed: int = 0) -> None:
+                 world_size: int = 1, seed: int = 0, shuffle: bool = True, flag: str = "--data") -> None:
         folder = Path(folder)
         meta_path = folder / "meta.json"
         try:
@@ -51,7 +55,7 @@ class TokenDataset:
             torch_dtype, _ = _DTYPES[meta["dtype"]]
             self.vocab_size = int(meta["vocab_size"])
         except (OSError, ValueError, KeyError, TypeError):
-            raise invalid("--data", str(folder), "a folder with meta.json {dtype: uint16|uint32, vocab_size} "
+            raise invalid(flag, str(folder), "a folder with meta.json {dtype: uint16|uint32, vocab_size} "
                           "and *.bin token files") from None
         self._tokens: list[torch.Tensor] = []
         self._samples: list[tuple[int, int]] = []
@@ -68,28 +72,48 @@ class TokenDataset:
                 usable = (len(self._tokens[-1]) - 1) // seq_len
                 self._samples.extend((file_index, i * seq_len) for i in range(usable))
         if len(self._samples) < micro_batch_size * world_size:
-            raise invalid("--data", str(folder), f"at least {micro_batch_size * world_size} samples of "
+            raise invalid(flag, str(folder), f"at least {micro_batch_size * world_size} samples of "
                           f"{seq_len + 1} tokens (found {len(self._samples)})")
         self.seq_len, self.micro_batch_size = seq_len, micro_batch_size
-        self.rank, self.world_size, self.seed = rank, world_size, seed
+        self.rank, self.world_size, self.seed, self.shuffle = rank, world_size, seed, shuffle
         self._order_epoch, self._order = -1, torch.empty(0, dtype=torch.long)
 
     def __len__(self) -> int:
         return len(self._samples)
 
+    @property
+    def samples_per_micro_step(self) -> int:
+        """Samples all ranks together consume in one micro-step."""
+        return self.micro_batch_size * self.world_size
+
     def _order_for(self, epoch: int) -> torch.Tensor:
+        if not self.shuffle:
+            if self._order_epoch != 0:
+                self._order, self._order_epoch = torch.arange(len(self._samples)), 0
+            return self._order
         if epoch != self._order_epoch:
             generator = torch.Generator().manual_seed(self.seed * 1_000_003 + epoch)
             self._order, self._order_epoch = torch.randperm(len(self._samples), generator=generator), epoch
         return self._order
 
-    def batch(self, position: int) -> tuple[torch.Tensor, torch.Tensor]:
-        """Inputs and next-token targets, each ``(micro_batch_size, seq_len)``, for global micro-batch ``position``."""
-        first = (position * self.world_size + self.rank) * self.micro_batch_size
+    def sample_index(self, global_index: int) -> int:
+        """Which stored sample the job's ``global_index``-th sample is (epochs repeat in a new order)."""
+        epoch, index = divmod(global_index, len(self._samples))
+        return int(self._order_for(epoch)[index])
+
+    def rows(self, first: int, count: int) -> torch.Tensor:
+        """``count`` samples of ``seq_len + 1`` tokens, global samples ``first .. first + count - 1``."""
         rows = []
-        for global_index in range(first, first + self.micro_batch_size):
-            epoch, index = divmod(global_index, len(self._samples))
-            file_index, offset = self._samples[int(self._order_for(epoch)[index])]
+        for global_index in range(first, first + count):
+            file_index, offset = self._samples[self.sample_index(global_index)]
             rows.append(self._tokens[file_index][offset:offset + self.seq_len + 1].to(torch.long))
-        window = torch.stack(rows)
+        return torch.stack(rows)
+
+    def batch_at(self, consumed: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """This rank's micro-batch when the job has consumed ``consumed`` samples: inputs and targets."""
+        window = self.rows(consumed + self.rank * self.micro_batch_size, self.micro_batch_size)
         return window[:, :-1], window[:, 1:]
+
+    def batch(self, position: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """The batch of global micro-step ``position`` (same world size and micro-batch throughout)."""
+        return self.batch_at(position * self.samples_per_micro_step)

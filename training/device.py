@@ -10,6 +10,7 @@ is asked for: it exists only in the Neuron image (PyPI's torch-neuronx is a plac
 from __future__ import annotations
 
 import contextlib
+import datetime
 import importlib
 import os
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ import torch.distributed as dist
 import torch.utils.checkpoint
 
 from eks_training.training.config import ConfigError, invalid
+from eks_training.training.shutdown import ExitWatchdog
 
 BACKENDS = {"cpu": "gloo", "cuda": "nccl", "xla": "xla"}
 
@@ -65,13 +67,38 @@ class Runtime:
             else:
                 dist.init_process_group(self.backend, device_id=self.device if self.kind == "cuda" else None)
 
-    def close(self, *, synchronize: bool = True) -> None:
-        """Leave the process group; ``synchronize`` first waits for every rank (skip it when a rank failed)."""
-        if self.distributed:
-            if synchronize:
-                # A rank that tears down gloo while its peer still talks to it aborts the peer (SIGABRT).
+    def close(self, *, synchronize: bool = True, watchdog: ExitWatchdog | None = None) -> None:
+        """Leave the process group; ``synchronize`` first waits for every rank (skip it when a rank failed).
+
+        With a watchdog the final barrier is bounded by its remaining time: on gloo a monitored barrier
+        raises ``ShutdownError`` naming the ranks that never arrived; elsewhere the watchdog ends the process.
+        """
+        if not self.distributed:
+            return
+        if synchronize:
+            if watchdog is not None:
+                watchdog.waiting_for("the final barrier (every rank to finish)")
+            # A rank that tears down gloo while its peer still talks to it aborts the peer (SIGABRT).
+            if watchdog is not None and self.backend == "gloo":
+                timeout = datetime.timedelta(seconds=max(1.0, watchdog.remaining() or 0.0))
+                try:
+                    dist.monitored_barrier(timeout=timeout, wait_all_ranks=True)
+                except RuntimeError as error:
+                    raise ShutdownError(f"rank {self.rank}: the final barrier failed within "
+                                        f"{timeout.total_seconds():g} s: {_first_line(error)}") from None
+            else:
                 dist.barrier()
-            dist.destroy_process_group()
+        if watchdog is not None:
+            watchdog.waiting_for("process-group teardown (destroy_process_group)")
+        dist.destroy_process_group()
+
+    def synchronize(self) -> None:
+        """Wait until the device has run everything queued so far, so a clock read after it is honest."""
+        if self.kind == "cuda":
+            torch.cuda.synchronize(self.device)
+        elif self.xla_model is not None:
+            # The step's graph was cut by optimizer_step's mark_step; this waits for it to finish running.
+            self.xla_model.wait_device_ops()
 
     def barrier(self) -> None:
         if self.distributed:
@@ -91,11 +118,19 @@ class Runtime:
         optimizer.step()
         self.mark_step()
 
-    def checkpoint_fn(self) -> Callable[..., torch.Tensor]:
-        """Activation checkpoint function for this device (torch_xla ships its own for XLA)."""
+    def checkpoint_fn(self, selective: bool = False) -> tuple[Callable[..., torch.Tensor], int]:
+        """Activation checkpoint function for this device and which blocks use it (every n-th).
+
+        Selective keeps the outputs of matmuls and attention and recomputes the cheap element-wise ops
+        between them, in every block. torch_xla's own checkpoint has no such policy, so on XLA selective
+        falls back to recomputing every other block whole.
+        """
         if self.xla_checkpoint is not None:
-            return self.xla_checkpoint
-        return partial(torch.utils.checkpoint.checkpoint, use_reentrant=False)
+            return self.xla_checkpoint, 2 if selective else 1
+        if not selective:
+            return partial(torch.utils.checkpoint.checkpoint, use_reentrant=False), 1
+        context = partial(torch.utils.checkpoint.create_selective_checkpoint_contexts, _keep_matmuls)
+        return partial(torch.utils.checkpoint.checkpoint, use_reentrant=False, context_fn=context), 1
 
     def autocast(self, dtype: torch.dtype | None) -> contextlib.AbstractContextManager:
         """Autocast to ``dtype`` on this device, or nothing for full precision."""
@@ -104,10 +139,38 @@ class Runtime:
         return torch.autocast(device_type=self.kind, dtype=dtype)
 
     def peak_flops_name(self) -> str:
-        """A name to look the device's peak FLOPs up by."""
+        """A name to look the device's peak FLOPs up by (metrics.peak_flops_for)."""
         if self.kind == "cuda":
             return torch.cuda.get_device_name(self.device)
+        if self.kind == "xla":
+            # The Neuron runtime's target (trn1/trn2); the image sets it, or the instance type tells it.
+            return os.environ.get("NEURON_PLATFORM_TARGET_OVERRIDE") or os.environ.get("INSTANCE_TYPE", "xla")
         return self.kind
+
+
+class ShutdownError(RuntimeError):
+    """The run finished but could not leave cleanly (a peer missed the final barrier); one line."""
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
+_SAVED_OPS = {
+    torch.ops.aten.mm.default,
+    torch.ops.aten.addmm.default,
+    torch.ops.aten.bmm.default,
+    torch.ops.aten._scaled_dot_product_flash_attention.default,
+    torch.ops.aten._scaled_dot_product_efficient_attention.default,
+    torch.ops.aten._scaled_dot_product_cudnn_attention.default,
+    torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default,
+}
+
+
+def _keep_matmuls(context: Any, op: Any, *args: Any, **kwargs: Any) -> Any:
+    """Selective activation checkpointing policy: store the expensive results, recompute the rest."""
+    policy = torch.utils.checkpoint.CheckpointPolicy
+    return policy.MUST_SAVE if op in _SAVED_OPS else policy.PREFER_RECOMPUTE
 
 
 def _import_xla(requested_by: str) -> tuple[ModuleType, Callable[..., Any]]:
@@ -147,15 +210,19 @@ def select_runtime(requested: str = "auto", env: Mapping[str, str] | None = None
 
 
 @contextlib.contextmanager
-def running(runtime: Runtime) -> Iterator[Runtime]:
-    """Join the process group for the duration of a run and always leave it."""
+def running(runtime: Runtime, watchdog: ExitWatchdog | None = None) -> Iterator[Runtime]:
+    """Join the process group for the duration of a run and always leave it (bounded by ``watchdog``)."""
     runtime.init_process_group()
     try:
         yield runtime
     except BaseException:
+        if watchdog is not None:
+            watchdog.arm("process-group teardown after an error")
         runtime.close(synchronize=False)  # the peers may be gone: do not wait for them
         raise
-    runtime.close()
+    if watchdog is not None:
+        watchdog.arm("the final barrier (every rank to finish)")
+    runtime.close(watchdog=watchdog)
 
 
-__all__ = ["BACKENDS", "ConfigError", "Runtime", "running", "select_runtime"]
+__all__ = ["BACKENDS", "ConfigError", "Runtime", "ShutdownError", "running", "select_runtime"]

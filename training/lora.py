@@ -1,7 +1,9 @@
 """Low-rank adapters (LoRA, Hu et al. 2021) for ``nn.Linear`` layers, written out by hand.
 
 ``W x + (alpha / r) * B A dropout(x)`` with A Kaiming-uniform and B zero, so a fresh adapter leaves the
-model's output unchanged and only A and B train.
+model's output unchanged and only A and B train. The frozen base can be held in bf16 (:func:`freeze_base_to`)
+and is not checkpointed: a LoRA run's checkpoints hold adapters and optimizer state only, and the base is
+rebuilt from ``--model`` (a named size from the seed, or an exported folder) on resume and export.
 """
 
 from __future__ import annotations
@@ -37,8 +39,9 @@ class LoRALinear(nn.Module):
         merged = nn.Linear(self.base.in_features, self.base.out_features, bias=self.base.bias is not None,
                            device=self.base.weight.device, dtype=self.base.weight.dtype)
         with torch.no_grad():
-            delta = (self.lora_B.weight @ self.lora_A.weight) * self.scaling
-            merged.weight.copy_(self.base.weight + delta.to(self.base.weight.dtype))
+            # Summed in fp32: a bf16 base plus a small update would round the update away.
+            delta = (self.lora_B.weight.float() @ self.lora_A.weight.float()) * self.scaling
+            merged.weight.copy_(self.base.weight.float() + delta)
             if self.base.bias is not None:
                 merged.bias.copy_(self.base.bias)
         return merged
@@ -66,6 +69,28 @@ def apply_lora(model: nn.Module, rank: int, alpha: float, dropout: float, target
         if name in wrapped:
             _replace(model, name, LoRALinear(module, rank, alpha, dropout))
     return wrapped
+
+
+def freeze_base_to(model: nn.Module, dtype: torch.dtype) -> int:
+    """Store every frozen ``nn.Linear`` weight in ``dtype`` (bf16 halves the base's memory; it never gets
+    gradients, so nothing needs fp32 master copies). Embeddings and norms stay as they are: their outputs
+    feed the residual stream and the norms' fp32 arithmetic. Returns how many layers were cast."""
+    cast = 0
+    for module in model.modules():
+        if isinstance(module, nn.Linear) and not any(p.requires_grad for p in module.parameters()):
+            module.to(dtype)
+            cast += 1
+    return cast
+
+
+def lora_settings(model: nn.Module) -> dict[str, object] | None:
+    """Rank, alpha and target names of the adapters in ``model`` (what export needs to rebuild them)."""
+    adapters = {name: module for name, module in model.named_modules() if isinstance(module, LoRALinear)}
+    if not adapters:
+        return None
+    first = next(iter(adapters.values()))
+    return {"rank": first.rank, "alpha": first.scaling * first.rank,
+            "targets": sorted({name.rpartition(".")[2] for name in adapters})}
 
 
 def merge_lora(model: nn.Module) -> int:

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
+import math
+import os
 import sys
 import time
-from typing import IO, Any
+from typing import IO, Any, Mapping
 
-# Dense bf16 peak FLOP/s per device (vendor data sheets, without sparsity). Neuron values are per
-# NeuronCore, the unit one XLA process drives: trn1 190 TFLOPS/chip over 2 cores, trn2 667 over 8.
+# Dense bf16 peak FLOP/s per device (vendor data sheets, without sparsity), most specific name first:
+# the first key found in the device name wins. H100/H200 PCIe and NVL boards run at lower clocks and power
+# than the SXM parts that plain "H100"/"H200" names (e.g. "NVIDIA H100 80GB HBM3") denote.
 PEAK_BF16_FLOPS = {
+    "H100 PCIe": 756e12,
+    "H100 NVL": 835e12,
+    "H200 NVL": 835e12,
     "H200": 989e12,
     "H100": 989e12,
     "A100": 312e12,
@@ -18,12 +24,22 @@ PEAK_BF16_FLOPS = {
     "trn1": 95e12,
     "trn2": 83.4e12,
 }
+# Neuron values above are per physical NeuronCore: trn1 190 TFLOPS/chip over 2 cores, trn2 667 over 8.
+# One XLA process drives one logical core, NEURON_LOGICAL_NC_CONFIG physical cores (trn2 default 2).
+_DEFAULT_LOGICAL_CORES = {"trn1": 1, "trn2": 2}
 
 
-def peak_flops_for(device_name: str) -> float | None:
-    """Peak bf16 FLOP/s for a device name such as ``NVIDIA H100 80GB HBM3``; None when unknown (e.g. CPU)."""
+def peak_flops_for(device_name: str, env: Mapping[str, str] | None = None) -> float | None:
+    """Peak bf16 FLOP/s of what one process drives, for a device name such as ``NVIDIA H100 80GB HBM3`` or
+    ``trn2``; None when unknown (e.g. CPU)."""
+    env = os.environ if env is None else env
+    lowered = device_name.lower()
     for key, flops in PEAK_BF16_FLOPS.items():
-        if key.lower() in device_name.lower():
+        if key.lower() in lowered:
+            if key in _DEFAULT_LOGICAL_CORES:
+                logical = env.get("NEURON_LOGICAL_NC_CONFIG", "")
+                cores = int(logical) if logical.isdigit() and int(logical) > 0 else _DEFAULT_LOGICAL_CORES[key]
+                return flops * cores
             return flops
     return None
 
@@ -33,6 +49,13 @@ def mfu(tokens_per_second: float, flops_per_token: float, peak_flops: float | No
     if not peak_flops:
         return None
     return tokens_per_second * flops_per_token / peak_flops
+
+
+def _json_number(value: Any) -> Any:
+    """Round floats to keep lines short; non-finite ones become None (null)."""
+    if isinstance(value, float):
+        return round(value, 6) if math.isfinite(value) else None
+    return value
 
 
 class MetricsLogger:
@@ -47,10 +70,11 @@ class MetricsLogger:
         if self.stream is None:
             return
         record = {"time": round(time.time(), 3)}
-        record.update({k: (round(v, 6) if isinstance(v, float) else v) for k, v in fields.items()})
-        self.stream.write(json.dumps(record) + "\n")
+        record.update({k: _json_number(v) for k, v in fields.items()})
+        # Strict JSON: NaN/Infinity are not JSON, so a diverged value is written as null.
+        self.stream.write(json.dumps(record, allow_nan=False) + "\n")
         self.stream.flush()
-        if self.progress is not None and "step" in fields and "loss" in fields:
+        if self.progress is not None and "step" in fields and isinstance(record.get("loss"), float):
             self._draw(fields["step"], fields["loss"], fields.get("tokens_per_s"))
 
     def _draw(self, step: int, loss: float, tokens_per_second: float | None) -> None:

@@ -6,14 +6,19 @@ Projection names follow Llama (``q_proj``, ``k_proj``, ``v_proj``, ``o_proj``, `
 
 from __future__ import annotations
 
+import contextlib
+import json
 import math
-from dataclasses import dataclass
+import zlib
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable
 
 import torch
 import torch.nn.functional as F
+import torch.utils.checkpoint
 from torch import nn
+from torch.distributed.tensor import DTensor
 
 from eks_training.training.config import ConfigError, invalid
 
@@ -47,6 +52,13 @@ MODEL_SIZES: dict[str, ModelArgs] = {
 }
 
 CheckpointFn = Callable[..., torch.Tensor]
+# `config.json` of a folder written by the export command (a LlamaDecoder in safetensors).
+EXPORT_FORMAT = "eks-training-llama"
+# Rows of a weight drawn from one seeded generator: initial weights depend on (seed, name, rows), never on
+# how the weight is sharded, so every world size and DDP/FSDP start from the same model.
+_INIT_ROWS = 256
+# Most logits (tokens x vocab) upcast to fp32 at once by the chunked loss: 2**26 floats = 256 MiB.
+_LOSS_CHUNK_ELEMENTS = 1 << 26
 
 
 def _rotary_tables(head_dim: int, max_seq_len: int, theta: float) -> tuple[torch.Tensor, torch.Tensor]:
@@ -63,12 +75,67 @@ def _apply_rotary(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torc
     return (x * cos + rotated * sin).to(x.dtype)
 
 
+def _local_rows(parameter: torch.Tensor) -> tuple[torch.Tensor, int]:
+    """The tensor this rank holds and the global row it starts at (FSDP2 shards dim 0 like torch.chunk)."""
+    if not isinstance(parameter, DTensor):
+        return parameter, 0
+    offset = 0
+    for mesh_dim, placement in enumerate(parameter.placements):
+        if placement.is_shard(0):
+            size = parameter.device_mesh.size(mesh_dim)
+            offset += parameter.device_mesh.get_local_rank(mesh_dim) * math.ceil(parameter.shape[0] / size)
+        elif not placement.is_replicate():
+            raise ValueError(f"cannot initialise a parameter placed as {placement}")
+    return parameter.to_local(), offset
+
+
+def _fill_rows(parameter: torch.Tensor, seed: int, name: str,
+               sample: Callable[[torch.Tensor, torch.Generator], torch.Tensor]) -> None:
+    """Fill this rank's rows of ``parameter`` with values drawn per block of rows from a generator seeded by
+    (seed, name, block): the same values whatever the sharding, and at most one block beyond the shard."""
+    local, first = _local_rows(parameter)
+    rows, total = local.shape[0], parameter.shape[0]
+    if rows == 0:
+        return
+    key = zlib.crc32(name.encode())
+    for block in range(first // _INIT_ROWS, (first + rows - 1) // _INIT_ROWS + 1):
+        start, stop = block * _INIT_ROWS, min(total, (block + 1) * _INIT_ROWS)
+        generator = torch.Generator(device=local.device).manual_seed((seed * 1_000_003 + key) * 65_537 + block)
+        values = sample(torch.empty((stop - start, *local.shape[1:]), device=local.device), generator)
+        low, high = max(first, start), min(first + rows, stop)
+        local[low - first:high - first].copy_(values[low - start:high - start])
+
+
+def _summed_cross_entropy(hidden: torch.Tensor, weight: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    return F.cross_entropy(F.linear(hidden, weight).float(), targets, reduction="sum")
+
+
+def chunked_cross_entropy(hidden: torch.Tensor, weight: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """Mean cross-entropy of ``hidden @ weight.T`` against ``targets``, in fp32.
+
+    With bf16/fp16 logits, upcasting all of them at once costs tokens x vocab x 4 bytes (2 GiB for 4k tokens
+    of a 128k vocabulary), kept for backward. Here the projection and the loss run per chunk of tokens and are
+    recomputed in backward, so only one chunk's fp32 logits exist at a time. fp32 logits take the plain path.
+    """
+    if F.linear(hidden[:1], weight).dtype == torch.float32:
+        return F.cross_entropy(F.linear(hidden, weight), targets)
+    chunk = max(1, _LOSS_CHUNK_ELEMENTS // weight.shape[0])
+    total = hidden.new_zeros((), dtype=torch.float32)
+    for start in range(0, hidden.shape[0], chunk):
+        total = total + torch.utils.checkpoint.checkpoint(
+            _summed_cross_entropy, hidden[start:start + chunk], weight, targets[start:start + chunk],
+            use_reentrant=False)
+    return total / hidden.shape[0]
+
+
 class Attention(nn.Module):
     """Grouped-query causal self-attention through ``scaled_dot_product_attention``."""
 
     def __init__(self, args: ModelArgs) -> None:
         super().__init__()
         self.n_heads, self.n_kv_heads, self.head_dim = args.n_heads, args.n_kv_heads, args.head_dim
+        # SDPA reads shared K/V heads itself (no repeated copies); XLA's SDPA lacks it, so it can be turned off.
+        self.native_gqa = True
         self.q_proj = nn.Linear(args.dim, args.n_heads * args.head_dim, bias=False)
         self.k_proj = nn.Linear(args.dim, args.n_kv_heads * args.head_dim, bias=False)
         self.v_proj = nn.Linear(args.dim, args.n_kv_heads * args.head_dim, bias=False)
@@ -80,10 +147,11 @@ class Attention(nn.Module):
         k = self.k_proj(x).view(batch, seq, self.n_kv_heads, self.head_dim).transpose(1, 2)
         v = self.v_proj(x).view(batch, seq, self.n_kv_heads, self.head_dim).transpose(1, 2)
         q, k = _apply_rotary(q, cos, sin), _apply_rotary(k, cos, sin)
-        if self.n_kv_heads != self.n_heads:
+        grouped = self.n_kv_heads != self.n_heads
+        if grouped and not self.native_gqa:
             repeat = self.n_heads // self.n_kv_heads
             k, v = k.repeat_interleave(repeat, dim=1), v.repeat_interleave(repeat, dim=1)
-        out = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        out = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=grouped and self.native_gqa)
         return self.o_proj(out.transpose(1, 2).reshape(batch, seq, -1))
 
 
@@ -131,16 +199,31 @@ class LlamaDecoder(nn.Module):
         self.register_buffer("rope_sin", sin, persistent=False)
         self._checkpoint_fn: CheckpointFn | None = None
         self._checkpoint_every = 1
-        self.init_weights()
+        if self.lm_head.weight.device.type != "meta":
+            self.init_weights(torch.initial_seed())
 
-    def init_weights(self) -> None:
-        """Normal(0, 0.02) weights; residual output projections scaled down by depth (GPT-2 style)."""
+    def init_weights(self, seed: int = 0) -> None:
+        """Normal(0, 0.02) weights, residual output projections scaled down by depth (GPT-2 style), norms at
+        one, LoRA A Kaiming-uniform and B zero. Works in place on full tensors and on FSDP shards alike, and
+        recomputes the rotary tables (needed after ``to_empty`` from the meta device)."""
         residual_std = 0.02 / math.sqrt(2 * self.args.n_layers)
-        for name, parameter in self.named_parameters():
-            if parameter.dim() < 2:
-                continue
-            std = residual_std if name.endswith(("o_proj.weight", "down_proj.weight")) else 0.02
-            nn.init.normal_(parameter, mean=0.0, std=std)
+        with torch.no_grad():
+            for name, parameter in self.named_parameters():
+                # A LoRA-wrapped layer keeps the initial weights of the plain model: same name, same values.
+                name = name.replace(".base.", ".")
+                if name.endswith("lora_B.weight"):
+                    parameter.zero_()
+                elif name.endswith("lora_A.weight"):
+                    bound = 1.0 / math.sqrt(parameter.shape[1])  # kaiming_uniform_(a=sqrt(5))
+                    _fill_rows(parameter, seed, name, lambda block, gen, b=bound: block.uniform_(-b, b, generator=gen))
+                elif parameter.dim() < 2:
+                    parameter.fill_(1.0)
+                else:
+                    std = residual_std if name.endswith(("o_proj.weight", "down_proj.weight")) else 0.02
+                    _fill_rows(parameter, seed, name, lambda block, gen, s=std: block.normal_(0.0, s, generator=gen))
+            cos, sin = _rotary_tables(self.args.head_dim, self.args.max_seq_len, self.args.rope_theta)
+            self.rope_cos.copy_(cos)
+            self.rope_sin.copy_(sin)
 
     def blocks(self) -> list[nn.Module]:
         """The repeated blocks: the units for FSDP sharding and activation checkpointing."""
@@ -150,7 +233,8 @@ class LlamaDecoder(nn.Module):
         """Recompute every ``every``-th block in backward instead of storing its activations."""
         self._checkpoint_fn, self._checkpoint_every = checkpoint_fn, every
 
-    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+    def forward(self, tokens: torch.Tensor, targets: torch.Tensor | None = None) -> torch.Tensor:
+        """Logits, or with ``targets`` the mean next-token cross-entropy (without a full fp32 logits copy)."""
         seq = tokens.shape[1]
         if seq > self.args.max_seq_len:
             raise invalid("--seq-len", seq, f"at most the model's max_seq_len {self.args.max_seq_len}")
@@ -161,7 +245,10 @@ class LlamaDecoder(nn.Module):
                 x = self._checkpoint_fn(layer, x, cos, sin)
             else:
                 x = layer(x, cos, sin)
-        return self.lm_head(self.norm(x))
+        hidden = self.norm(x)
+        if targets is None:
+            return self.lm_head(hidden)
+        return chunked_cross_entropy(hidden.flatten(0, 1), self.lm_head.weight, targets.flatten())
 
 
 class HuggingFaceCausalLM(nn.Module):
@@ -179,8 +266,11 @@ class HuggingFaceCausalLM(nn.Module):
         # transformers owns its layer loop, so it decides how blocks are recomputed.
         self.inner.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
 
-    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
-        return self.inner(input_ids=tokens).logits
+    def forward(self, tokens: torch.Tensor, targets: torch.Tensor | None = None) -> torch.Tensor:
+        logits = self.inner(input_ids=tokens).logits
+        if targets is None:
+            return logits
+        return F.cross_entropy(logits.float().flatten(0, 1), targets.flatten())
 
 
 def vocab_size_of(model: nn.Module) -> int:
@@ -188,14 +278,36 @@ def vocab_size_of(model: nn.Module) -> int:
     return model.args.vocab_size if isinstance(model, LlamaDecoder) else model.vocab_size
 
 
-def build_model(spec: str) -> nn.Module:
-    """A named size from :data:`MODEL_SIZES`, or a local Hugging Face model folder (needs transformers)."""
-    if spec in MODEL_SIZES:
-        return LlamaDecoder(MODEL_SIZES[spec])
+def read_export_args(folder: Path) -> ModelArgs | None:
+    """The sizes in a folder written by the export command, or None for any other folder."""
+    try:
+        document = json.loads((folder / "config.json").read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
+        return None
+    return ModelArgs(**document["args"])
+
+
+def write_export_config(folder: Path, args: ModelArgs) -> None:
+    (folder / "config.json").write_text(json.dumps({"format": EXPORT_FORMAT, "args": asdict(args)}, indent=2))
+
+
+def build_model(spec: str, device: torch.device | str | None = None) -> nn.Module:
+    """A named size from :data:`MODEL_SIZES`, an exported folder (sizes only: weights are loaded later by
+    :func:`load_exported_weights`), or a local Hugging Face model folder (needs transformers).
+
+    ``device="meta"`` builds the Llama shapes without memory; the caller shards, materialises and
+    initialises them (see training/parallel.py).
+    """
+    allowed = f"one of {', '.join(MODEL_SIZES)}, an exported model folder or a local Hugging Face model folder"
+    args = MODEL_SIZES.get(spec) or read_export_args(Path(spec))
+    if args is not None:
+        with torch.device(device) if device is not None else contextlib.nullcontext():
+            return LlamaDecoder(args)
     folder = Path(spec)
-    allowed = f"one of {', '.join(MODEL_SIZES)} or a local Hugging Face model folder with config.json"
     if not (folder / "config.json").is_file():
-        raise invalid("--model", spec, allowed)
+        raise invalid("--model", spec, allowed + " with config.json")
     try:
         from transformers import AutoModelForCausalLM
     except ImportError:
@@ -203,6 +315,33 @@ def build_model(spec: str) -> nn.Module:
     return HuggingFaceCausalLM(AutoModelForCausalLM.from_pretrained(folder, local_files_only=True))
 
 
+def exported_weights_file(spec: str) -> Path | None:
+    """``model.safetensors`` of an exported folder, or None when ``spec`` is not one."""
+    folder = Path(spec)
+    if spec in MODEL_SIZES or read_export_args(folder) is None:
+        return None
+    return folder / "model.safetensors"
+
+
+def load_exported_weights(model: nn.Module, path: Path) -> None:
+    """Copy an exported model's weights into ``model``, reading only the rows this rank holds.
+
+    Parameters may be FSDP shards (DTensors) or plain tensors; LoRA-wrapped layers read their base weight
+    under the plain name. Each read maps just the slice it needs, so no rank holds the whole model.
+    """
+    from safetensors import safe_open
+
+    with safe_open(str(path), framework="pt") as source, torch.no_grad():
+        stored = set(source.keys())
+        for name, parameter in model.named_parameters():
+            key = name.replace(".base.", ".")
+            if key not in stored:
+                if ".lora_" in key:
+                    continue  # adapters start fresh (B = 0) and are not part of an exported base
+                raise invalid("--model", str(path.parent), f"an exported model with weight {key}")
+            local, first = _local_rows(parameter)
+            if local.shape[0]:
+                local.copy_(source.get_slice(key)[first:first + local.shape[0]])
 def non_embedding_parameters(model: nn.Module) -> int:
     """Parameter count without the input embedding (a lookup, not a matmul)."""
     embedding_ids = {id(p) for m in model.modules() if isinstance(m, nn.Embedding) for p in m.parameters()}
@@ -210,13 +349,18 @@ def non_embedding_parameters(model: nn.Module) -> int:
 
 
 def flops_per_token(model: nn.Module, seq_len: int) -> float:
-    """Training FLOPs per token: 6N for the matmuls plus 12 * layers * dim * seq for attention scores (PaLM)."""
+    """Training FLOPs per token (PaLM): 6 per trainable weight (forward, input gradient, weight gradient),
+    4 per frozen one (LoRA's base: no weight gradient), plus 12 * layers * dim * seq for attention scores."""
     if isinstance(model, LlamaDecoder):
         layers, dim = model.args.n_layers, model.args.dim
     else:
         config = model.inner.config
         layers, dim = config.num_hidden_layers, config.hidden_size
-    return 6.0 * non_embedding_parameters(model) + 12.0 * layers * dim * seq_len
+    embedding_ids = {id(p) for m in model.modules() if isinstance(m, nn.Embedding) for p in m.parameters()}
+    matmul = [p for p in model.parameters() if id(p) not in embedding_ids]
+    trainable = sum(p.numel() for p in matmul if p.requires_grad)
+    frozen = sum(p.numel() for p in matmul if not p.requires_grad)
+    return 6.0 * trainable + 4.0 * frozen + 12.0 * layers * dim * seq_len
 
 
 __all__ = [
@@ -225,6 +369,7 @@ __all__ = [
     "ModelArgs",
     "MODEL_SIZES",
     "build_model",
+    "chunked_cross_entropy",
     "flops_per_token",
     "non_embedding_parameters",
     "vocab_size_of",

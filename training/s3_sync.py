@@ -189,6 +189,9 @@ class BackgroundUploader:
         """Block until everything submitted so far is uploaded (or failed)."""
         self._queue.join()
 
-    def close(self) -> None:
+    def close(self, timeout: float | None = None) -> None:
+        """Finish the queued uploads, waiting at most ``timeout`` seconds; what is left then is a failure."""
         self._queue.put(None)
-        self._thread.join()
+        self._thread.join(timeout)
+        if self._thread.is_alive():  # a daemon thread: it dies with the process
+            self.failed.append(("upload queue", f"uploads still running after {timeout:g} s"))

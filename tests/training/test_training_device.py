@@ -26,6 +26,7 @@ def fake_xla(monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
     xla_model.xla_device = lambda: calls.append(("xla_device",)) or torch.device("cpu")
     xla_model.mark_step = lambda: calls.append(("mark_step",))
     xla_model.reduce_gradients = lambda optimizer: calls.append(("reduce_gradients", optimizer))
+    xla_model.wait_device_ops = lambda: calls.append(("wait_device_ops",))
 
     def checkpoint(function, *args, **kwargs):
         calls.append(("checkpoint",))
@@ -78,7 +79,10 @@ def test_xla_runtime_routes_through_torch_xla(fake_xla: list[tuple], monkeypatch
     runtime.optimizer_step(optimizer)
     assert fake_xla == [("reduce_gradients", optimizer), ("mark_step",)]
     assert torch.equal(parameter.detach(), torch.full((2,), 0.5))
-    assert runtime.checkpoint_fn() is sys.modules["torch_xla.utils.checkpoint"].checkpoint
+    xla_checkpoint = sys.modules["torch_xla.utils.checkpoint"].checkpoint
+    assert runtime.checkpoint_fn() == (xla_checkpoint, 1)
+    # torch_xla's checkpoint takes no op policy: selective recomputes every other block instead.
+    assert runtime.checkpoint_fn(selective=True) == (xla_checkpoint, 2)
 
 
 def test_training_loop_on_xla_marks_every_step_and_uses_xla_checkpointing(
@@ -89,6 +93,8 @@ def test_training_loop_on_xla_marks_every_step_and_uses_xla_checkpointing(
     result = train(config, runtime)
     assert result.final_step == 4 and sorted(result.losses) == [2, 4]
     assert sum(1 for call in fake_xla if call == ("mark_step",)) == 4
+    # Each logged throughput waits for the device first (2 logging steps).
+    assert sum(1 for call in fake_xla if call == ("wait_device_ops",)) == 2
     assert sum(1 for call in fake_xla if call == ("checkpoint",)) == 4 * 2  # 2 blocks, every step
     assert not any(call[0] == "reduce_gradients" for call in fake_xla)  # one process: nothing to reduce
 

@@ -1,0 +1,1 @@
+"""The deploy check: would this synthesized platform run a job? Offline, from the synthesized app."""
