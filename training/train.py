@@ -273,6 +273,8 @@ def train(config: TrainConfig, runtime: Runtime, reporter: Reporter | None = Non
                 uploader.close(timeout=watchdog.remaining() if watchdog is not None else None)
                 result.upload_failures = list(uploader.failed)
             logger.close()
+            if watchdog is not None:
+                watchdog.waiting_for("the caller of train() to leave the run")
     result.final_step, result.samples_consumed = step, consumed
     return result
 
