@@ -92,3 +92,43 @@ def test_cli_prints_one_line_and_exits_2(token_data: Path) -> None:
     assert done.stderr.strip().splitlines() == [
         "error: --model: got 'huge'; allowed: one of tiny, small, 1b, 8b, 70b, an exported model folder or a "
         "local Hugging Face model folder with config.json"]
+
+
+def test_help_describes_every_flag_with_default_and_allowed_values() -> None:
+    import dataclasses
+
+    from eks_training.training.config import FLAGS, TrainConfig, build_parser
+
+    # One source of truth: every config field is a flag (warmup_ratio becomes warmup_steps) and vice versa.
+    assert {f.name for f in dataclasses.fields(TrainConfig)} == {flag.name for flag in FLAGS} - {"warmup_ratio"}
+    actions = [a for a in build_parser()._actions if a.dest != "help"]
+    assert len(actions) == len(FLAGS) + 1  # + --config
+    for action in actions:
+        assert action.help and "Default: " in action.help and "Allowed: " in action.help, action.option_strings
+        assert len(action.help.split("Default: ")[0].strip()) > 15, action.option_strings  # a real sentence
+    done = subprocess.run([sys.executable, "-m", "eks_training.training.train", "--help"], capture_output=True,
+                          text=True, env=quiet_env(), timeout=60)
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())  # argparse wraps lines
+    for flag in FLAGS:
+        assert flag.flag in text
+    assert "--lr-scheduler LR_SCHEDULER Learning-rate decay after warmup. Default: cosine. Allowed: cosine, linear, " \
+           "constant." in text
+    assert "Default: 1000. Allowed: an integer >= 1." in text  # --max-steps
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--eval-every", "5"], "--eval-every: got 5; allowed: 0 unless --eval-data is given"),
+        (["--shard-group-size", "4"], "--shard-group-size: got 4; allowed: 0 unless --parallel fsdp"),
+        (["--profile-steps", "9-3"], "--profile-steps: got '9-3'; allowed: START-END (two step numbers, START <= END), "
+                                     "e.g. 10-12"),
+        (["--compile", "yes"], "--compile: got 'yes'; allowed: auto, true, false"),
+        (["--exit-timeout", "0"], "--exit-timeout: got '0'; allowed: a number > 0"),
+    ],
+)
+def test_new_flags_reject_bad_values_in_one_line(argv: list[str], message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config(["--data", "/d", *argv])
+    assert str(caught.value) == message
