@@ -14,8 +14,10 @@ from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
+from eks_training.workloads.platform_names import SYSTEM_NODE_SELECTOR
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding
-from eks_training.constructs.cluster_addons import DEFAULT_ADDONS, KUBERNETES_RELEASES, support_warning
+from eks_training.constructs.cluster_addons import (DEFAULT_ADDONS, KUBERNETES_RELEASES, default_kubernetes_version,
+                                                    support_warning)
 
 _ENDPOINTS = {
     "public": eks.EndpointAccess.PUBLIC,
@@ -34,9 +36,10 @@ def kubectl_layer(scope: Construct, id: str, version: str) -> lambda_.ILayerVers
 
 
 class TrainingCluster(Construct):
-    """An EKS cluster for training: versions 1.31-1.35, access entries, logging, KMS secrets, pinned add-ons.
+    """An EKS cluster for training: versions 1.31-1.36, access entries, logging, KMS secrets, pinned add-ons.
 
-    * ``version``: Kubernetes minor version ("1.31" .. "1.35"); a version past EKS standard support adds a
+    * ``version``: Kubernetes minor version ("1.31" .. "1.36"; default: the newest in EKS standard support on the
+      day of synth, :func:`default_kubernetes_version`); a version past EKS standard support adds a
       synth warning naming the date it left and the date extended support ends.
     * ``endpoint_access``: "public", "private" or "public_and_private" (default); ``public_access_cidrs``
       narrows the public endpoint.
@@ -49,7 +52,7 @@ class TrainingCluster(Construct):
     (name -> CfnAddon), ``node_role`` (for accelerated node groups and Karpenter nodes).
     """
 
-    def __init__(self, scope: Construct, id: str, *, vpc: ec2.IVpc, version: str = "1.33",
+    def __init__(self, scope: Construct, id: str, *, vpc: ec2.IVpc, version: str | None = None,
                  cluster_name: str | None = None, endpoint_access: str = "public_and_private",
                  public_access_cidrs: Sequence[str] = (), admin_role_arns: Sequence[str] = (),
                  addon_versions: Mapping[str, str] | None = None, system_instance_type: str = "m6i.2xlarge",
@@ -57,6 +60,7 @@ class TrainingCluster(Construct):
                  system_disk_gib: int = 100, removal_policy: RemovalPolicy = RemovalPolicy.DESTROY,
                  today: date | None = None) -> None:
         super().__init__(scope, id)
+        version = version or default_kubernetes_version(today or date.today())
         if version not in KUBERNETES_RELEASES:
             raise ValueError(f"version: '{version}' is not supported (allowed: {', '.join(KUBERNETES_RELEASES)})")
         if endpoint_access not in _ENDPOINTS:
@@ -105,7 +109,7 @@ class TrainingCluster(Construct):
             "SystemNodes", instance_types=[ec2.InstanceType(system_instance_type)],
             ami_type=eks.NodegroupAmiType.AL2023_X86_64_STANDARD, capacity_type=eks.CapacityType.ON_DEMAND,
             min_size=system_min_size, desired_size=system_desired_size, max_size=system_max_size,
-            disk_size=system_disk_gib, labels={"eks-training/role": "system"}, node_role=self.node_role,
+            disk_size=system_disk_gib, labels=dict(SYSTEM_NODE_SELECTOR), node_role=self.node_role,
             subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS))
 
         self.addons: dict[str, eks.CfnAddon] = {}

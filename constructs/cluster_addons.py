@@ -25,11 +25,14 @@ class KubernetesRelease:
     """EKS support window of one Kubernetes minor version (dates from the EKS version calendar)."""
 
     version: str
-    end_of_standard_support: date
-    end_of_extended_support: date
+    #: None: aws-cdk-lib and the kubectl layer support the version, but its EKS dates are not recorded here yet.
+    end_of_standard_support: date | None
+    end_of_extended_support: date | None
 
     def support_status(self, today: date) -> str:
-        """``standard``, ``extended`` (paid) or ``ended`` on ``today``."""
+        """``standard``, ``extended`` (paid), ``ended`` or ``unrecorded`` (dates unknown to us) on ``today``."""
+        if self.end_of_standard_support is None or self.end_of_extended_support is None:
+            return "unrecorded"
         if today <= self.end_of_standard_support:
             return "standard"
         if today <= self.end_of_extended_support:
@@ -45,14 +48,29 @@ KUBERNETES_RELEASES: dict[str, KubernetesRelease] = {
         KubernetesRelease("1.33", date(2026, 7, 29), date(2027, 7, 29)),
         KubernetesRelease("1.34", date(2026, 12, 2), date(2027, 12, 2)),
         KubernetesRelease("1.35", date(2027, 3, 27), date(2028, 3, 27)),
+        # aws-cdk-lib 2.275 and the kubectl v36 layer support 1.36; EKS's calendar dates for it are not in our
+        # sources yet, so it is selectable but never the default until they are recorded here.
+        KubernetesRelease("1.36", None, None),
     )
 }
+
+
+def default_kubernetes_version(today: date) -> str:
+    """The newest version in EKS standard support on ``today`` (by the recorded calendar)."""
+    supported = [v for v, r in KUBERNETES_RELEASES.items() if r.support_status(today) == "standard"]
+    if not supported:
+        raise ValueError(f"no recorded Kubernetes version is in EKS standard support on {today}: "
+                         f"update KUBERNETES_RELEASES in eks_training.constructs.cluster_addons")
+    return max(supported, key=lambda v: tuple(map(int, v.split("."))))
 
 
 def support_warning(version: str, today: date) -> str | None:
     """A sentence for the synth output when ``version`` is past standard support on ``today``, else None."""
     release = KUBERNETES_RELEASES[version]
     status = release.support_status(today)
+    if status == "unrecorded":
+        return (f"Kubernetes {version}: EKS's support dates for it are not recorded in this eks-training release; "
+                "check the EKS version calendar before relying on it")
     if status == "extended":
         return (f"Kubernetes {version} left EKS standard support on {release.end_of_standard_support}: extended "
                 f"support is billed per cluster-hour until {release.end_of_extended_support}; plan an upgrade")

@@ -11,6 +11,7 @@ This module imports nothing from CDK, so charts, the CLI and the planner can use
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Literal
 
 Accelerator = Literal["nvidia", "neuron"]
@@ -22,6 +23,17 @@ ACCELERATOR_RESOURCE: dict[str, str] = {
 }
 #: Taint key that keeps non-accelerated pods off accelerated nodes (what the device plugins tolerate).
 ACCELERATOR_TAINT: dict[str, str] = ACCELERATOR_RESOURCE
+
+
+def accelerator_taint(accelerator: str) -> dict[str, str]:
+    """The taint every node of ``accelerator`` carries, from managed node groups and Karpenter pools alike."""
+    return {"key": ACCELERATOR_TAINT[accelerator], "value": "true", "effect": "NoSchedule"}
+
+
+def accelerator_tolerations(accelerator: str) -> list[dict[str, str]]:
+    """What pods on ``accelerator`` nodes tolerate: the taint's key with any value (``Exists``), so a taint written
+    with or without a value matches (an ``Equal`` toleration misses a taint whose value differs)."""
+    return [{"key": ACCELERATOR_TAINT[accelerator], "operator": "Exists", "effect": "NoSchedule"}]
 #: Extended resource of the EFA device plugin.
 EFA_RESOURCE = "vpc.amazonaws.com/efa"
 
@@ -128,3 +140,78 @@ def instance_facts(instance_type: str, *, field: str = "instance_type") -> Insta
 def supported_types(accelerator: Accelerator | None = None) -> list[str]:
     """Supported instance types, optionally only those of one accelerator kind."""
     return [t for t, f in INSTANCE_TYPES.items() if accelerator is None or f.accelerator == accelerator]
+
+
+# General-purpose families for system nodes: vCPUs follow the size name and memory is a fixed GiB per vCPU
+# (m: 4, c: 2, r: 8) on every current x86 generation (AWS's published sizes; cross-checked against moto in tests).
+_GENERAL_MEMORY_PER_VCPU = {"m5": 4, "m5a": 4, "m6i": 4, "m6a": 4, "m7i": 4, "m7a": 4,
+                            "c5": 2, "c6i": 2, "c6a": 2, "c7i": 2, "c7a": 2,
+                            "r5": 8, "r6i": 8, "r6a": 8, "r7i": 8, "r7a": 8}
+_GENERAL_SIZES = {"large": 2, "xlarge": 4, "2xlarge": 8, "4xlarge": 16, "8xlarge": 32, "12xlarge": 48,
+                  "16xlarge": 64, "24xlarge": 96}
+#: Instance types the system node group may use (x86 general purpose, compute or memory optimised).
+SYSTEM_INSTANCE_TYPES: tuple[str, ...] = tuple(f"{family}.{size}" for family in _GENERAL_MEMORY_PER_VCPU
+                                               for size in _GENERAL_SIZES)
+
+#: Pods per node the check assumes (the kubelet default that EKS's AMIs keep for most sizes).
+MAX_PODS = 110
+#: Headroom for the EKS add-on DaemonSets on every node (VPC CNI, kube-proxy, Pod Identity agent, CSI node pods).
+DAEMONSET_HEADROOM_CPU = Decimal("0.5")
+DAEMONSET_HEADROOM_MEMORY = Decimal(2**30)
+#: Share of EC2's nominal memory the kubelet sees as capacity (the kernel and firmware keep the rest).
+KUBELET_VISIBLE_MEMORY = Decimal("0.95")
+
+
+@dataclass(frozen=True)
+class NodeCapacity:
+    """What a node of one instance type offers to pods, after the reserve stated in :func:`node_capacity`."""
+
+    instance_type: str
+    vcpus: int
+    memory_gib: int
+    accelerator: Accelerator | None
+    accelerators: int
+    neuron_cores: int
+    efa_interfaces: int
+    max_pods: int
+    allocatable_cpu: Decimal
+    allocatable_memory: Decimal  # bytes
+
+
+def whole_node_requests(instance_type: str) -> tuple[str, str]:
+    """(cpu, memory) requests of a pod that owns a node: what :func:`node_capacity` leaves, less 5% of memory
+    for the node's own DaemonSets (device plugins, CSI node pods). The one place every whole-node pod is sized."""
+    capacity = node_capacity(instance_type)
+    memory_gib = int(capacity.allocatable_memory / 2**30 * Decimal("0.95"))
+    return str(max(1, int(capacity.allocatable_cpu))), f"{memory_gib}Gi"
+
+
+def _kube_reserved_cpu(vcpus: int) -> Decimal:
+    # The EKS AMIs' kube-reserved CPU: 6% of the first core, 1% of the second, 0.5% of cores 3-4, 0.25% above.
+    shares = [Decimal("0.06"), Decimal("0.01"), Decimal("0.005"), Decimal("0.005")]
+    return sum((shares[i] if i < 4 else Decimal("0.0025")) for i in range(vcpus))
+
+
+def node_capacity(instance_type: str, *, field: str = "instance_type") -> NodeCapacity:
+    """Allocatable CPU and memory of a node: EC2's figures less kube-reserved (the EKS AMI formulas: CPU by
+    core, 255Mi + 11Mi per pod of memory), the 100Mi eviction threshold, 5% of memory the kubelet never sees,
+    and :data:`DAEMONSET_HEADROOM_CPU`/``_MEMORY`` for the add-on DaemonSets. One-line error for unknown types."""
+    family, _, size = instance_type.partition(".")
+    if instance_type in INSTANCE_TYPES:
+        facts = INSTANCE_TYPES[instance_type]
+        vcpus, memory_gib = facts.vcpus, facts.memory_gib
+        accelerator, accelerators, cores, efa = facts.accelerator, facts.accelerators, facts.neuron_cores, facts.efa_interfaces
+    elif family in _GENERAL_MEMORY_PER_VCPU and size in _GENERAL_SIZES:
+        vcpus = _GENERAL_SIZES[size]
+        memory_gib = vcpus * _GENERAL_MEMORY_PER_VCPU[family]
+        accelerator, accelerators, cores, efa = None, 0, 0, 0
+    else:
+        raise UnsupportedInstanceTypeError(
+            f"{field}: '{instance_type}' is not a known instance type (allowed: the accelerated types "
+            f"{', '.join(INSTANCE_TYPES)}, or a system type such as m6i.2xlarge: families "
+            f"{', '.join(_GENERAL_MEMORY_PER_VCPU)}, sizes {', '.join(_GENERAL_SIZES)})")
+    reserved_memory = Decimal((255 + 11 * MAX_PODS + 100) * 2**20) + DAEMONSET_HEADROOM_MEMORY
+    return NodeCapacity(
+        instance_type, vcpus, memory_gib, accelerator, accelerators, cores, efa, MAX_PODS,
+        allocatable_cpu=Decimal(vcpus) - _kube_reserved_cpu(vcpus) - DAEMONSET_HEADROOM_CPU,
+        allocatable_memory=Decimal(memory_gib * 2**30) * KUBELET_VISIBLE_MEMORY - reserved_memory)

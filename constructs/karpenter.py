@@ -10,6 +10,7 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
+from eks_training.workloads.platform_names import SYSTEM_NODE_SELECTOR
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding, wildcard_resource_finding
 
 KARPENTER_CHART = "oci://public.ecr.aws/karpenter/karpenter"
@@ -80,60 +81,93 @@ class KarpenterController(Construct):
                 "serviceAccount": {"name": KARPENTER_SERVICE_ACCOUNT},
                 "replicas": 2,
                 # The controller never runs on the nodes it manages.
-                "nodeSelector": {"eks-training/role": "system"},
+                "nodeSelector": dict(SYSTEM_NODE_SELECTOR),
                 "controller": {"resources": {"requests": {"cpu": "500m", "memory": "1Gi"},
                                              "limits": {"memory": "1Gi"}}},
             })
         self.chart.node.add_dependency(association)
 
     def _grant_controller(self, role: iam.Role, stack: Stack, cluster: eks.Cluster, cluster_name: str) -> None:
+        # Action for action and condition for condition the policies of Karpenter 1.14's reference CloudFormation
+        # (getting-started guide); `eks-training check` compares them with that file and fails on any difference.
         region, account, partition = stack.region, stack.account, stack.partition
-        tag_scope = {f"aws:RequestTag/kubernetes.io/cluster/{cluster_name}": "owned"}
-        owned = {f"aws:ResourceTag/kubernetes.io/cluster/{cluster_name}": "owned"}
+        cluster_tag = f"kubernetes.io/cluster/{cluster_name}"
+        request_owned = {f"aws:RequestTag/{cluster_tag}": "owned", "aws:RequestTag/eks:eks-cluster-name": cluster_name}
+        resource_owned = {f"aws:ResourceTag/{cluster_tag}": "owned"}
+        any_pool = {"StringLike": {"aws:ResourceTag/karpenter.sh/nodepool": "*"}}
         ec2_arn = f"arn:{partition}:ec2:{region}"
+        launched = [f"{ec2_arn}:*:{kind}/*" for kind in ("fleet", "instance", "volume", "network-interface",
+                                                          "launch-template", "spot-instances-request")]
+        profiles = f"arn:{partition}:iam::{account}:instance-profile/*"
+        profile_owned = {**resource_owned, "aws:ResourceTag/topology.kubernetes.io/region": region}
+        profile_request = {**request_owned, "aws:RequestTag/topology.kubernetes.io/region": region}
+        any_node_class = "karpenter.k8s.aws/ec2nodeclass"
         statements = [
-            iam.PolicyStatement(sid="LaunchFromAnyImageSubnetAndGroup", actions=["ec2:RunInstances", "ec2:CreateFleet"],
+            iam.PolicyStatement(sid="AllowScopedEC2InstanceAccessActions", actions=["ec2:RunInstances", "ec2:CreateFleet"],
                                 resources=[f"{ec2_arn}::image/*", f"{ec2_arn}::snapshot/*", f"{ec2_arn}:*:security-group/*",
                                            f"{ec2_arn}:*:subnet/*", f"{ec2_arn}:*:capacity-reservation/*",
                                            f"{ec2_arn}:*:placement-group/*"]),
-            iam.PolicyStatement(sid="LaunchOwnedInstances", actions=["ec2:RunInstances", "ec2:CreateFleet",
-                                                                      "ec2:CreateLaunchTemplate"],
-                                resources=[f"{ec2_arn}:*:fleet/*", f"{ec2_arn}:*:instance/*", f"{ec2_arn}:*:volume/*",
-                                           f"{ec2_arn}:*:network-interface/*", f"{ec2_arn}:*:launch-template/*",
-                                           f"{ec2_arn}:*:spot-instances-request/*"],
-                                conditions={"StringEquals": tag_scope}),
-            iam.PolicyStatement(sid="UseOwnedLaunchTemplates", actions=["ec2:RunInstances", "ec2:CreateFleet"],
-                                resources=[f"{ec2_arn}:*:launch-template/*"], conditions={"StringEquals": owned}),
-            iam.PolicyStatement(sid="TagOnCreate", actions=["ec2:CreateTags"],
-                                resources=[f"{ec2_arn}:*:fleet/*", f"{ec2_arn}:*:instance/*", f"{ec2_arn}:*:volume/*",
-                                           f"{ec2_arn}:*:network-interface/*", f"{ec2_arn}:*:launch-template/*",
-                                           f"{ec2_arn}:*:spot-instances-request/*"],
-                                conditions={"StringEquals": {**tag_scope, "ec2:CreateAction": ["RunInstances", "CreateFleet",
-                                                                                               "CreateLaunchTemplate"]}}),
-            iam.PolicyStatement(sid="ManageOwned", actions=["ec2:TerminateInstances", "ec2:DeleteLaunchTemplate",
-                                                            "ec2:CreateTags"],
+            iam.PolicyStatement(sid="AllowScopedEC2LaunchTemplateAccessActions", actions=["ec2:RunInstances", "ec2:CreateFleet"],
+                                resources=[f"{ec2_arn}:*:launch-template/*"],
+                                conditions={"StringEquals": resource_owned, **any_pool}),
+            iam.PolicyStatement(sid="AllowScopedEC2InstanceActionsWithTags",
+                                actions=["ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"], resources=launched,
+                                conditions={"StringEquals": request_owned,
+                                            "StringLike": {"aws:RequestTag/karpenter.sh/nodepool": "*"}}),
+            iam.PolicyStatement(sid="AllowScopedResourceCreationTagging", actions=["ec2:CreateTags"], resources=launched,
+                                conditions={"StringEquals": {**request_owned, "ec2:CreateAction": [
+                                    "RunInstances", "CreateFleet", "CreateLaunchTemplate"]},
+                                    "StringLike": {"aws:RequestTag/karpenter.sh/nodepool": "*"}}),
+            iam.PolicyStatement(sid="AllowScopedResourceTagging", actions=["ec2:CreateTags"],
+                                resources=[f"{ec2_arn}:*:instance/*"],
+                                conditions={"StringEquals": resource_owned, **any_pool,
+                                            "StringEqualsIfExists": {"aws:RequestTag/eks:eks-cluster-name": cluster_name},
+                                            "ForAllValues:StringEquals": {"aws:TagKeys": [
+                                                "eks:eks-cluster-name", "karpenter.sh/nodeclaim", "Name"]}}),
+            iam.PolicyStatement(sid="AllowScopedDeletion", actions=["ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"],
                                 resources=[f"{ec2_arn}:*:instance/*", f"{ec2_arn}:*:launch-template/*"],
-                                conditions={"StringEquals": owned}),
-            iam.PolicyStatement(sid="DescribeOnlyAllowsAll", actions=[
-                "ec2:DescribeAvailabilityZones", "ec2:DescribeImages", "ec2:DescribeInstances",
-                "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes", "ec2:DescribeLaunchTemplates",
-                "ec2:DescribeSecurityGroups", "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets",
-                "ec2:DescribeCapacityReservations", "ec2:DescribePlacementGroups", "pricing:GetProducts"],
+                                conditions={"StringEquals": resource_owned, **any_pool}),
+            iam.PolicyStatement(sid="AllowPassingInstanceRole", actions=["iam:PassRole"], resources=[self.node_role.role_arn],
+                                conditions={"StringEquals": {"iam:PassedToService": ["ec2.amazonaws.com",
+                                                                                     "ec2.amazonaws.com.cn"]}}),
+            iam.PolicyStatement(sid="AllowScopedInstanceProfileCreationActions", actions=["iam:CreateInstanceProfile"],
+                                resources=[profiles], conditions={"StringEquals": profile_request,
+                                                                  "StringLike": {f"aws:RequestTag/{any_node_class}": "*"}}),
+            iam.PolicyStatement(sid="AllowScopedInstanceProfileTagActions", actions=["iam:TagInstanceProfile"],
+                                resources=[profiles], conditions={
+                                    "StringEquals": {**profile_owned, **profile_request},
+                                    "StringLike": {f"aws:ResourceTag/{any_node_class}": "*",
+                                                   f"aws:RequestTag/{any_node_class}": "*"}}),
+            iam.PolicyStatement(sid="AllowScopedInstanceProfileActions", actions=[
+                "iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"],
+                resources=[profiles], conditions={"StringEquals": profile_owned,
+                                                  "StringLike": {f"aws:ResourceTag/{any_node_class}": "*"}}),
+            iam.PolicyStatement(sid="AllowAPIServerEndpointDiscovery", actions=["eks:DescribeCluster"],
+                                resources=[cluster.cluster_arn]),
+            iam.PolicyStatement(sid="AllowInterruptionQueueActions",
+                                actions=["sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"],
+                                resources=[self.queue.queue_arn]),
+            iam.PolicyStatement(sid="AllowZonalShiftStatusReadOnly", actions=["arc-zonal-shift:GetManagedResource"],
+                                resources=["*"], conditions={"StringEquals": {
+                                    "arc-zonal-shift:ResourceIdentifier":
+                                        f"arn:{partition}:eks:{region}:{account}:cluster/{cluster_name}"}}),
+            iam.PolicyStatement(sid="AllowRegionalReadActions", actions=[
+                "ec2:DescribeCapacityReservations", "ec2:DescribeImages", "ec2:DescribeInstances",
+                "ec2:DescribeInstanceStatus", "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes",
+                "ec2:DescribeLaunchTemplates", "ec2:DescribePlacementGroups", "ec2:DescribeSecurityGroups",
+                "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"],
                 resources=["*"], conditions={"StringEquals": {"aws:RequestedRegion": region}}),
-            iam.PolicyStatement(sid="ReadAmiParameters", actions=["ssm:GetParameter"],
+            iam.PolicyStatement(sid="AllowSSMReadActions", actions=["ssm:GetParameter"],
                                 resources=[f"arn:{partition}:ssm:{region}::parameter/aws/service/*"]),
-            iam.PolicyStatement(sid="PassNodeRole", actions=["iam:PassRole"], resources=[self.node_role.role_arn],
-                                conditions={"StringEquals": {"iam:PassedToService": ["ec2.amazonaws.com"]}}),
-            iam.PolicyStatement(sid="ManageInstanceProfiles", actions=[
-                "iam:CreateInstanceProfile", "iam:TagInstanceProfile", "iam:AddRoleToInstanceProfile",
-                "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile", "iam:GetInstanceProfile",
-                "iam:ListInstanceProfiles"],
-                resources=[f"arn:{partition}:iam::{account}:instance-profile/*"]),
-            iam.PolicyStatement(sid="DescribeCluster", actions=["eks:DescribeCluster"], resources=[cluster.cluster_arn]),
+            # The Price List API answers only in us-east-1 (and two others): no region condition here.
+            iam.PolicyStatement(sid="AllowPricingReadActions", actions=["pricing:GetProducts"], resources=["*"]),
+            iam.PolicyStatement(sid="AllowUnscopedInstanceProfileListAction", actions=["iam:ListInstanceProfiles"],
+                                resources=["*"]),
+            iam.PolicyStatement(sid="AllowInstanceProfileReadActions", actions=["iam:GetInstanceProfile"],
+                                resources=[profiles]),
         ]
         for statement in statements:
             role.add_to_policy(statement)
-        self.queue.grant_consume_messages(role)
         wildcards = sorted({r for st in statements for r in st.resources if "*" in r})
         acknowledge(role, "Karpenter launches and terminates instances it tags itself: EC2 ARNs carry wildcards for "
                     "ids unknown until launch, bounded by the cluster ownership tag; Describe and pricing calls take "

@@ -96,10 +96,16 @@ class TrainingNetwork(Construct):
                 self._add_endpoints()
         self.private_subnets = list(self.vpc.private_subnets)
 
+        # EFA's SRD traffic is not IP: a 0.0.0.0/0 egress rule does not carry it, the group must name itself as the
+        # destination too (EFA user guide: inbound and outbound rules that reference the group itself).
+        # (CDK drops extra egress rules from a group that allows all outbound, so the self rule is written directly.)
         self.efa_security_group = ec2.SecurityGroup(
             self, "EfaSecurityGroup", vpc=self.vpc, allow_all_outbound=True,
             description="EFA: all traffic to and from members of this group (OS-bypass needs it)")
         self.efa_security_group.add_ingress_rule(self.efa_security_group, ec2.Port.all_traffic(), "EFA within the group")
+        ec2.CfnSecurityGroupEgress(self, "EfaSelfEgress", group_id=self.efa_security_group.security_group_id,
+                                   ip_protocol="-1", destination_security_group_id=self.efa_security_group.security_group_id,
+                                   description="EFA within the group")
         if cluster_name:
             Tags.of(self.efa_security_group).add("karpenter.sh/discovery", cluster_name)
 

@@ -11,7 +11,7 @@ from aws_cdk import aws_eks_v2 as eks
 from aws_cdk import aws_iam as iam
 from constructs import Construct
 
-from eks_training.constructs.instance_types import ACCELERATOR_TAINT, InstanceFacts, instance_facts
+from eks_training.constructs.instance_types import InstanceFacts, accelerator_taint, instance_facts
 from eks_training.workloads.platform_names import LABEL_ACCELERATOR, LABEL_EFA, LABEL_FAMILY, LABEL_POOL
 
 CapacityType = Literal["on-demand", "spot", "capacity-reservation", "capacity-block"]
@@ -122,7 +122,8 @@ class AcceleratedNodeGroup(Construct):
             launch_template_spec=eks.LaunchTemplateSpec(id=self.launch_template.ref,
                                                         version=self.launch_template.attr_latest_version_number),
             labels={**accelerator_labels(facts, efa, id), **(labels or {})},
-            taints=[eks.TaintSpec(effect=eks.TaintEffect.NO_SCHEDULE, key=ACCELERATOR_TAINT[accelerator], value="true")],
+            taints=[eks.TaintSpec(effect=eks.TaintEffect.NO_SCHEDULE, key=accelerator_taint(accelerator)["key"],
+                                  value=accelerator_taint(accelerator)["value"])],
         )
         # aws-cdk-lib 2.275 refuses AL2023 NVIDIA/NEURON AMI types for p5 and trn instance types
         # (AmiTypeDoesNotMatchInstanceArchitecture) although EKS supports them: set the type on the

@@ -27,76 +27,12 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def instance_type_limits(config: PlatformConfig) -> dict[str, int]:
-    """Most nodes of each instance type the environment can provide (node groups, Karpenter pools, Slurm partitions)."""
-    limits: dict[str, int] = {}
-
-    def allow(instance_type: str, nodes: int) -> None:
-        limits[instance_type] = max(limits.get(instance_type, 0), nodes)
-
-    for group in config.accelerated_node_groups:
-        allow(group.instance_type, group.max_size)
-    for pool in config.capacity.karpenter_pools:
-        for instance_type in pool.instance_types:
-            allow(instance_type, pool.max_accelerators // INSTANCE_TYPES[instance_type].accelerators)
-    for partition in config.services.slurm_partitions:
-        allow(partition.instance_type, partition.max_nodes)
-    return limits
-
-
 def _render(args: argparse.Namespace) -> int:
-    from eks_training.workloads.job_pods import TrainingJob
-    from eks_training.workloads.jobs import PlacementNames, job_kind
+    from eks_training.infra.job_render import render_job
 
-    kind = job_kind(args.kind)
-    config = load_environment(args.env)
-    limits = instance_type_limits(config)
-    wanted = kind.accelerator
-    if args.instance_type is None:
-        candidates = [t for t in limits if wanted == "any" or INSTANCE_TYPES[t].accelerator == wanted]
-        if kind.name == "slurm-batch":
-            candidates = [p.instance_type for p in config.services.slurm_partitions]
-        if not candidates:
-            raise UsageError(f"--instance-type: environment {config.name!r} has no {wanted} capacity for {kind.name}")
-        instance_type = candidates[0]
-    else:
-        instance_type = args.instance_type
-    if instance_type not in limits:
-        raise UsageError(f"--instance-type: {instance_type!r} is not in environment {config.name!r} (allowed: {', '.join(limits)})")
-    facts = INSTANCE_TYPES[instance_type]
-    if wanted != "any" and facts.accelerator != wanted:
-        label = "GPU" if wanted == "nvidia" else "Trainium"
-        raise UsageError(f"--instance-type: {instance_type!r} is a {facts.accelerator_name} type; {kind.name} needs a {label} type")
-    nodes = args.nodes if args.nodes is not None else (2 if kind.multi_node else 1)
-    partition = None
-    if kind.name == "slurm-batch":
-        partitions = [p for p in config.services.slurm_partitions if p.instance_type == instance_type]
-        if not partitions:
-            raise UsageError(f"--instance-type: {instance_type!r} has no Slurm partition in environment {config.name!r}")
-        partition, allowed = partitions[0].name, partitions[0].max_nodes
-    else:
-        allowed = limits[instance_type]
-    if nodes < 1 or nodes > allowed:
-        raise UsageError(f"--nodes: {nodes} is not allowed: {instance_type} in {config.name!r} allows 1 to {allowed} nodes")
-    namespace = args.namespace or config.training_namespaces[0].name
-    if namespace not in [n.name for n in config.training_namespaces]:
-        raise UsageError(f"--namespace: {namespace!r} is not a training namespace of {config.name!r}"
-                         f" (allowed: {', '.join(n.name for n in config.training_namespaces)})")
-    image = args.image or (config.images.neuron_image if facts.accelerator == "neuron" else config.images.gpu_image)
-    if kind.name == "bionemo" and not args.image:
-        raise UsageError("--image: bionemo needs its BioNeMo image, e.g. nvcr.io/nvidia/clara/bionemo-framework:TAG")
-    s3_uri = None
-    if args.checkpoint_sidecar:
-        s3_uri = args.checkpoint_s3_uri
-        bucket = config.storage.buckets.checkpoint_bucket_name
-        if s3_uri is None and bucket is None:
-            raise UsageError(f"--checkpoint-s3-uri: environment {config.name!r} generates its checkpoint bucket name at deploy"
-                             " time; give s3://BUCKET/PREFIX")
-        s3_uri = s3_uri or f"s3://{bucket}/{args.name}"
-    job = TrainingJob(name=args.name, namespace=namespace, instance_type=instance_type, nodes=nodes, image=image,
-                      train_args=tuple(shlex.split(args.train_args or "")), checkpoint_s3_uri=s3_uri)
-    queues = config.services.volcano_queues
-    rendered = kind.build(job, PlacementNames(queue=queues[0].name if queues else None, partition=partition))
+    rendered = render_job(load_environment(args.env), args.kind, nodes=args.nodes, instance_type=args.instance_type,
+                          image=args.image, name=args.name, namespace=args.namespace, train_args=args.train_args,
+                          checkpoint_sidecar=args.checkpoint_sidecar, checkpoint_s3_uri=args.checkpoint_s3_uri)
     if isinstance(rendered, str):
         sys.stdout.write(rendered)
     elif args.output == "json":
@@ -158,6 +94,15 @@ def _add_data(subparsers: argparse._SubParsersAction) -> None:
     prepare.set_defaults(handler=data_prep.run)
 
 
+def _add_check(subparsers: argparse._SubParsersAction) -> None:
+    """`check`: would the synthesized platform run a job? (eks_training.infra.check, imported when it runs)."""
+    from eks_training.infra.check import deploy_check
+
+    parser = subparsers.add_parser("check", help="prove offline that the environment's pods land, reach and start")
+    deploy_check.add_arguments(parser)
+    parser.set_defaults(handler=deploy_check.run)
+
+
 def _float(text: str) -> float:
     try:
         return float(text)
@@ -198,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     plan.set_defaults(handler=_plan)
     _add_preflight(subparsers)
     _add_data(subparsers)
+    _add_check(subparsers)
     return parser
 
 

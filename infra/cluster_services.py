@@ -12,32 +12,37 @@ import cdk8s
 from aws_cdk import aws_eks_v2 as eks
 from constructs import Construct
 
-from eks_training.constructs.instance_types import ACCELERATOR_TAINT, INSTANCE_TYPES
+from eks_training.constructs.instance_types import INSTANCE_TYPES, accelerator_tolerations, whole_node_requests
 from eks_training.infra import operators
 from eks_training.infra.config import PlatformConfig
 from eks_training.infra.operators import HelmRelease
-from eks_training.workloads.jupyterhub import DEFAULT_NOTEBOOK_PROFILES, jupyterhub_values
+from eks_training.workloads.jupyterhub import jupyterhub_values, profiles_for
 from eks_training.workloads.kuberay import RayClusterChart, RayGpuWorkers
 from eks_training.workloads.mpi_operator import MpiOperatorSupportChart
 from eks_training.workloads.mpi_operator_install import MpiOperatorInstallChart
-from eks_training.workloads.platform_names import FSX_CLAIM_NAME, LABEL_ACCELERATOR, LABEL_EFA, TRAINING_SERVICE_ACCOUNT
+from eks_training.workloads.platform_names import (
+    FSX_CLAIM_NAME,
+    LABEL_ACCELERATOR,
+    LABEL_EFA,
+    SYSTEM_NODE_SELECTOR,
+    TRAINING_SERVICE_ACCOUNT,
+)
 from eks_training.workloads.slinky import SlurmClusterChart, SlurmPartition
 from eks_training.workloads.volcano import QueueResources, VolcanoQueue, VolcanoQueuesChart
 
 SLURM_NAMESPACE = "slurm"
-_SYSTEM_NODES = {"eks-training/role": "system"}
+_SYSTEM_NODES = SYSTEM_NODE_SELECTOR
 
 
 def _on_accelerator(accelerator: str) -> dict[str, Any]:
     """Values that put a device plugin only on nodes of one accelerator kind, tolerating their taint."""
-    return {"nodeSelector": {LABEL_ACCELERATOR: accelerator},
-            "tolerations": [{"key": ACCELERATOR_TAINT[accelerator], "operator": "Exists", "effect": "NoSchedule"}]}
+    return {"nodeSelector": {LABEL_ACCELERATOR: accelerator}, "tolerations": accelerator_tolerations(accelerator)}
 
 
-def _whole_node(instance_type: str) -> tuple[str, str]:
-    """CPU and memory requests for a pod that owns a node: the instance less kubelet/DaemonSet headroom."""
-    facts = INSTANCE_TYPES[instance_type]
-    return str(max(1, facts.vcpus - 8)), f"{int(facts.memory_gib * 0.9)}Gi"
+def _require_label(key: str, value: str) -> dict[str, Any]:
+    """A required node affinity on one label (replaces a chart's default affinity: Helm replaces lists whole)."""
+    return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+        {"matchExpressions": [{"key": key, "operator": "In", "values": [value]}]}]}}}
 
 
 class ClusterServices(Construct):
@@ -48,8 +53,10 @@ class ClusterServices(Construct):
 
     def __init__(self, scope: Construct, id: str, *, config: PlatformConfig, cluster: eks.Cluster,
                  k8s: cdk8s.App, namespaces_manifest: eks.KubernetesManifest,
-                 storage_manifest: eks.KubernetesManifest | None) -> None:
+                 storage_manifest: eks.KubernetesManifest | None, system_nodes: Construct | None = None) -> None:
         super().__init__(scope, id)
+        # Every release is installed with wait: its pods need nodes, so it waits for the system node group.
+        self.system_nodes = system_nodes
         self.config, self.cluster, self.k8s = config, cluster, k8s
         self.releases: dict[str, eks.HelmChart] = {}
         self.manifests: dict[str, eks.KubernetesManifest] = {}
@@ -59,7 +66,9 @@ class ClusterServices(Construct):
         training_namespace = config.training_namespaces[0].name
 
         if services.nvidia_device_plugin and "nvidia" in accelerators:
+            # The chart's default affinity asks for NFD/GFD labels that nothing sets here: ours replaces it.
             self._release(operators.NVIDIA_DEVICE_PLUGIN, {**_on_accelerator("nvidia"),
+                                                           "affinity": _require_label(LABEL_ACCELERATOR, "nvidia"),
                                                            "priorityClassName": "system-node-critical"})
         if services.neuron_device_plugin and "neuron" in accelerators:
             self._release(operators.NEURON, {
@@ -71,9 +80,8 @@ class ClusterServices(Construct):
                 "nodeSelector": {LABEL_EFA: "true"}, "tolerations": [{"operator": "Exists"}]})
 
         if services.volcano:
-            volcano = self._release(operators.VOLCANO, {"custom": {
-                "scheduler_node_selector": _SYSTEM_NODES, "controller_node_selector": _SYSTEM_NODES,
-                "admission_node_selector": _SYSTEM_NODES}})
+            # custom.default_ns places the scheduler, controllers and admission webhook (and its init Job).
+            volcano = self._release(operators.VOLCANO, {"custom": {"default_ns": _SYSTEM_NODES}})
             queues = [VolcanoQueue(name=q.name, weight=q.weight, reclaimable=q.reclaimable, capability=QueueResources(
                 cpu=q.cpu, memory=f"{q.memory_gib}Gi", nvidia_gpus=q.gpus or None,
                 neuron_devices=q.neuron_devices or None)) for q in services.volcano_queues]
@@ -83,7 +91,7 @@ class ClusterServices(Construct):
             kuberay = self._release(operators.KUBERAY, {"nodeSelector": _SYSTEM_NODES})
             if services.ray_worker_instance_type:
                 facts = INSTANCE_TYPES[services.ray_worker_instance_type]
-                cpu, memory = _whole_node(facts.instance_type)
+                cpu, memory = whole_node_requests(facts.instance_type)
                 chart = RayClusterChart(
                     k8s, "ray-cluster", namespace=training_namespace, name="shared-ray",
                     fsx_claim_name=FSX_CLAIM_NAME, service_account_name=TRAINING_SERVICE_ACCOUNT,
@@ -99,12 +107,16 @@ class ClusterServices(Construct):
             self._chart("mpi-operator-support", support, install, namespaces_manifest)
 
         if services.slinky and services.slurm_partitions:
-            cert_manager = self._release(operators.CERT_MANAGER, {"crds": {"enabled": True}, "nodeSelector": _SYSTEM_NODES})
+            # Each cert-manager component has its own selector; the top-level one places only the controller.
+            cert_manager = self._release(operators.CERT_MANAGER, {
+                "crds": {"enabled": True}, "nodeSelector": _SYSTEM_NODES,
+                **{part: {"nodeSelector": _SYSTEM_NODES} for part in ("webhook", "cainjector", "startupapicheck")}})
             crds = self._release(operators.SLURM_OPERATOR_CRDS, {})
-            slurm_operator = self._release(operators.SLURM_OPERATOR, {}, cert_manager, crds)
+            slurm_operator = self._release(operators.SLURM_OPERATOR, {
+                part: {"nodeSelector": _SYSTEM_NODES} for part in ("operator", "webhook")}, cert_manager, crds)
             partitions = []
             for p in services.slurm_partitions:
-                cpu, memory = _whole_node(p.instance_type)
+                cpu, memory = whole_node_requests(p.instance_type)
                 partitions.append(SlurmPartition(name=p.name, instance_type=p.instance_type,
                                                  accelerator=INSTANCE_TYPES[p.instance_type].accelerator,
                                                  replicas=p.replicas, cpu=cpu, memory=memory, max_nodes=p.max_nodes))
@@ -115,9 +127,18 @@ class ClusterServices(Construct):
         if services.jupyterhub:
             values = jupyterhub_values(
                 namespace=operators.JUPYTERHUB.namespace, fsx_claim_name=FSX_CLAIM_NAME,
-                training_service_account=TRAINING_SERVICE_ACCOUNT, profiles=DEFAULT_NOTEBOOK_PROFILES,
+                training_service_account=TRAINING_SERVICE_ACCOUNT, profiles=profiles_for(self._on_demand_instance_types()),
                 gpu_image=config.images.gpu_image, neuron_image=config.images.neuron_image)
             self._release(operators.JUPYTERHUB, values, namespaces_manifest, storage_manifest, create_namespace=False)
+
+    def _on_demand_instance_types(self) -> list[str]:
+        """Instance types a pod can get a node of when it asks: the Karpenter pools' (managed groups at 0 never scale)."""
+        types = [t for p in self.config.capacity.karpenter_pools for t in p.instance_types]
+        types += [g.instance_type for g in self.config.accelerated_node_groups if g.desired_size > 0]
+        if not types:
+            raise ValueError(f"services.jupyterhub: environment {self.config.name!r} has no accelerated capacity that "
+                             "a notebook can get on demand (a Karpenter pool, or a node group with desired_size > 0)")
+        return types
 
     def _instance_types(self) -> set[str]:
         config = self.config
@@ -131,7 +152,7 @@ class ClusterServices(Construct):
             pinned.release, chart=pinned.chart, repository=pinned.repository, version=pinned.version,
             namespace=pinned.namespace, release=pinned.release, create_namespace=create_namespace, values=dict(values),
             wait=True)
-        for dependency in after:
+        for dependency in (*after, self.system_nodes):
             if dependency is not None:
                 release.node.add_dependency(dependency)
         self.releases[pinned.release] = release

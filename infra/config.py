@@ -8,6 +8,7 @@ line naming the field, the bad value and what is allowed. Nothing past this modu
 from __future__ import annotations
 
 import ipaddress
+from datetime import date
 import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -15,12 +16,13 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from eks_training.constructs.cluster_addons import KUBERNETES_RELEASES, default_kubernetes_version
 from eks_training.constructs.instance_types import INSTANCE_TYPES, instance_facts
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent / "environments"
 
-#: Kubernetes versions the platform builds; the source document's set (1.31-1.33) plus the two newer ones.
-KUBERNETES_VERSIONS = ("1.31", "1.32", "1.33", "1.34", "1.35")
+#: Kubernetes versions the platform builds; the source document's set (1.31-1.33) plus the newer ones.
+KUBERNETES_VERSIONS = tuple(KUBERNETES_RELEASES)
 
 _REGION = re.compile(r"^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$")
 _DNS_LABEL = re.compile(r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$")
@@ -405,7 +407,9 @@ class PlatformConfig(_Model):
     account: Annotated[str, Field(pattern=_ACCOUNT)] | None = None
     availability_zones: tuple[str, ...] = Field(min_length=2, max_length=6)
     training_az: str
-    kubernetes_version: Literal["1.31", "1.32", "1.33", "1.34", "1.35"] = "1.33"
+    #: Default: the newest version in EKS standard support on the day of synth (see ``default_kubernetes_version``).
+    kubernetes_version: Literal["1.31", "1.32", "1.33", "1.34", "1.35", "1.36"] = Field(
+        default_factory=lambda: default_kubernetes_version(date.today()))
     network: NetworkConfig = NetworkConfig()
     cluster: ClusterConfig = ClusterConfig()
     system_nodes: SystemNodesConfig = SystemNodesConfig()

@@ -79,6 +79,7 @@ class TrainingPlatformStack(Stack):
         self._add_namespaces()
         self._add_storage(removal)
         self.services = ClusterServices(self, "Services", config=config, cluster=self.cluster.cluster, k8s=self.k8s,
+                                        system_nodes=self.cluster.system_nodegroup,
                                         namespaces_manifest=self.namespaces_manifest,
                                         storage_manifest=self.storage_manifest)
 
@@ -149,17 +150,16 @@ class TrainingPlatformStack(Stack):
             self.cluster.grant_pod_identity(f"Training-{ns}", namespace=ns, service_account=TRAINING_SERVICE_ACCOUNT,
                                             role=self.training_role)
 
-        self.storage_manifest = None
-        if self.lustre or self.models:
-            fsx = self.lustre
-            chart = StorageChart(
-                self.k8s, "storage", namespaces=namespaces,
-                fsx=FsxVolume(fsx.file_system_id, fsx.dns_name, fsx.mount_name, storage.fsx.storage_capacity_gib) if fsx else None,
-                efs_file_system_id=self.models.file_system_id if self.models else None,
-                scratch_storage_class=bool(fsx), scratch_subnet_id=self.network.training_subnet.subnet_id if fsx else None,
-                scratch_security_group_ids=[fsx.security_group.security_group_id] if fsx else ())
-            self.storage_manifest = self.cluster.cluster.add_cdk8s_chart("Storage", chart)
-            self.storage_manifest.node.add_dependency(self.namespaces_manifest, *addons)
+        # Always: the default gp3 StorageClass serves claims that name no class (hub and controller state).
+        fsx = self.lustre
+        chart = StorageChart(
+            self.k8s, "storage", namespaces=namespaces,
+            fsx=FsxVolume(fsx.file_system_id, fsx.dns_name, fsx.mount_name, storage.fsx.storage_capacity_gib) if fsx else None,
+            efs_file_system_id=self.models.file_system_id if self.models else None,
+            scratch_storage_class=bool(fsx), scratch_subnet_id=self.network.training_subnet.subnet_id if fsx else None,
+            scratch_security_group_ids=[fsx.security_group.security_group_id] if fsx else ())
+        self.storage_manifest = self.cluster.cluster.add_cdk8s_chart("Storage", chart)
+        self.storage_manifest.node.add_dependency(self.namespaces_manifest, *addons)
 
     def _add_node_groups(self) -> None:
         config = self.config
@@ -185,6 +185,8 @@ class TrainingPlatformStack(Stack):
         self.karpenter = KarpenterController(
             self, "Karpenter", cluster=self.cluster.cluster, cluster_name=cluster_name,
             pod_identity_dependency=self.cluster.addons["eks-pod-identity-agent"])
+        # Installed with wait: its controller pods need the system nodes to exist first.
+        self.karpenter.chart.node.add_dependency(self.cluster.system_nodegroup)
         pools = [KarpenterPool(
             name=pool.name, accelerator=pool.accelerator, instance_types=pool.instance_types, zone=config.training_az,
             accelerator_limit=pool.max_accelerators, capacity_types=pool.capacity_types, efa=pool.efa,

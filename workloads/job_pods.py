@@ -11,7 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from eks_training.constructs.instance_types import ACCELERATOR_TAINT, EFA_RESOURCE, InstanceFacts, instance_facts
+from eks_training.constructs.instance_types import (
+    EFA_RESOURCE,
+    InstanceFacts,
+    accelerator_tolerations,
+    instance_facts,
+    whole_node_requests,
+)
 from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int
 from eks_training.workloads.platform_names import (
     FSX_CLAIM_NAME,
@@ -28,9 +34,6 @@ MAX_JOB_NAME_LENGTH = 40
 _IMAGE = re.compile(r"^[a-z0-9][\w.-]*(:\d+)?(/[\w.-]+)*(:[\w.-]+)?(@sha256:[0-9a-f]{64})?$")
 _S3_URI = re.compile(r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/.*)?$")
 _NCCL_DEBUG_LEVELS = ("VERSION", "WARN", "INFO", "TRACE")
-# Headroom left on each node for the kubelet, device plugins and DaemonSets, so the whole-node pod schedules.
-_RESERVED_CPUS = 8
-_MEMORY_FRACTION = 0.9
 
 
 @dataclass(frozen=True)
@@ -126,11 +129,8 @@ def c10d_rendezvous(job: TrainingJob, endpoint_host: str) -> tuple[str, ...]:
 
 def node_resources(facts: InstanceFacts, *, with_efa: bool = True) -> dict[str, str]:
     """Requests (== limits) of a pod that owns a whole node: every accelerator and EFA interface, most CPU/RAM."""
-    resources = {
-        "cpu": str(max(1, facts.vcpus - _RESERVED_CPUS)),
-        "memory": f"{int(facts.memory_gib * _MEMORY_FRACTION)}Gi",
-        facts.resource_name: str(facts.accelerators),
-    }
+    cpu, memory = whole_node_requests(facts.instance_type)
+    resources = {"cpu": cpu, "memory": memory, facts.resource_name: str(facts.accelerators)}
     if with_efa and facts.efa_interfaces:
         resources[EFA_RESOURCE] = str(facts.efa_interfaces)
     return resources
@@ -147,11 +147,6 @@ def fabric_env(job: TrainingJob, *, with_efa: bool = True) -> list[dict[str, str
             {"name": "RDMAV_FORK_SAFE", "value": "1"},
         ]
     return env
-
-
-def tolerations(facts: InstanceFacts) -> list[dict[str, str]]:
-    """Tolerate the accelerator taint (`nvidia.com/gpu` or `aws.amazon.com/neuron`, value true, NoSchedule)."""
-    return [{"key": ACCELERATOR_TAINT[facts.accelerator], "operator": "Equal", "value": "true", "effect": "NoSchedule"}]
 
 
 def training_volumes(job: TrainingJob) -> list[dict]:
@@ -213,7 +208,7 @@ def training_pod_spec(job: TrainingJob, containers: list[dict], *, restart_polic
         "serviceAccountName": job.service_account_name,
         "restartPolicy": restart_policy,
         "nodeSelector": {LABEL_INSTANCE_TYPE: job.instance_type},
-        "tolerations": tolerations(job.facts),
+        "tolerations": accelerator_tolerations(job.facts.accelerator),
         **extra,
         "containers": containers,
         "volumes": [*training_volumes(job), *extra_volumes],

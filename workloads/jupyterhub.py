@@ -13,9 +13,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from eks_training.constructs.instance_types import ACCELERATOR_RESOURCE, EFA_RESOURCE, instance_facts
+from eks_training.constructs.instance_types import (
+    ACCELERATOR_RESOURCE,
+    EFA_RESOURCE,
+    accelerator_tolerations,
+    instance_facts,
+    whole_node_requests,
+)
 from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int, check_unique
-from eks_training.workloads.slinky import SHARED_MOUNT_PATH, accelerator_tolerations
+from eks_training.workloads.platform_names import SYSTEM_NODE_SELECTOR
+from eks_training.workloads.slinky import SHARED_MOUNT_PATH
 
 #: z2jh 4.4.0 (2026-06-10) ships JupyterHub 5.5.0 and KubeSpawner 7.0.0 and needs Kubernetes >= 1.28. Its main
 #: branch already asks for >= 1.32, so a later chart would drop our Kubernetes 1.31 clusters.
@@ -129,6 +136,25 @@ DEFAULT_NOTEBOOK_PROFILES: tuple[NotebookProfile, ...] = (
 )
 
 
+def profiles_for(instance_types: Sequence[str]) -> tuple[NotebookProfile, ...]:
+    """One whole-node profile per instance type the environment can create on demand, smallest first (the default).
+
+    A profile the platform cannot give a node to would spawn a notebook that stays Pending: derive the list from
+    the capacity, never from a fixed catalogue.
+    """
+    profiles = []
+    for instance_type in sorted(dict.fromkeys(instance_types), key=lambda t: (instance_facts(t).accelerators, t)):
+        facts = instance_facts(instance_type)
+        cpu, memory = whole_node_requests(instance_type)  # the notebook owns the node
+        profiles.append(NotebookProfile(
+            slug=instance_type.replace(".", "-"),
+            display_name=f"{facts.accelerators}x {facts.accelerator_name} ({instance_type})",
+            description=f"A whole {instance_type}: {facts.accelerators} {facts.accelerator_name}, FSx at {SHARED_MOUNT_PATH}.",
+            instance_type=instance_type, accelerators=facts.accelerators, cpu_guarantee=int(cpu),
+            mem_guarantee=memory.removesuffix("i"), efa=facts.efa_supported, mount_fsx=True, default=not profiles))
+    return tuple(profiles)
+
+
 def _check_image(field: str, image: object) -> tuple[str, str]:
     """(name, tag) of an image reference pinned to a tag other than `latest`."""
     name, _, tag = image.rpartition(":") if isinstance(image, str) else ("", "", "")
@@ -178,7 +204,7 @@ def jupyterhub_values(
     namespace: str,
     fsx_claim_name: str,
     training_service_account: str,
-    profiles: Sequence[NotebookProfile] = DEFAULT_NOTEBOOK_PROFILES,
+    profiles: Sequence[NotebookProfile],
     gpu_image: str,
     neuron_image: str,
 ) -> dict[str, Any]:
@@ -203,6 +229,15 @@ def jupyterhub_values(
             f"profiles default={[p.slug for p in profiles if p.default]} is not allowed: mark at most one default"
         )
     return {
+        # Hub, proxy and the user scheduler are platform services: on the system nodes, never on accelerators.
+        "hub": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)},
+        # ClusterIP: a LoadBalancer Service here would be an internet-facing load balancer (kubectl port-forward,
+        # or an ingress of the user's choosing, reaches it).
+        "proxy": {"service": {"type": "ClusterIP"}, "chp": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}},
+        # Placeholders and the hook pre-puller would sit on system nodes (user pods go to accelerator nodes that
+        # Karpenter creates per notebook): off.
+        "scheduling": {"userScheduler": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}, "userPlaceholder": {"enabled": False}},
+        "prePuller": {"hook": {"enabled": False}},
         "singleuser": {
             "image": {"name": gpu_name, "tag": gpu_tag},
             "serviceAccountName": training_service_account,

@@ -25,7 +25,7 @@ from eks_training.workloads.k8s_objects import (
     check_unique,
     emit,
 )
-from eks_training.constructs.instance_types import ACCELERATOR_RESOURCE, instance_facts
+from eks_training.constructs.instance_types import ACCELERATOR_RESOURCE, accelerator_taint, instance_facts
 from eks_training.workloads.labels import common_labels
 from eks_training.workloads.platform_names import (
     EFA_SUBNET_TAG,
@@ -40,6 +40,8 @@ NODE_POOL_API = "karpenter.sh/v1"
 NODE_CLASS_GROUP = "karpenter.k8s.aws"
 NODE_CLASS_API = f"{NODE_CLASS_GROUP}/v1"
 DISCOVERY_TAG = "karpenter.sh/discovery"
+#: The tag EKS puts on the cluster security group it creates.
+EKS_CLUSTER_NAME_TAG = "aws:eks:cluster-name"
 CAPACITY_TYPES = ("on-demand", "spot", "reserved")
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 IMDS_HOP_LIMITS = (1, 2)
@@ -192,7 +194,9 @@ def ec2_node_class(
         "amiSelectorTerms": [{"alias": f"al2023@{ami_version}"}],
         "role": node_role_name,
         "subnetSelectorTerms": [{"tags": subnet_tags}],
-        "securityGroupSelectorTerms": [{"tags": {DISCOVERY_TAG: cluster_name}}],
+        # Terms are ORed: the cluster security group EKS creates (tagged by EKS with the cluster name; nodes reach the
+        # API endpoint and FSx through it) and our groups tagged for discovery (the EFA group).
+        "securityGroupSelectorTerms": [{"tags": {EKS_CLUSTER_NAME_TAG: cluster_name}}, {"tags": {DISCOVERY_TAG: cluster_name}}],
         "blockDeviceMappings": [
             {
                 "deviceName": "/dev/xvda",  # the AL2023 root device
@@ -253,7 +257,7 @@ def node_pool(pool: KarpenterPool) -> dict:
                         {"key": "topology.kubernetes.io/zone", "operator": "In", "values": [pool.zone]},
                     ],
                     "taints": [
-                        {"key": pool.device_resource, "effect": "NoSchedule"},
+                        accelerator_taint(pool.accelerator),
                         *(taint.to_k8s() for taint in pool.taints),
                     ],
                     # Karpenter v1 expires nodes forcibly (budgets do not apply): never, for multi-day runs.

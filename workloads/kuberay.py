@@ -23,6 +23,7 @@ from eks_training.workloads.k8s_objects import (
     emit,
 )
 from eks_training.workloads.labels import common_labels
+from eks_training.workloads.platform_names import SYSTEM_NODE_SELECTOR
 
 COMPONENT = "kuberay"
 RAY_API = "ray.io/v1"
@@ -42,10 +43,13 @@ def default_ray_image(ray_version: str) -> str:
 
 @dataclass(frozen=True)
 class RayHead:
-    """The head pod's size (it schedules, serves the dashboard and the GCS; it runs no tasks)."""
+    """The head pod's size (it schedules, serves the dashboard and the GCS; it runs no tasks).
 
-    cpu: str | int = "8"
-    memory: str = "32Gi"
+    The head lives on the system nodes (no accelerator is wasted on it), so its default fits one of them.
+    """
+
+    cpu: str | int = "2"
+    memory: str = "8Gi"
 
     def __post_init__(self) -> None:
         check_quantity("head cpu", self.cpu)
@@ -130,6 +134,7 @@ def _head_template(config: RayClusterConfig) -> dict:
         "metadata": {"labels": common_labels(COMPONENT)},
         "spec": {
             "serviceAccountName": config.service_account_name,
+            "nodeSelector": dict(SYSTEM_NODE_SELECTOR),
             "containers": [
                 {
                     "name": "ray-head",

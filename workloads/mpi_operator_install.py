@@ -15,6 +15,7 @@ import constructs
 
 from eks_training.workloads.k8s_objects import emit
 from eks_training.workloads.labels import common_labels
+from eks_training.workloads.platform_names import SYSTEM_NODE_SELECTOR
 
 MPI_OPERATOR_VERSION = "v0.8.0"
 #: sha256 of deploy/v2beta1/mpi-operator.yaml at tag v0.8.0 of github.com/kubeflow/mpi-operator.
@@ -60,7 +61,7 @@ class MpiOperatorInstallChart(cdk8s.Chart):
                     "metadata": {**meta, "name": f"install-mpi-operator-{version.replace('.', '-')}"},
                     "spec": {"backoffLimit": 3, "template": {"metadata": {"labels": labels}, "spec": {
                         "serviceAccountName": meta["name"], "restartPolicy": "OnFailure",
-                        "nodeSelector": {"eks-training/role": "system"},
+                        "nodeSelector": dict(SYSTEM_NODE_SELECTOR),
                         "securityContext": {"runAsNonRoot": True, "runAsUser": 65534},
                         "containers": [{
                             "name": "install", "image": image, "command": ["/bin/sh", "-c", _SCRIPT],

@@ -11,6 +11,10 @@ TRAINING_SERVICE_ACCOUNT = "training"
 #: Where pods mount the FSx claim.
 FSX_MOUNT_PATH = "/fsx"
 
+#: The system node group's label: every controller, webhook and operator selects it (never taints alone).
+LABEL_ROLE = "eks-training/role"
+SYSTEM_NODE_SELECTOR = {LABEL_ROLE: "system"}
+
 #: Node labels every accelerated node carries, from node groups and Karpenter pools alike.
 LABEL_ACCELERATOR = "eks-training/accelerator"
 LABEL_FAMILY = "eks-training/instance-family"

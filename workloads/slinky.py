@@ -25,8 +25,8 @@ import constructs
 
 from eks_training.constructs.instance_types import (
     ACCELERATOR_RESOURCE,
-    ACCELERATOR_TAINT,
     EFA_RESOURCE,
+    accelerator_tolerations,
     instance_facts,
 )
 from eks_training.workloads.k8s_objects import (
@@ -39,6 +39,7 @@ from eks_training.workloads.k8s_objects import (
     quantity_value,
 )
 from eks_training.workloads.labels import common_labels
+from eks_training.workloads.platform_names import SYSTEM_NODE_SELECTOR
 
 SLINKY_API_VERSION = "slinky.slurm.net/v1beta1"
 SLURM_OPERATOR_VERSION = "1.2.1"
@@ -215,13 +216,16 @@ class ExternalMariaDb:
 
 @dataclass(frozen=True)
 class SlurmLoginSettings:
-    """Login pods and the NLB that exposes their SSH port (internal unless `internet_facing`).
+    """Login pods and the Service that exposes their SSH port.
 
-    An internet-facing NLB must name the client CIDRs it admits (`source_ranges`). `root_ssh_authorized_keys`
-    are public keys (no secret) written to root's authorized_keys.
+    By default a ClusterIP Service (reach it with `kubectl port-forward` or from inside the VPC's pods): the
+    platform installs no load balancer controller. `load_balancer=True` asks for an AWS NLB, which needs the AWS
+    Load Balancer Controller installed by you (internal unless `internet_facing`, which must name the client CIDRs
+    it admits in `source_ranges`). `root_ssh_authorized_keys` are public keys (no secret) for root's authorized_keys.
     """
 
     replicas: int = 1
+    load_balancer: bool = False
     internet_facing: bool = False
     source_ranges: tuple[str, ...] = ()
     root_ssh_authorized_keys: tuple[str, ...] = ()
@@ -238,6 +242,9 @@ class SlurmLoginSettings:
                 ipaddress.ip_network(cidr)
             except (TypeError, ValueError):
                 raise ValueError(f"login.source_ranges entry {cidr!r} is not a CIDR block such as 10.0.0.0/16") from None
+        if (self.internet_facing or ranges) and not self.load_balancer:
+            raise ValueError(f"login.internet_facing={self.internet_facing} / source_ranges={list(ranges)} need "
+                             "load_balancer=True (and the AWS Load Balancer Controller): a ClusterIP Service ignores them")
         if self.internet_facing and not ranges:
             raise ValueError(
                 "login.source_ranges=() is not allowed with internet_facing=True: name at least one client CIDR block"
@@ -286,11 +293,6 @@ def check_slurm_image_tag(tag: object) -> str:
 
 
 # --- pieces shared by the builders -------------------------------------------------------------------------------
-
-
-def accelerator_tolerations(accelerator: str) -> list[dict[str, str]]:
-    """Tolerations for the taint that keeps other pods off nodes with `accelerator` ("nvidia" or "neuron")."""
-    return [{"key": ACCELERATOR_TAINT[accelerator], "operator": "Exists", "effect": "NoSchedule"}]
 
 
 def _metadata(name: str, namespace: str | None, **extra: Any) -> dict[str, Any]:
@@ -425,7 +427,7 @@ def build_controller(
         },
         "reconfigure": {"image": _image("slurmctld", image_tag)},
         "logfile": {"image": SIDECAR_IMAGE},
-        "template": {"metadata": _POD_LABELS},
+        "template": {"metadata": _POD_LABELS, "spec": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}},
         "persistence": persistence,
     }
     if accounting_name:
@@ -443,7 +445,7 @@ def build_rest_api(*, cluster_name: str, namespace: str, replicas: int, image_ta
         "controllerRef": {"name": cluster_name},
         "replicas": check_int("rest_api_replicas", replicas, minimum=1),
         "slurmrestd": {"image": _image("slurmrestd", image_tag), "resources": _resources("500m", "1Gi")},
-        "template": {"metadata": _POD_LABELS},
+        "template": {"metadata": _POD_LABELS, "spec": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}},
     }
     return _object(SLINKY_API_VERSION, "RestApi", _metadata(cluster_name, namespace), spec=spec)
 
@@ -464,7 +466,7 @@ def build_accounting(
         "slurmKeyRef": _secret_ref(secrets[0]),
         "jwtKeyRef": _secret_ref(secrets[1]),
         "slurmdbd": {"image": _image("slurmdbd", image_tag), "resources": _resources("500m", "1Gi")},
-        "template": {"metadata": _POD_LABELS},
+        "template": {"metadata": _POD_LABELS, "spec": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}},
         "storageConfig": {
             "host": database_host,
             "port": external.port if external else 3306,
@@ -485,13 +487,13 @@ def build_login_set(
     fsx_claim_name: str,
     image_tag: str,
 ) -> dict[str, Any]:
-    """The LoginSet: login pods with the shared file system, SSH exposed through an AWS NLB."""
+    """The LoginSet: login pods with the shared file system, SSH behind a ClusterIP Service (or an AWS NLB)."""
     annotations = {
         _NLB_ANNOTATION_PREFIX + "type": "external",
         _NLB_ANNOTATION_PREFIX + "nlb-target-type": "ip",
         _NLB_ANNOTATION_PREFIX + "scheme": "internet-facing" if settings.internet_facing else "internal",
-    }
-    service_spec: dict[str, Any] = {"type": "LoadBalancer"}
+    } if settings.load_balancer else {}
+    service_spec: dict[str, Any] = {"type": "LoadBalancer" if settings.load_balancer else "ClusterIP"}
     if settings.source_ranges:
         service_spec["loadBalancerSourceRanges"] = list(settings.source_ranges)
     spec: dict[str, Any] = {
@@ -504,8 +506,9 @@ def build_login_set(
             "volumeMounts": [_SHARED_MOUNT],
         },
         "initconf": {"image": SIDECAR_IMAGE},
-        "template": {"metadata": _POD_LABELS, "spec": {"volumes": [_shared_volume(fsx_claim_name)]}},
-        "service": {"metadata": {"annotations": annotations}, "spec": service_spec},
+        "template": {"metadata": _POD_LABELS, "spec": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR),
+                                                        "volumes": [_shared_volume(fsx_claim_name)]}},
+        "service": {**({"metadata": {"annotations": annotations}} if annotations else {}), "spec": service_spec},
     }
     if settings.root_ssh_authorized_keys:
         spec["rootSshAuthorizedKeys"] = "\n".join(settings.root_ssh_authorized_keys) + "\n"
@@ -620,6 +623,7 @@ def build_secret_generator(
                 "serviceAccountName": name,
                 "automountServiceAccountToken": True,
                 "restartPolicy": "OnFailure",
+                "nodeSelector": dict(SYSTEM_NODE_SELECTOR),
                 "securityContext": {
                     "runAsNonRoot": True,
                     "runAsUser": 65534,
@@ -719,6 +723,7 @@ def build_mariadb(
                 "spec": {
                     # The image's mysql user (999) owns the data directory.
                     "securityContext": {"runAsNonRoot": True, "runAsUser": 999, "runAsGroup": 999, "fsGroup": 999},
+                    "nodeSelector": dict(SYSTEM_NODE_SELECTOR),
                     "containers": [container],
                 },
             },

@@ -29,6 +29,8 @@ from eks_training.workloads.labels import common_labels
 
 FSX_CSI_DRIVER = "fsx.csi.aws.com"
 EFS_CSI_DRIVER = "efs.csi.aws.com"
+EBS_CSI_DRIVER = "ebs.csi.aws.com"
+DEFAULT_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-default-class"
 FSX_COMPONENT = "fsx-lustre"
 EFS_COMPONENT = "efs-models"
 # Static binding: an empty class keeps the default StorageClass (if any) from provisioning a new volume.
@@ -147,6 +149,9 @@ class StorageChart(cdk8s.Chart):
             static PV on the access point instead of a dynamically provisioned one.
         scratch_storage_class: add ``scratch_storage_class_name`` for dynamic SCRATCH_2 file systems in
             ``scratch_subnet_id`` with ``scratch_security_group_ids`` (both required then).
+        default_storage_class_name: an encrypted gp3 EBS StorageClass marked as the cluster default, for claims
+            that name no class (Helm charts' databases and state, e.g. the JupyterHub hub, Slurm's controller); EKS
+            makes none default. None: no default class.
     """
 
     def __init__(
@@ -167,6 +172,7 @@ class StorageChart(cdk8s.Chart):
         scratch_subnet_id: str | None = None,
         scratch_security_group_ids: Sequence[str] = (),
         scratch_storage_class_name: str = "fsx-lustre-scratch",
+        default_storage_class_name: str | None = "gp3",
     ) -> None:
         super().__init__(scope, id)
         if isinstance(namespaces, str) or not namespaces:
@@ -175,7 +181,15 @@ class StorageChart(cdk8s.Chart):
         check_unique("namespaces", namespaces)
         if fsx is not None and not isinstance(fsx, FsxVolume):
             raise ValueError(f"fsx={fsx!r} is not allowed: use an FsxVolume or None")
-        if fsx is None and efs_file_system_id is None and not scratch_storage_class:
+        if default_storage_class_name is not None:
+            default_class = storage_class(
+                name=check_dns_subdomain("default_storage_class_name", default_storage_class_name),
+                component="block-storage", provisioner=EBS_CSI_DRIVER,
+                parameters={"type": "gp3", "encrypted": "true"}, reclaim_policy="Delete",
+                binding_mode="WaitForFirstConsumer")
+            default_class["metadata"].setdefault("annotations", {})[DEFAULT_CLASS_ANNOTATION] = "true"
+            emit(self, default_class)
+        if fsx is None and efs_file_system_id is None and not scratch_storage_class and default_storage_class_name is None:
             raise ValueError(
                 "fsx=None, efs_file_system_id=None, scratch_storage_class=False is not allowed: give at least one of them"
             )

@@ -1,0 +1,449 @@
+"""`eks-training check`: would this platform run a job? Offline, from the synthesized app and the rendered jobs.
+
+It reads one stack template (synthesized in-process, or from ``cdk.out``) and answers with findings, each naming
+the object, the field and why:
+
+* values: every key we give a Helm release exists in the chart at its pinned version (:mod:`.helm`);
+* scheduling: every pod template (rendered Helm releases, our manifests, custom resources' pod templates,
+  JupyterHub profiles, every job kind of ``eks-training render``) lands on a node source that has or can get a
+  node, with extended resources only where their device plugin lands; accelerated pods on a source that is
+  created on demand; device plugins on every node source of their accelerator (:mod:`.placement`);
+* storage and services: claims have a StorageClass, LoadBalancer Services have a controller that serves them;
+* ordering: Helm releases wait for the nodes their pods need;
+* reachability: API endpoint, FSx for Lustre, EFA peers (:mod:`.reachability`);
+* IAM: the Karpenter controller policy against Karpenter's reference (:mod:`.iam`);
+* versions: the cluster's Kubernetes version is in EKS standard support today.
+
+It is no substitute for a deploy: it cannot see AMIs, quotas, capacity in the zone, images that fail to pull, or
+what a controller does at run time. ``eks-training preflight`` covers the account; a deploy covers the rest.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from eks_training.constructs.cluster_addons import KUBERNETES_RELEASES
+from eks_training.infra.check import helm
+from eks_training.infra.check.iam import compare_policies, reference_statements
+from eks_training.infra.check.kube import selector_mismatches, why_not
+from eks_training.infra.check.placement import (
+    Placement,
+    PodTemplate,
+    advertised_by_source,
+    jupyterhub_profile_pods,
+    place,
+    pod_templates,
+)
+from eks_training.infra.check.reachability import unreachable
+from eks_training.infra.check.snapshot import DEVICE_RESOURCES, PlatformSnapshot, load_snapshot, text
+from eks_training.infra.config import PlatformConfig
+from eks_training.workloads.platform_names import SYSTEM_NODE_SELECTOR
+
+KARPENTER_REFERENCE = "karpenter-1.14-cloudformation.yaml"
+#: What each Helm release that is a device plugin must cover: the node sources of one accelerator, or EFA.
+_PLUGIN_COVERS = {"nvidia-device-plugin": "nvidia", "neuron-device-plugin": "neuron", "aws-efa-k8s-device-plugin": "efa"}
+#: Annotations and classes that only the AWS Load Balancer Controller serves.
+_LBC_ANNOTATION = "service.beta.kubernetes.io/aws-load-balancer-type"
+_BIONEMO_PLACEHOLDER_IMAGE = "nvcr.io/nvidia/clara/bionemo-framework:placeholder"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One reason the platform would not work: the object, the field, and why."""
+
+    area: str
+    subject: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"[{self.area}] {self.subject} {self.field}: {self.message}"
+
+
+@dataclass
+class CheckReport:
+    environment: str
+    kubernetes_version: str
+    placements: list[Placement] = field(default_factory=list)
+    device_plugins: dict[str, list[str]] = field(default_factory=dict)
+    failures: list[Finding] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    def fail(self, area: str, subject: str, field_: str, message: str) -> None:
+        self.failures.append(Finding(area, subject, field_, message))
+
+
+def shared_dir() -> Path | None:
+    """``../shared`` of the repository (charts, reference policies), found through the charts folder."""
+    charts = helm.charts_dir()
+    return charts.parent if charts else None
+
+
+def run_check(template: Mapping[str, Any], *, config: PlatformConfig, jobs: Mapping[str, list[dict]] | None = None,
+              today: date | None = None) -> CheckReport:
+    """Check one synthesized stack ``template`` of ``config``; ``jobs`` maps a job kind to its rendered objects."""
+    snap = load_snapshot(dict(template))
+    report = CheckReport(config.name, snap.kubernetes_version)
+    pods, releases_pods = _release_pods(snap, report)
+    pods += _manifest_pods(snap)
+    for kind, objects in (jobs if jobs is not None else render_all_jobs(config)).items():
+        for obj in objects:
+            pods += pod_templates(f"job {kind}", obj)
+    advertised, report.device_plugins = advertised_by_source(snap.node_sources, pods)
+    _check_device_plugins(snap, report, pods)
+    placements = place([p for p in pods if not p.daemonset], snap.node_sources, advertised)
+    report.placements = placements
+    _check_placements(report, placements)
+    _check_pinned(snap, report, placements)
+    _check_release_order(snap, report, releases_pods, placements)
+    _check_storage(snap, report, releases_pods)
+    _check_services(snap, report, releases_pods)
+    for source in snap.node_sources:
+        if source.can_have_nodes:
+            for what, why in unreachable(snap, source):
+                report.fail("network", source.name, what, why)
+    _check_iam(snap, report, config)
+    _check_version(snap, report, today or date.today())
+    return report
+
+
+# --- collecting pods --------------------------------------------------------------------------------------------
+
+
+def _release_pods(snap: PlatformSnapshot, report: CheckReport) -> tuple[list[PodTemplate], dict[str, list[dict]]]:
+    """Pod templates of every Helm release (rendered for real where the chart is vendored) and the rendered objects."""
+    pods: list[PodTemplate] = []
+    rendered: dict[str, list[dict]] = {}
+    for release in snap.releases:
+        source = helm.chart_source(release.chart, release.version)
+        if source is None:
+            pods += _modelled_release(release, report)
+            continue
+        for problem in helm.unknown_value_paths(source, release.values):
+            report.fail("values", f"helm release {release.release} ({source.name})", problem.path, problem.reason)
+        objects = helm.render_chart(source, release=release.release, namespace=release.namespace,
+                                    values=release.values, kube_version=snap.kubernetes_version)
+        for obj in objects:
+            obj.setdefault("metadata", {}).setdefault("namespace", release.namespace)
+        rendered[release.release] = objects
+        for obj in objects:
+            pods += pod_templates(f"helm {release.release}", obj)
+        if release.release == "jupyterhub":
+            pods += jupyterhub_profile_pods(release.values, release.namespace)
+    return pods, rendered
+
+
+def _modelled_release(release, report: CheckReport) -> list[PodTemplate]:
+    """A release whose chart source is not vendored: only the Neuron chart, whose device plugin we model from values."""
+    if "neuron" not in release.chart:
+        report.notes.append(f"helm release {release.release}: chart {release.chart} {release.version} is not vendored; "
+                            "its values and pods are not checked")
+        return []
+    report.notes.append(f"helm release {release.release}: chart {release.chart} {release.version} is not vendored "
+                        "(../shared/charts/SOURCES.md); its device plugin DaemonSet is modelled from our values "
+                        "(devicePlugin.nodeSelector/tolerations/affinity), its other keys are unchecked")
+    plugin = release.values.get("devicePlugin") or {}
+    spec = {key: plugin[key] for key in ("nodeSelector", "tolerations", "affinity") if key in plugin}
+    spec["containers"] = [{"name": "neuron-device-plugin", "resources": {}}]
+    return [PodTemplate(f"helm {release.release}: DaemonSet neuron-device-plugin", release.namespace, spec, daemonset=True)]
+
+
+def _manifest_pods(snap: PlatformSnapshot) -> list[PodTemplate]:
+    pods = []
+    for lid, obj in snap.objects():
+        pods += pod_templates(f"manifest {lid}", obj)
+        if obj.get("kind") == "Job" and "mpi-operator" in (obj.get("metadata") or {}).get("name", ""):
+            pods += _mpi_operator_pods()
+    return pods
+
+
+def _mpi_operator_pods() -> list[PodTemplate]:
+    """The MPI Operator's own Deployment, from the release manifest our install Job applies."""
+    shared = shared_dir()
+    manifest = shared / "charts" / "mpi-operator-v0.8.0" / "mpi-operator.yaml" if shared else None
+    if manifest is None or not manifest.exists():
+        return []
+    pods = []
+    for obj in yaml.safe_load_all(manifest.read_text()):
+        if obj:
+            pods += pod_templates("mpi-operator release manifest", obj)
+    return pods
+
+
+def render_all_jobs(config: PlatformConfig) -> dict[str, list[dict]]:
+    """Every Kubernetes job kind of ``eks-training render`` for ``config``, with the defaults a user gets."""
+    from eks_training.infra.job_render import RenderError, render_job
+    from eks_training.workloads.jobs import JOB_KINDS
+
+    jobs = {}
+    for kind in JOB_KINDS.values():
+        if kind.is_script:
+            continue  # an sbatch script runs in the Slinky NodeSets, which are placed as custom resources
+        try:
+            jobs[kind.name] = render_job(config, kind.name,
+                                         image=_BIONEMO_PLACEHOLDER_IMAGE if kind.name == "bionemo" else None)
+        except RenderError:
+            continue  # the environment has no capacity for this kind: render refuses it in one line
+    return jobs
+
+
+# --- checks -----------------------------------------------------------------------------------------------------
+
+
+def _check_device_plugins(snap: PlatformSnapshot, report: CheckReport, pods: list[PodTemplate]) -> None:
+    for source in snap.node_sources:
+        if not source.can_have_nodes:
+            continue
+        wanted = []
+        if source.accelerator:
+            wanted.append((source.accelerator, DEVICE_RESOURCES[source.accelerator][0]))
+        if source.efa:
+            wanted.append(("efa", "vpc.amazonaws.com/efa"))
+        for cover, resource in wanted:
+            plugins = [owner for owner, landing in report.device_plugins.items()
+                       if _PLUGIN_COVERS.get(owner.rsplit(" ", 1)[-1]) == cover]
+            if not plugins:
+                report.fail("device plugin", source.name, resource, f"no device plugin for {cover} is installed: "
+                            f"no node of this source ever advertises {resource}")
+            elif not any(source.name in report.device_plugins[owner] for owner in plugins):
+                pod = next(p for p in pods if p.owner == plugins[0])
+                reasons = why_not(pod.spec, labels=source.labels, taints=source.taints, allocatable=source.allocatable(set()))
+                report.fail("device plugin", plugins[0], "nodeSelector/affinity/tolerations",
+                            f"does not land on {source.name} ({'; '.join(reasons)}): {resource} is never advertised there")
+
+
+def _check_placements(report: CheckReport, placements: list[Placement]) -> None:
+    for placement in placements:
+        pod = placement.pod
+        if not placement.reachable:
+            closest = sorted(placement.rejected.items(), key=lambda item: len(item[1]))[:2]
+            why = " | ".join(f"{name}: {'; '.join(reasons)}" for name, reasons in closest) or "no node source at all"
+            if placement.fits:
+                why = (f"fits only {', '.join(s.name for s in placement.fits)}, which never has a node "
+                       "(desired 0 and nothing scales it up)")
+            report.fail("scheduling", pod.owner, "pod template", f"lands on no node that can exist: {why}")
+        elif pod.accelerated and not any(s.on_demand for s in placement.fits):
+            report.fail("scheduling", pod.owner, "pod template",
+                        f"an accelerated pod that fits only standing capacity ({', '.join(s.name for s in placement.fits)}); "
+                        "no node source creates a node for it on demand")
+
+
+def _check_pinned(snap: PlatformSnapshot, report: CheckReport, placements: list[Placement]) -> None:
+    """Platform services (Helm releases, our manifests) select the system nodes: a taint is no placement policy.
+
+    A controller that only taints keep off accelerator nodes lands on the first untainted node source anyone adds
+    (or on a GPU node whose taint a chart tolerates), and holds it from scale-down.
+    """
+    system = [s for s in snap.node_sources if all(s.labels.get(k) == v for k, v in SYSTEM_NODE_SELECTOR.items())]
+    for placement in placements:
+        pod = placement.pod
+        if not pod.owner.startswith(("helm ", "manifest ")) or pod.accelerated:
+            continue
+        others = [s.name for s in snap.node_sources if s not in system and not selector_mismatches(pod.spec, s.labels)]
+        if others:
+            report.fail("scheduling", pod.owner, "nodeSelector",
+                        f"not pinned to the system nodes ({', '.join(f'{k}={v}' for k, v in SYSTEM_NODE_SELECTOR.items())}): "
+                        f"by its selectors it may land on {len(others)} other node sources ({others[0]}, ...); "
+                        "only taints keep it off")
+
+
+def _check_release_order(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping[str, list[dict]],
+                         placements: list[Placement]) -> None:
+    """A release installed with ``wait`` fails when its pods have no node yet: it must wait for their nodes."""
+    by_owner = {p.pod.owner: p for p in placements}
+    for release in snap.releases:
+        standing = {s.logical_id for owner, p in by_owner.items() if owner.startswith(f"helm {release.release}:")
+                    for s in p.reachable if s.standing}
+        needed = {s.logical_id for owner, p in by_owner.items() if owner.startswith(f"helm {release.release}:")
+                  for s in p.reachable}
+        if not needed or any(s.on_demand for owner, p in by_owner.items()
+                             if owner.startswith(f"helm {release.release}:") for s in p.reachable):
+            continue
+        if standing and not standing & snap.dependencies(release.logical_id):
+            report.fail("ordering", f"helm release {release.release}", "DependsOn",
+                        f"waits for its pods, but not for the node group they land on ({', '.join(sorted(standing))}): "
+                        "CloudFormation may install it before any node exists and the install times out")
+
+
+def _claims(snap: PlatformSnapshot, rendered: Mapping[str, list[dict]]) -> Iterable[tuple[str, dict]]:
+    objects = [(f"manifest {lid}", obj) for lid, obj in snap.objects()]
+    objects += [(f"helm {name}", obj) for name, objs in rendered.items() for obj in objs]
+    for owner, obj in objects:
+        kind, spec = obj.get("kind"), obj.get("spec") or {}
+        name = f"{owner}: {kind} {(obj.get('metadata') or {}).get('name')}"
+        if kind == "PersistentVolumeClaim":
+            yield name, spec
+        for template in spec.get("volumeClaimTemplates") or []:
+            yield f"{name} claim {(template.get('metadata') or {}).get('name')}", template.get("spec") or {}
+        persistence = spec.get("persistence") or {}
+        if kind == "Controller" and persistence.get("enabled"):
+            yield f"{name} persistence", persistence
+
+
+def _check_storage(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping[str, list[dict]]) -> None:
+    classes = {(obj.get("metadata") or {}).get("name"): obj for _, obj in snap.objects() if obj.get("kind") == "StorageClass"}
+    classes.update({(obj.get("metadata") or {}).get("name"): obj for objs in rendered.values() for obj in objs
+                    if obj.get("kind") == "StorageClass"})
+    defaults = [name for name, obj in classes.items()
+                if ((obj.get("metadata") or {}).get("annotations") or {}).get("storageclass.kubernetes.io/is-default-class") == "true"]
+    for subject, spec in _claims(snap, rendered):
+        if spec.get("volumeName"):
+            continue  # bound to a static volume
+        wanted = spec.get("storageClassName")
+        if wanted is None and not defaults:
+            report.fail("storage", subject, "storageClassName",
+                        "unset, and the cluster has no default StorageClass: the claim stays Pending")
+        elif wanted and wanted not in classes:
+            report.fail("storage", subject, "storageClassName",
+                        f"{wanted!r} is no StorageClass of the app (it has {', '.join(sorted(classes)) or 'none'})")
+
+
+def _check_services(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping[str, list[dict]]) -> None:
+    controller = any("load-balancer-controller" in r.chart for r in snap.releases)
+    services = [(f"manifest {lid}", obj) for lid, obj in snap.objects()]
+    services += [(f"helm {name}", obj) for name, objs in rendered.items() for obj in objs]
+    for owner, obj in services:
+        kind = obj.get("kind")
+        if kind == "Service":
+            service, subject = obj, f"{owner}: Service {(obj.get('metadata') or {}).get('name')}"
+        elif kind == "LoginSet" and (obj.get("spec") or {}).get("service"):
+            service, subject = obj["spec"]["service"], f"{owner}: LoginSet {obj['metadata']['name']} service"
+        else:
+            continue
+        if (service.get("spec") or {}).get("type") != "LoadBalancer" or controller:
+            continue
+        annotations = (service.get("metadata") or {}).get("annotations") or {}
+        if annotations.get(_LBC_ANNOTATION) == "external" or (service.get("spec") or {}).get("loadBalancerClass"):
+            why = "asks for the AWS Load Balancer Controller, which the app does not install: it never gets an address"
+        else:
+            why = ("falls to the legacy in-tree controller, which makes an internet-facing Classic Load Balancer; "
+                   "use ClusterIP (port-forward, or an internal load balancer through the AWS Load Balancer Controller)")
+        report.fail("service", subject, "spec.type", f"LoadBalancer {why}")
+
+
+def _check_iam(snap: PlatformSnapshot, report: CheckReport, config: PlatformConfig) -> None:
+    shared = shared_dir()
+    reference = shared / "reference" / KARPENTER_REFERENCE if shared else None
+    roles = [lid for lid, r in snap.of_type("AWS::IAM::Role").items() if lid.startswith("KarpenterControllerRole")]
+    if not roles:
+        return
+    if reference is None or not reference.exists():
+        report.notes.append(f"IAM: {KARPENTER_REFERENCE} not found beside the project: Karpenter's policy is not compared")
+        return
+    statements = [s for r in snap.of_type("AWS::IAM::Policy").values()
+                  if any(isinstance(role, dict) and role.get("Ref") in roles for role in r["Properties"].get("Roles", []))
+                  for s in r["Properties"]["PolicyDocument"]["Statement"]]
+    statements = _plain(statements)
+    for difference in compare_policies(statements, reference_statements(reference), policy="karpenter-controller",
+                                       cluster_name=snap.cluster_name, region=config.region,
+                                       account=config.account):
+        report.fail("iam", "Karpenter controller role", difference.action, difference.message)
+
+
+def _plain(value: Any) -> Any:
+    """Statement values with intrinsics written as text, so conditions compare as strings."""
+    if isinstance(value, dict) and (set(value) & {"Ref", "Fn::GetAtt", "Fn::Join", "Fn::Sub"}):
+        return text(value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _check_version(snap: PlatformSnapshot, report: CheckReport, today: date) -> None:
+    release = KUBERNETES_RELEASES.get(snap.kubernetes_version)
+    if release is None:
+        report.fail("version", "EKS cluster", "Version", f"{snap.kubernetes_version!r} is not a version we support")
+        return
+    status = release.support_status(today)
+    if status == "extended":
+        report.fail("version", "EKS cluster", "Version",
+                    f"Kubernetes {release.version} left standard support on {release.end_of_standard_support}: "
+                    f"extended support is billed per cluster-hour (until {release.end_of_extended_support})")
+    elif status == "ended":
+        report.fail("version", "EKS cluster", "Version",
+                    f"Kubernetes {release.version} left extended support on {release.end_of_extended_support}")
+    elif status == "unrecorded":
+        report.notes.append(f"Kubernetes {release.version}: EKS support dates not recorded; not checked")
+
+
+# --- output -----------------------------------------------------------------------------------------------------
+
+
+def format_report(report: CheckReport) -> str:
+    """The placement table, the device plugins, then every failure; the last line says pass or fail."""
+    lines = [f"eks-training check: environment {report.environment}, Kubernetes {report.kubernetes_version}", "",
+             f"{'POD TEMPLATE':78} LANDS ON"]
+    for placement in report.placements:
+        where = ", ".join(s.name for s in placement.reachable) or "NOWHERE"
+        lines.append(f"{placement.pod.owner[:78]:78} {where}")
+    lines += ["", f"{'DEVICE PLUGIN':78} RUNS ON"]
+    for owner, landing in report.device_plugins.items():
+        lines.append(f"{owner[:78]:78} {', '.join(landing) or 'NOWHERE'}")
+    if report.notes:
+        lines += ["", "Not checked:", *(f"  - {note}" for note in report.notes)]
+    if report.failures:
+        lines += ["", "FAILURES:", *(f"  {i}. {finding}" for i, finding in enumerate(report.failures, 1))]
+    lines += ["", f"{len(report.placements)} pod templates, {len(report.failures)} failures: "
+                  f"{'PASS' if report.ok else 'FAIL'}"]
+    return "\n".join(lines)
+
+
+# --- entry points -----------------------------------------------------------------------------------------------
+
+
+def synthesize_template(config: PlatformConfig) -> dict[str, Any]:
+    """Synthesize ``config``'s stack in-process (no cdk-nag, no Node CLI) and return its template."""
+    import tempfile
+
+    import aws_cdk as cdk
+
+    from eks_training.infra.app_builder import build_app
+
+    cdk_json = next((p for p in (Path(__file__).resolve().parents[2] / "cdk.json", Path.cwd() / "cdk.json") if p.exists()), None)
+    context = json.loads(cdk_json.read_text()).get("context", {}) if cdk_json else {}
+    with tempfile.TemporaryDirectory(prefix="eks-training-check-") as outdir:
+        app = cdk.App(outdir=outdir, context={**context, "nag": "false"})
+        stack = build_app(app, config)
+        assembly = app.synth()
+        return assembly.get_stack_by_name(stack.stack_name).template
+
+
+def load_template(path: Path) -> dict[str, Any]:
+    """A synthesized template from ``cdk.out`` (or any path to a ``*.template.json``)."""
+    try:
+        return json.loads(Path(path).read_text())
+    except (OSError, ValueError) as err:
+        raise ValueError(f"--template: cannot read {str(path)!r}: {err}") from None
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--env", help="environment name (infra/environments/NAME.yaml)")
+    parser.add_argument("--config", help="an environment file of your own (instead of --env)")
+    parser.add_argument("--template", help="read this synthesized template (cdk.out/EksTraining-ENV.template.json) "
+                                           "instead of synthesizing in-process")
+
+
+def run(args) -> int:
+    """The ``eks-training check`` command: print the report; exit 1 when anything would not run."""
+    from eks_training.infra.config import load_config_file, load_environment
+
+    if bool(args.env) == bool(args.config):
+        raise ValueError("check: give exactly one of --env NAME or --config FILE")
+    config = load_config_file(args.config) if args.config else load_environment(args.env)
+    template = load_template(Path(args.template)) if args.template else synthesize_template(config)
+    report = run_check(template, config=config)
+    print(format_report(report))
+    return 0 if report.ok else 1

@@ -1,0 +1,87 @@
+"""Render one job kind for one environment: the platform's names, capacity and images filled in.
+
+`eks-training render` prints what this returns, and `eks-training check` places every kind it returns on the
+environment's node sources. Every bad argument raises :class:`RenderError` with one line naming the option.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from eks_training.constructs.instance_types import INSTANCE_TYPES
+from eks_training.infra.config import PlatformConfig
+
+
+class RenderError(ValueError):
+    """A job argument the environment cannot serve; the message is one line naming the option."""
+
+
+def instance_type_limits(config: PlatformConfig) -> dict[str, int]:
+    """Most nodes of each instance type the environment can provide (node groups, Karpenter pools, Slurm partitions)."""
+    limits: dict[str, int] = {}
+
+    def allow(instance_type: str, nodes: int) -> None:
+        limits[instance_type] = max(limits.get(instance_type, 0), nodes)
+
+    for group in config.accelerated_node_groups:
+        allow(group.instance_type, group.max_size)
+    for pool in config.capacity.karpenter_pools:
+        for instance_type in pool.instance_types:
+            allow(instance_type, pool.max_accelerators // INSTANCE_TYPES[instance_type].accelerators)
+    for partition in config.services.slurm_partitions:
+        allow(partition.instance_type, partition.max_nodes)
+    return limits
+
+
+def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = None, instance_type: str | None = None,
+               image: str | None = None, name: str = "train", namespace: str | None = None, train_args: str | None = None,
+               checkpoint_sidecar: bool = False, checkpoint_s3_uri: str | None = None) -> list[dict] | str:
+    """The objects (or, for slurm-batch, the sbatch script) of one job of ``kind_name`` in ``config``'s platform."""
+    from eks_training.workloads.job_pods import TrainingJob
+    from eks_training.workloads.jobs import PlacementNames, job_kind
+
+    kind = job_kind(kind_name)
+    limits = instance_type_limits(config)
+    wanted = kind.accelerator
+    if instance_type is None:
+        candidates = [t for t in limits if wanted == "any" or INSTANCE_TYPES[t].accelerator == wanted]
+        if kind.name == "slurm-batch":
+            candidates = [p.instance_type for p in config.services.slurm_partitions]
+        if not candidates:
+            raise RenderError(f"--instance-type: environment {config.name!r} has no {wanted} capacity for {kind.name}")
+        instance_type = candidates[0]
+    if instance_type not in limits:
+        raise RenderError(f"--instance-type: {instance_type!r} is not in environment {config.name!r} (allowed: {', '.join(limits)})")
+    facts = INSTANCE_TYPES[instance_type]
+    if wanted != "any" and facts.accelerator != wanted:
+        label = "GPU" if wanted == "nvidia" else "Trainium"
+        raise RenderError(f"--instance-type: {instance_type!r} is a {facts.accelerator_name} type; {kind.name} needs a {label} type")
+    nodes = nodes if nodes is not None else (2 if kind.multi_node else 1)
+    partition = None
+    if kind.name == "slurm-batch":
+        partitions = [p for p in config.services.slurm_partitions if p.instance_type == instance_type]
+        if not partitions:
+            raise RenderError(f"--instance-type: {instance_type!r} has no Slurm partition in environment {config.name!r}")
+        partition, allowed = partitions[0].name, partitions[0].max_nodes
+    else:
+        allowed = limits[instance_type]
+    if nodes < 1 or nodes > allowed:
+        raise RenderError(f"--nodes: {nodes} is not allowed: {instance_type} in {config.name!r} allows 1 to {allowed} nodes")
+    namespace = namespace or config.training_namespaces[0].name
+    if namespace not in [n.name for n in config.training_namespaces]:
+        raise RenderError(f"--namespace: {namespace!r} is not a training namespace of {config.name!r}"
+                          f" (allowed: {', '.join(n.name for n in config.training_namespaces)})")
+    if kind.name == "bionemo" and not image:
+        raise RenderError("--image: bionemo needs its BioNeMo image, e.g. nvcr.io/nvidia/clara/bionemo-framework:TAG")
+    image = image or (config.images.neuron_image if facts.accelerator == "neuron" else config.images.gpu_image)
+    s3_uri = None
+    if checkpoint_sidecar:
+        bucket = config.storage.buckets.checkpoint_bucket_name
+        if checkpoint_s3_uri is None and bucket is None:
+            raise RenderError(f"--checkpoint-s3-uri: environment {config.name!r} generates its checkpoint bucket name at "
+                              "deploy time; give s3://BUCKET/PREFIX")
+        s3_uri = checkpoint_s3_uri or f"s3://{bucket}/{name}"
+    job = TrainingJob(name=name, namespace=namespace, instance_type=instance_type, nodes=nodes, image=image,
+                      train_args=tuple(shlex.split(train_args or "")), checkpoint_s3_uri=s3_uri)
+    queues = config.services.volcano_queues
+    return kind.build(job, PlacementNames(queue=queues[0].name if queues else None, partition=partition))
