@@ -1,4 +1,5 @@
-"""Two CPU processes under torchrun (gloo): DDP and FSDP2 learn, and every rank ends with the same weights."""
+"""Two CPU processes under torchrun (gloo): DDP, FSDP2 and HSDP (2-D mesh, bf16, chunked loss, selective
+activation checkpointing) learn, every rank ends with the same weights, and held-out eval is all-reduced."""
 
 from __future__ import annotations
 
@@ -14,12 +15,16 @@ HARNESS = Path(__file__).with_name("dist_harness.py")
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("parallel", ["ddp", "fsdp"])
+@pytest.mark.parametrize("parallel", ["ddp", "fsdp", "hsdp"])
 def test_two_ranks_learn_and_agree(parallel: str, token_data: Path, tmp_path: Path) -> None:
+    mode = ["--parallel", parallel] if parallel != "hsdp" else [
+        "--parallel", "fsdp", "--shard-group-size", "1", "--ac-granularity", "selective"]
     command = [str(VENV_BIN / "torchrun"), "--standalone", "--nproc_per_node", "2", str(HARNESS), str(tmp_path),
                "--data", str(token_data), *TINY_FLAGS, "--max-steps", "24", "--grad-accum", "2",
-               "--parallel", parallel, "--activation-checkpointing", "true",
+               *mode, "--activation-checkpointing", "true", "--eval-data", str(token_data), "--eval-batches", "2",
                "--checkpoint-dir", str(tmp_path / "ckpt"), "--checkpoint-every", "12"]
+    if parallel == "hsdp":
+        command += ["--precision", "bf16"]  # after TINY_FLAGS' fp32: the last one wins
     done = subprocess.run(command, capture_output=True, text=True, env=quiet_env(), timeout=150)
     assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
     ranks = [json.loads((tmp_path / f"rank-{r}.json").read_text()) for r in (0, 1)]
@@ -27,6 +32,8 @@ def test_two_ranks_learn_and_agree(parallel: str, token_data: Path, tmp_path: Pa
     assert losses[24] < 0.5 * losses[1], losses  # a 13-token cycle is learnable
     assert ranks[0]["params"] == ranks[1]["params"]
     assert ranks[0]["losses"] == ranks[1]["losses"]  # the logged loss is the all-reduced mean
+    assert ranks[0]["evals"] == ranks[1]["evals"] and ranks[0]["evals"]["24"]["eval_tokens"] == 2 * 2 * 4 * 32
+    assert ranks[0]["evals"]["24"]["eval_loss"] < 0.5 * losses[1]
     assert sorted(p.name for p in (tmp_path / "ckpt").iterdir()) == ["step-12", "step-24"]
     assert {p.name for p in (tmp_path / "ckpt" / "step-24").iterdir()} >= {"COMPLETE", "trainer-rank-0.pt",
                                                                           "trainer-rank-1.pt", ".metadata"}
