@@ -1,0 +1,145 @@
+"""Write a trained checkpoint as a standalone model in safetensors.
+
+    python -m eks_training.training.export export --checkpoint-dir DIR --out OUT [--step N] [--dtype bf16]
+    python -m eks_training.training.export merge  --checkpoint-dir DIR --out OUT [--step N] [--dtype bf16]
+
+Both read the newest complete ``step-N`` folder (or ``--step``). ``export`` writes the whole model
+(``model.safetensors`` + ``config.json``), with LoRA adapters folded into their base layers when the run
+trained adapters. ``merge`` is for LoRA runs only: it writes the same merged model plus the adapters alone
+(``adapter_model.safetensors`` + ``adapter_config.json``). A LoRA checkpoint holds no base weights, so the
+base is rebuilt from what the run was given: a named size from its seed, or an exported folder (``--model``
+overrides the recorded one when that folder has moved). The output folder is itself a valid ``--model``.
+Runs on one process on CPU; bad options print one line and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+import torch
+import torch.distributed.checkpoint as dcp
+from torch import nn
+from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict, set_model_state_dict
+
+from eks_training.training.checkpoint import complete_steps, step_folder_name
+from eks_training.training.config import ConfigError, invalid
+from eks_training.training.lora import LoRALinear, apply_lora, merge_lora
+from eks_training.training.model import (
+    LlamaDecoder,
+    build_model,
+    exported_weights_file,
+    load_exported_weights,
+    write_export_config,
+)
+
+_DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise ConfigError(message)
+
+
+def _checkpoint_folder(root: str, step: int | None) -> Path:
+    steps = complete_steps(root)
+    if not steps:
+        raise invalid("--checkpoint-dir", root, "a folder holding complete step-N checkpoints")
+    if step is None:
+        return Path(root) / step_folder_name(steps[-1])
+    if step not in steps:
+        raise invalid("--step", step, "a complete step in --checkpoint-dir: " + ", ".join(map(str, steps)))
+    return Path(root) / step_folder_name(step)
+
+
+def load_trained_model(folder: Path, model_spec: str | None = None) -> tuple[nn.Module, dict[str, Any] | None]:
+    """The model of checkpoint ``folder`` on CPU, with adapters (not yet merged); returns it and its LoRA
+    settings (None for a full-model run)."""
+    state = torch.load(folder / "trainer-rank-0.pt", weights_only=False)
+    spec = model_spec or state.get("model")
+    if spec is None:
+        raise invalid("--model", None, "the model the run trained (this checkpoint predates recording it)")
+    lora = state.get("lora")
+    torch.manual_seed(state.get("seed", 0))  # a named size's initial weights come from the run's seed
+    model = build_model(spec)
+    weights = exported_weights_file(spec)
+    if weights is not None:
+        load_exported_weights(model, weights)
+    if lora:
+        apply_lora(model, int(lora["rank"]), float(lora["alpha"]), 0.0, lora["targets"])
+    options = StateDictOptions(ignore_frozen_params=bool(lora), strict=not lora)
+    wanted = {"model": get_model_state_dict(model, options=options)}
+    dcp.load(wanted, checkpoint_id=folder)  # only the model's entries are read, not the optimizer's
+    set_model_state_dict(model, wanted["model"], options=options)
+    return model, lora
+
+
+def _save_safetensors(tensors: dict[str, torch.Tensor], path: Path, dtype: torch.dtype) -> None:
+    from safetensors.torch import save_file
+
+    save_file({name: t.detach().to(dtype).contiguous() for name, t in tensors.items()}, str(path),
+              metadata={"format": "pt"})
+
+
+def write_model(model: nn.Module, out: Path, dtype: torch.dtype) -> Path:
+    """``model.safetensors`` and ``config.json`` of a merged model (a Hugging Face model saves its own way)."""
+    out.mkdir(parents=True, exist_ok=True)
+    if isinstance(model, LlamaDecoder):
+        _save_safetensors(model.state_dict(), out / "model.safetensors", dtype)
+        write_export_config(out, model.args)
+    else:
+        model.inner.to(dtype).save_pretrained(out, safe_serialization=True)
+    return out / "model.safetensors"
+
+
+def write_adapters(model: nn.Module, lora: dict[str, Any], out: Path) -> Path:
+    """The adapters alone (fp32), keyed by their parameter names, with their rank, alpha and targets."""
+    out.mkdir(parents=True, exist_ok=True)
+    adapters = {name: p for name, p in model.named_parameters() if ".lora_A." in name or ".lora_B." in name}
+    _save_safetensors(adapters, out / "adapter_model.safetensors", torch.float32)
+    (out / "adapter_config.json").write_text(json.dumps({"r": lora["rank"], "lora_alpha": lora["alpha"],
+                                                         "target_modules": lora["targets"]}, indent=2))
+    return out / "adapter_model.safetensors"
+
+
+def run(command: str, checkpoint_dir: str, out: str, step: int | None = None, dtype: str = "bf16",
+        model_spec: str | None = None) -> Path:
+    """Export or merge one checkpoint; returns the folder written."""
+    folder = _checkpoint_folder(checkpoint_dir, step)
+    model, lora = load_trained_model(folder, model_spec)
+    target = Path(out)
+    if command == "merge":
+        if not lora:
+            raise invalid("--checkpoint-dir", checkpoint_dir, "a LoRA run's checkpoints for merge (use export)")
+        write_adapters(model, lora, target)
+    merge_lora(model)
+    assert not any(isinstance(m, LoRALinear) for m in model.modules())
+    write_model(model, target, _DTYPES[dtype])
+    return target
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _Parser(prog="python -m eks_training.training.export", description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=("export", "merge"),
+                        help="export: the whole model; merge: a LoRA run's merged model plus its adapters")
+    parser.add_argument("--checkpoint-dir", required=True, help="The training run's --checkpoint-dir.")
+    parser.add_argument("--out", required=True, help="Folder to write (a valid --model afterwards).")
+    parser.add_argument("--step", type=int, default=None, help="Checkpoint step. Default: the newest complete one.")
+    parser.add_argument("--dtype", default="bf16", choices=tuple(_DTYPES), help="Weight dtype. Default: bf16.")
+    parser.add_argument("--model", default=None, help="The run's --model, if its recorded path moved. "
+                                                      "Default: the one in the checkpoint.")
+    try:
+        args = parser.parse_args(argv)
+        target = run(args.command, args.checkpoint_dir, args.out, args.step, args.dtype, args.model)
+    except ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"wrote {target}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
