@@ -100,7 +100,8 @@ def _fill_rows(parameter: torch.Tensor, seed: int, name: str,
     key = zlib.crc32(name.encode())
     for block in range(first // _INIT_ROWS, (first + rows - 1) // _INIT_ROWS + 1):
         start, stop = block * _INIT_ROWS, min(total, (block + 1) * _INIT_ROWS)
-        generator = torch.Generator(device=local.device).manual_seed((seed * 1_000_003 + key) * 65_537 + block)
+        mixed = ((seed * 1_000_003 + key) * 65_537 + block) % (1 << 63)
+        generator = torch.Generator(device=local.device).manual_seed(mixed)
         values = sample(torch.empty((stop - start, *local.shape[1:]), device=local.device), generator)
         low, high = max(first, start), min(first + rows, stop)
         local[low - first:high - first].copy_(values[low - start:high - start])
