@@ -7,8 +7,8 @@ Then the commands the rendered jobs run are run with that environment alone on P
 trainer through torchrun exactly as `torchrun_command` renders it (3 steps on CPU), and the checkpoint sidecar.
 
 The one substitution: the Dockerfile takes torch from the CUDA index (download.pytorch.org/whl/cu128); here
-the same torch version comes as the CPU build, which this machine's pip finds on local disk (/opt/wheels) and
-otherwise on PyPI. Everything else is installed as written, `pip==25.3` included (without byte-compiling,
+the same torch version comes as the build this test environment runs (the CPU one, e.g. 2.13.0+cpu), which
+pip finds where it found that one (on this machine: the wheel on local disk, /opt/wheels). Everything else is installed as written, `pip==25.3` included (without byte-compiling,
 which only costs time). The environment is built once per session (about 30-40 s, most of it unpacking
 torch; pip's cache is used) and used by one test only, so that pytest-xdist never builds it twice.
 """
@@ -23,6 +23,7 @@ import socket
 import subprocess
 import sys
 import time
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -67,7 +68,13 @@ def image_venv(tmp_path_factory: pytest.TempPathFactory) -> dict:
         else:
             targets = install.requirements
         index = []
-        if install.index_url and not install.index_url.startswith(CUDA_INDEX_PREFIX):
+        if install.index_url and install.index_url.startswith(CUDA_INDEX_PREFIX):
+            # The CUDA build -> the build of the same version this test environment runs (the CPU one), so pip
+            # takes it from where it took that one instead of fetching gigabytes of CUDA libraries.
+            local = version("torch")
+            assert [f"torch=={local.split('+')[0]}"] == install.requirements, (install.requirements, local)
+            targets = [f"torch=={local}"]
+        elif install.index_url:
             index = ["--index-url", install.index_url]
         # --no-compile: byte-compiling torch's thousands of modules is most of the install time and proves nothing.
         _run([venv / "bin" / "pip", "install", "--quiet", "--no-compile", *install.flags, *index, *targets], env, root)
