@@ -229,6 +229,8 @@ def _bad_inputs(root: Path, bucket: str) -> dict[str, tuple[list[str], str]]:
         "bad fraction": (["--eval-fraction", "1"], r"--eval-fraction: got 1.0; allowed: a number >= 0 and < 1"),
         "bad workers": (["--workers", "two"], r"--workers: got 'two'; allowed: an integer >= 1"),
         "bad s3 uri": (["--output", "s3:///x"], r"--output: got 's3:///x'; allowed: s3://BUCKET\[/PREFIX\]"),
+        "empty s3 prefix": (["--input", f"s3://{bucket}/nothing-here"], r"--input: got 's3://.*/nothing-here'; allowed: .*the corpus is empty"),
+        "missing bucket": (["--input", "s3://no-such-bucket-here/x"], r"--input: cannot use 's3://no-such-bucket-here/x': .*NoSuchBucket"),
     }
 
 
