@@ -94,7 +94,13 @@ def _fill_rows(parameter: torch.Tensor, seed: int, name: str,
     """Fill this rank's rows of ``parameter`` with values drawn per block of rows from a generator seeded by
     (seed, name, block): the same values whatever the sharding, and at most one block beyond the shard."""
     local, first = _local_rows(parameter)
-    rows, total = local.shape[0], parameter.shape[0]
+    fill_local_rows(local, first, parameter.shape[0], seed, name, sample)
+
+
+def fill_local_rows(local: torch.Tensor, first: int, total: int, seed: int, name: str,
+                    sample: Callable[[torch.Tensor, torch.Generator], torch.Tensor]) -> None:
+    """Fill ``local``, rows ``first ..`` of a ``total``-row weight, with that weight's seeded values."""
+    rows = local.shape[0]
     if rows == 0:
         return
     key = zlib.crc32(name.encode())
