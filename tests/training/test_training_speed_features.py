@@ -1,0 +1,137 @@
+"""The MFU features, on CPU: compiled blocks, SDPA's native GQA, the chunked loss, selective activation
+checkpointing, fused AdamW on CUDA, background checkpoint writes and the profiler window."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from eks_training.training import model as model_module
+from eks_training.training.checkpoint import complete_steps
+from eks_training.training.config import parse_config
+from eks_training.training.device import Runtime, select_runtime
+from eks_training.training.model import build_model, chunked_cross_entropy
+from eks_training.training.parallel import compile_blocks
+from eks_training.training.train import _build_optimizer, train
+
+from training_helpers import TINY_FLAGS
+
+
+def _tiny(seed: int = 0):
+    torch.manual_seed(seed)
+    return build_model("tiny")
+
+
+def _grads(model, tokens) -> dict[str, torch.Tensor]:
+    model.zero_grad()
+    model(tokens, tokens).backward()
+    return {name: p.grad.clone() for name, p in model.named_parameters()}
+
+
+def test_native_gqa_matches_repeated_key_value_heads() -> None:
+    model, tokens = _tiny().eval(), torch.randint(0, 256, (2, 24))
+    assert model.args.n_kv_heads < model.args.n_heads
+    with torch.no_grad():
+        native = model(tokens)
+        for layer in model.layers:
+            layer.self_attn.native_gqa = False
+        repeated = model(tokens)
+    torch.testing.assert_close(native, repeated)
+
+
+def test_chunked_loss_equals_full_fp32_loss_and_gradients(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(model_module, "_LOSS_CHUNK_ELEMENTS", 256 * 5)  # 5 tokens per chunk: many chunks
+    hidden = torch.randn(37, 16, dtype=torch.bfloat16, requires_grad=True)
+    weight = torch.randn(256, 16, dtype=torch.bfloat16, requires_grad=True)
+    targets = torch.randint(0, 256, (37,))
+    chunked = chunked_cross_entropy(hidden, weight, targets)
+    chunked.backward()
+    got = hidden.grad.clone(), weight.grad.clone()
+    hidden.grad = weight.grad = None
+    reference = F.cross_entropy(F.linear(hidden, weight).float(), targets)  # the full fp32 copy
+    reference.backward()
+    assert chunked.dtype == torch.float32
+    torch.testing.assert_close(chunked, reference)
+    torch.testing.assert_close(got[0], hidden.grad)
+    # The weight gradient is summed over chunks in bf16: equal up to bf16 rounding of that sum.
+    torch.testing.assert_close(got[1].float(), weight.grad.float(), atol=2e-4, rtol=2e-2)
+
+
+def test_selective_activation_checkpointing_keeps_gradients() -> None:
+    tokens = torch.randint(0, 256, (2, 16))
+    plain = _grads(_tiny(), tokens)
+    model = _tiny()
+    function, every = select_runtime("cpu", env={}).checkpoint_fn(selective=True)
+    assert every == 1
+    model.enable_activation_checkpointing(function, every)
+    for name, grad in _grads(model, tokens).items():
+        torch.testing.assert_close(grad, plain[name], msg=name)
+
+
+def test_compiled_blocks_keep_names_and_results() -> None:
+    tokens = torch.randint(0, 256, (2, 16))
+    plain = _grads(_tiny(), tokens)
+    model = _tiny()
+    # The trainer passes inductor on CUDA; "eager" exercises the same graph capture without a C++ build.
+    assert compile_blocks(model, backend="eager") == model.args.n_layers
+    assert all(block._compiled_call_impl is not None for block in model.layers)
+    grads = _grads(model, tokens)
+    assert grads.keys() == plain.keys()  # checkpoints keep their parameter names
+    for name, grad in grads.items():
+        torch.testing.assert_close(grad, plain[name], msg=name)
+
+
+def test_adamw_is_fused_on_cuda_only(token_data: Path) -> None:
+    config = parse_config(["--data", str(token_data)])
+    model = _tiny()
+    cpu = _build_optimizer(model, config, select_runtime("cpu", env={}))
+    cuda_like = _build_optimizer(model, config, Runtime("cuda", torch.device("cpu")))
+    assert not cpu.defaults["fused"] and cuda_like.defaults["fused"] is True
+
+
+def test_background_checkpoint_writes_complete_and_resume(token_data: Path, tmp_path: Path) -> None:
+    base = ["--data", str(token_data), *TINY_FLAGS, "--checkpoint-every", "2", "--keep-last", "5"]
+    losses = {}
+    for mode in ("false", "true"):  # the same 4 + 2 steps, saved in the foreground, then in the background
+        flags = [*base, "--async-checkpoint", mode, "--checkpoint-dir", str(tmp_path / mode)]
+        first = train(parse_config([*flags, "--max-steps", "4"]), select_runtime("cpu", env={}))
+        # Background: step 2 was completed when step 4 started saving, step 4 when the run finished.
+        assert complete_steps(tmp_path / mode) == [2, 4] and first.final_step == 4
+        resumed = train(parse_config([*flags, "--max-steps", "6"]), select_runtime("cpu", env={}))
+        assert resumed.resumed_from == 4 and complete_steps(tmp_path / mode) == [2, 4, 6]
+        losses[mode] = resumed.losses
+    assert sorted(losses["true"]) == [5, 6] and losses["true"] == losses["false"]
+
+
+def test_profile_steps_write_a_trace(token_data: Path, tmp_path: Path) -> None:
+    config = parse_config(["--data", str(token_data), *TINY_FLAGS, "--max-steps", "4", "--profile-steps", "2-3",
+                           "--profile-dir", str(tmp_path / "prof")])
+    train(config, select_runtime("cpu", env={}))
+    trace = json.loads((tmp_path / "prof" / "rank-0.json").read_text())
+    names = {event.get("name", "") for event in trace["traceEvents"]}
+    assert any("aten::mm" in name or "aten::addmm" in name for name in names)
+    assert any(name.startswith("Optimizer.step") for name in names)
+
+
+def test_background_save_is_marked_complete_only_after_its_writes(tmp_path: Path) -> None:
+    from eks_training.training.checkpoint import Checkpointer
+
+    model = _tiny()
+    optimizer = torch.optim.AdamW(model.parameters())
+    saver = Checkpointer(tmp_path, keep_last=3, async_save=True)
+    assert saver.save(2, model, optimizer, {"step": 2}) == []  # written in the background: not complete yet
+    assert complete_steps(tmp_path) == []
+    with torch.no_grad():
+        model.lm_head.weight.add_(1.0)  # training goes on; the staged copy must not change
+    assert saver.save(4, model, optimizer, {"step": 4}) == [tmp_path / "step-2"]
+    assert saver.finish() == tmp_path / "step-4" and complete_steps(tmp_path) == [2, 4]
+    restored = _tiny(seed=1)
+    Checkpointer(tmp_path, keep_last=3).load_latest(restored, torch.optim.AdamW(restored.parameters()))
+    torch.testing.assert_close(restored.lm_head.weight, model.lm_head.weight)
+    (tmp_path / "step-4" / "COMPLETE").unlink()
+    Checkpointer(tmp_path, keep_last=3).load_latest(restored, torch.optim.AdamW(restored.parameters()))
+    torch.testing.assert_close(restored.lm_head.weight, model.lm_head.weight - 1.0)  # step 2: before the change
