@@ -129,8 +129,8 @@ def _choice(name: str, value: Any, choices: Sequence[str]) -> None:
 
 
 def _parse_s3(uri: str, flag: str) -> tuple[str, str]:
-    # s3_sync's parser, imported late: s3_sync pulls in torch (via checkpoint.py), which the CLI should not
-    # pay for unless S3 is really used. The same rule inline keeps validation torch-free.
+    # The rule of s3_sync.parse_s3_uri, restated: importing s3_sync pulls in torch (via checkpoint.py), which
+    # checking options should not need; s3_sync itself is imported only when S3 is really used.
     if not uri[5:].split("/", 1)[0]:
         raise invalid(flag, uri, "s3://BUCKET[/PREFIX]")
     bucket, _, prefix = uri[5:].partition("/")
