@@ -20,7 +20,9 @@ last so a half-written folder never loads. Documents are encoded without the tok
 (a BERT-style post-processor would wrap every document in [CLS]/[SEP]) and each is followed by the
 end-of-document token. A document goes to the eval split by a hash of (seed, file name, index in file), so
 the split does not depend on ``--workers`` or on where the corpus lies. Parallelism is per input file: each
-of ``--workers`` processes reads whole files and writes its own shards. With an ``s3://`` output the folders
+of ``--workers`` processes reads whole files and writes its own shards (``part-WWWW-*``), so a corpus of one
+big file gets one process; that process's tokenizer still encodes batches on all cores (its Rust threads),
+which are limited to one per process when several workers share the machine. With an ``s3://`` output the folders
 are staged under ``--work-dir`` and uploaded with the checkpoint uploader (multipart, retried), ``meta.json``
 last.
 """
