@@ -56,8 +56,11 @@ KUBERNETES_RELEASES: dict[str, KubernetesRelease] = {
 
 
 def default_kubernetes_version(today: date) -> str:
-    """The newest version in EKS standard support on ``today`` (by the recorded calendar)."""
-    supported = [v for v, r in KUBERNETES_RELEASES.items() if r.support_status(today) == "standard"]
+    """The newest version in EKS standard support on ``today`` by the recorded calendar; once every recorded one has
+    left it, the newest version whose dates are not recorded yet (it is newer than all of them)."""
+    by_status = {status: [v for v, r in KUBERNETES_RELEASES.items() if r.support_status(today) == status]
+                 for status in ("standard", "unrecorded")}
+    supported = by_status["standard"] or by_status["unrecorded"]
     if not supported:
         raise ValueError(f"no recorded Kubernetes version is in EKS standard support on {today}: "
                          f"update KUBERNETES_RELEASES in eks_training.constructs.cluster_addons")

@@ -409,7 +409,8 @@ class PlatformConfig(_Model):
     training_az: str
     #: Default: the newest version in EKS standard support on the day of synth (see ``default_kubernetes_version``).
     kubernetes_version: Literal["1.31", "1.32", "1.33", "1.34", "1.35", "1.36"] = Field(
-        default_factory=lambda: default_kubernetes_version(date.today()))
+        default_factory=lambda: default_kubernetes_version(date.today()),
+        json_schema_extra={"computed_default": "newest in EKS standard support on the day of synth"})
     network: NetworkConfig = NetworkConfig()
     cluster: ClusterConfig = ClusterConfig()
     system_nodes: SystemNodesConfig = SystemNodesConfig()

@@ -87,6 +87,9 @@ def _constraints(field: FieldInfo) -> list[str]:
 def _default(field: FieldInfo) -> str:
     if field.is_required():
         return "**required**"
+    computed = (field.json_schema_extra or {}).get("computed_default") if isinstance(field.json_schema_extra, dict) else None
+    if computed:
+        return computed  # a default that depends on the day (documented in words, so the reference stays stable)
     value = field.default_factory() if field.default_factory is not None else field.default
     if value is PydanticUndefined:
         return ""

@@ -174,6 +174,9 @@ def _version_check(config: PlatformConfig, today: date) -> CheckResult:
     subject = f"Kubernetes {release.version}"
     if status == "standard":
         return CheckResult("eks-version", subject, "ok", f"standard support until {release.end_of_standard_support}")
+    if status == "unrecorded":
+        return CheckResult("eks-version", subject, "warn", "EKS support dates not recorded in this release: "
+                           "check the EKS version calendar")
     if status == "extended":
         return CheckResult("eks-version", subject, "warn", f"extended support (billed) since "
                            f"{release.end_of_standard_support}, ends {release.end_of_extended_support}")

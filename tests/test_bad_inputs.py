@@ -50,7 +50,7 @@ CONFIG_CASES = [
     (("training_az",), "us-west-2d",
      "training_az: 'us-west-2d' is not one of availability_zones ['us-west-2a', 'us-west-2b', 'us-west-2c']"),
     (("kubernetes_version",), "1.30",
-     "kubernetes_version = '1.30': Input should be '1.31', '1.32', '1.33', '1.34' or '1.35'"),
+     "kubernetes_version = '1.30': Input should be '1.31', '1.32', '1.33', '1.34', '1.35' or '1.36'"),
     (("account",), "12345", "account = '12345': not allowed: use the 12-digit AWS account id"),
     (("name",), "Prod", f"name = 'Prod': {DNS_PATTERN}"),
     (("region",), _DELETE, "region: is required"),

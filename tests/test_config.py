@@ -56,7 +56,7 @@ def test_prod_has_the_accelerated_capacity_the_platform_promises():
 BAD_CONFIGS = [
     # (mutation path, bad value, text the one-line error must contain)
     ("region", "us-west", "region = 'us-west': 'us-west' is not an AWS region name"),
-    ("kubernetes_version", "1.30", "kubernetes_version = '1.30': Input should be '1.31', '1.32', '1.33', '1.34' or '1.35'"),
+    ("kubernetes_version", "1.30", "kubernetes_version = '1.30': Input should be '1.31', '1.32', '1.33', '1.34', '1.35' or '1.36'"),
     ("kubernetes_version", 1.33, "kubernetes_version = 1.33: Input should be '1.31'"),
     ("training_az", "us-west-2d", "training_az: 'us-west-2d' is not one of availability_zones"),
     ("availability_zones", ["us-west-2a"], "availability_zones = ['us-west-2a']: Tuple should have at least 2 items"),

@@ -142,7 +142,9 @@ def test_each_kubernetes_version_synthesizes_cleanly(version, tmp_path):
     warnings = [m for entries in metadata.values() for m in entries if m["type"] == "aws:cdk:warning"]
     support = KUBERNETES_RELEASES[version].support_status(date.today())
     extended = [w for w in warnings if "left EKS" in str(w["data"])]
-    assert bool(extended) == (support != "standard")
+    assert bool(extended) == (support in ("extended", "ended"))
+    unrecorded = [w for w in warnings if "not recorded" in str(w["data"])]
+    assert bool(unrecorded) == (support == "unrecorded")
     if support == "extended":
         assert str(KUBERNETES_RELEASES[version].end_of_extended_support) in str(extended[0]["data"])
 

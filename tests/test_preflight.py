@@ -127,7 +127,8 @@ def test_fsx_lustre_quota_too_small(moto_ec2) -> None:
 @pytest.mark.parametrize(("today", "status"), [(date(2026, 7, 29), "ok"), (date(2026, 7, 30), "warn"),
                                                 (date(2027, 7, 30), "FAIL")])
 def test_eks_version_support_status(moto_ec2, today: date, status: str) -> None:
-    results = preflight.preflight_checks(load_environment("dev"), ec2=moto_ec2, quotas=_quotas_client(_plenty("dev")), today=today)
+    dev_on_1_33 = load_environment("dev").model_copy(update={"kubernetes_version": "1.33"})
+    results = preflight.preflight_checks(dev_on_1_33, ec2=moto_ec2, quotas=_quotas_client(_plenty("dev")), today=today)
     assert next(r for r in results if r.check == "eks-version").status == status
 
 

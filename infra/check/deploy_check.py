@@ -20,6 +20,7 @@ what a controller does at run time. ``eks-training preflight`` covers the accoun
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -92,8 +93,14 @@ def shared_dir() -> Path | None:
 
 def run_check(template: Mapping[str, Any], *, config: PlatformConfig, jobs: Mapping[str, list[dict]] | None = None,
               today: date | None = None) -> CheckReport:
-    """Check one synthesized stack ``template`` of ``config``; ``jobs`` maps a job kind to its rendered objects."""
-    snap = load_snapshot(dict(template))
+    """Check one synthesized stack ``template`` of ``config``; ``jobs`` maps a job kind to its rendered objects
+    (default: every kind ``eks-training render`` makes for ``config``)."""
+    return check_snapshot(load_snapshot(dict(template)), config=config, jobs=jobs, today=today)
+
+
+def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig, jobs: Mapping[str, list[dict]] | None = None,
+                   today: date | None = None) -> CheckReport:
+    """:func:`run_check` on an already read snapshot."""
     report = CheckReport(config.name, snap.kubernetes_version)
     pods, releases_pods = _release_pods(snap, report)
     pods += _manifest_pods(snap)
@@ -109,10 +116,9 @@ def run_check(template: Mapping[str, Any], *, config: PlatformConfig, jobs: Mapp
     _check_release_order(snap, report, releases_pods, placements)
     _check_storage(snap, report, releases_pods)
     _check_services(snap, report, releases_pods)
-    for source in snap.node_sources:
-        if source.can_have_nodes:
-            for what, why in unreachable(snap, source):
-                report.fail("network", source.name, what, why)
+    for source in snap.node_sources:  # a group at size 0 too: an operator may scale it by hand
+        for what, why in unreachable(snap, source):
+            report.fail("network", source.name, what, why)
     _check_iam(snap, report, config)
     _check_version(snap, report, today or date.today())
     return report
@@ -132,8 +138,8 @@ def _release_pods(snap: PlatformSnapshot, report: CheckReport) -> tuple[list[Pod
             continue
         for problem in helm.unknown_value_paths(source, release.values):
             report.fail("values", f"helm release {release.release} ({source.name})", problem.path, problem.reason)
-        objects = helm.render_chart(source, release=release.release, namespace=release.namespace,
-                                    values=release.values, kube_version=snap.kubernetes_version)
+        objects = _render(source, release.release, release.namespace, json.dumps(release.values, sort_keys=True),
+                          snap.kubernetes_version)
         for obj in objects:
             obj.setdefault("metadata", {}).setdefault("namespace", release.namespace)
         rendered[release.release] = objects
@@ -142,6 +148,17 @@ def _release_pods(snap: PlatformSnapshot, report: CheckReport) -> tuple[list[Pod
         if release.release == "jupyterhub":
             pods += jupyterhub_profile_pods(release.values, release.namespace)
     return pods, rendered
+
+
+@functools.lru_cache(maxsize=64)
+def _rendered(chart_dir: Path, release: str, namespace: str, values_json: str, kube_version: str) -> str:
+    # Cached per chart, values and version: tests check many variants of one app, users run the check repeatedly.
+    return json.dumps(helm.render_chart(chart_dir, release=release, namespace=namespace, values=json.loads(values_json),
+                                        kube_version=kube_version))
+
+
+def _render(chart_dir: Path, release: str, namespace: str, values_json: str, kube_version: str) -> list[dict]:
+    return json.loads(_rendered(chart_dir, release, namespace, values_json, kube_version))
 
 
 def _modelled_release(release, report: CheckReport) -> list[PodTemplate]:
@@ -231,7 +248,7 @@ def _check_placements(report: CheckReport, placements: list[Placement]) -> None:
             why = " | ".join(f"{name}: {'; '.join(reasons)}" for name, reasons in closest) or "no node source at all"
             if placement.fits:
                 why = (f"fits only {', '.join(s.name for s in placement.fits)}, which never has a node "
-                       "(desired 0 and nothing scales it up)")
+                       f"(desired 0 and nothing scales it up); rejected elsewhere: {why}")
             report.fail("scheduling", pod.owner, "pod template", f"lands on no node that can exist: {why}")
         elif pod.accelerated and not any(s.on_demand for s in placement.fits):
             report.fail("scheduling", pod.owner, "pod template",

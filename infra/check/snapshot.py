@@ -123,6 +123,12 @@ class PlatformSnapshot:
     def of_type(self, type_: str) -> dict[str, dict[str, Any]]:
         return {lid: r for lid, r in self.resources.items() if r.get("Type") == type_}
 
+    def read_node_sources(self) -> None:
+        """(Re)derive the node sources from the node groups and the NodePool/EC2NodeClass objects."""
+        self.node_sources = []
+        _read_node_groups(self)
+        _read_karpenter_pools(self)
+
     def objects(self) -> Iterator[tuple[str, dict[str, Any]]]:
         for lid, objects in self.manifests.items():
             for obj in objects:
@@ -195,8 +201,7 @@ def load_snapshot(template: dict[str, Any]) -> PlatformSnapshot:
         snap.releases.append(Release(lid, props["Release"], props["Chart"], str(props.get("Version", "")),
                                      props.get("Namespace", "default"), values,
                                      tuple([depends] if isinstance(depends, str) else depends)))
-    _read_node_groups(snap)
-    _read_karpenter_pools(snap)
+    snap.read_node_sources()
     return snap
 
 

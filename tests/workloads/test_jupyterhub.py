@@ -10,11 +10,13 @@ import jsonschema
 import pytest
 import yaml
 
+from eks_training.infra.check.helm import charts_dir
 from eks_training.workloads.jupyterhub import (
     DEFAULT_NOTEBOOK_PROFILES,
     JUPYTERHUB_CHART_VERSION,
     NotebookProfile,
     jupyterhub_values,
+    profiles_for,
 )
 from support.k8s_schemas import validate_k8s_object
 
@@ -25,7 +27,7 @@ Z2JH_CHART_ENV = "EKS_TRAINING_Z2JH_CHART_DIR"
 
 def values(**overrides) -> dict:
     kwargs = dict(namespace="jupyter", fsx_claim_name="fsx-lustre", training_service_account="training",
-                  gpu_image=GPU_IMAGE, neuron_image=NEURON_IMAGE)
+                  gpu_image=GPU_IMAGE, neuron_image=NEURON_IMAGE, profiles=DEFAULT_NOTEBOOK_PROFILES)
     kwargs.update(overrides)
     return jupyterhub_values(**kwargs)
 
@@ -109,7 +111,9 @@ def test_values_hold_no_secret_material():
 
     result = values()
     walk(result, "values")
-    assert set(result) == {"singleuser"}  # hub and proxy secrets stay with the chart
+    # Hub and proxy secrets stay with the chart: of the hub and proxy we set only placement and the Service type.
+    assert set(result["hub"]) == {"nodeSelector"}
+    assert result["proxy"] == {"service": {"type": "ClusterIP"}, "chp": {"nodeSelector": {"eks-training/role": "system"}}}
 
 
 def test_custom_profile_of_a_p5_gets_its_32_efa_interfaces():
@@ -135,7 +139,8 @@ def _deep_merge(base: dict, extra: dict) -> dict:
 
 
 def test_values_pass_the_charts_own_values_schema():
-    folder = os.environ.get(Z2JH_CHART_ENV)
+    vendored = charts_dir() / f"jupyterhub-{JUPYTERHUB_CHART_VERSION}" if charts_dir() else None
+    folder = os.environ.get(Z2JH_CHART_ENV) or (str(vendored) if vendored else None)
     if not folder or not (Path(folder) / "values.schema.yaml").is_file():
         pytest.skip(f"z2jh {JUPYTERHUB_CHART_VERSION} chart folder (values.yaml, values.schema.yaml) not given;"
                     f" set {Z2JH_CHART_ENV}")
@@ -176,3 +181,19 @@ def test_bad_input_gets_a_one_line_error_naming_field_and_value(make, expected):
         make()
     assert expected in str(raised.value)
     assert "\n" not in str(raised.value)
+
+
+def test_profiles_follow_the_capacity_smallest_first_each_a_whole_node():
+    from eks_training.constructs.instance_types import node_capacity
+    from eks_training.infra.check.kube import quantity
+
+    profiles = profiles_for(["trn1.32xlarge", "p5.48xlarge", "g5.xlarge", "p5.48xlarge"])
+    assert [p.instance_type for p in profiles] == ["g5.xlarge", "p5.48xlarge", "trn1.32xlarge"]
+    assert [p.default for p in profiles] == [True, False, False]
+    for profile in profiles:
+        capacity = node_capacity(profile.instance_type)
+        assert profile.accelerators == capacity.accelerators
+        assert 0 < profile.cpu_guarantee <= capacity.allocatable_cpu
+        # KubeSpawner's G is GiB: the notebook must fit what the kubelet leaves.
+        assert quantity(profile.mem_guarantee + "i") <= capacity.allocatable_memory
+    assert profiles[1].efa and not profiles[0].efa

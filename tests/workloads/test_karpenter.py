@@ -68,7 +68,9 @@ def test_node_class_uses_al2023_alias_imdsv2_and_no_user_data(objects) -> None:
         assert spec["role"] == "KarpenterNodeRole-training"
         assert spec["metadataOptions"]["httpTokens"] == "required"
         assert spec["metadataOptions"]["httpPutResponseHopLimit"] == 1
-        assert spec["securityGroupSelectorTerms"] == [{"tags": {"karpenter.sh/discovery": "training"}}]
+        # The cluster security group (EKS tags it with the cluster name: API endpoint, FSx) or our tagged groups (EFA).
+        assert spec["securityGroupSelectorTerms"] == [{"tags": {"aws:eks:cluster-name": "training"}},
+                                                      {"tags": {"karpenter.sh/discovery": "training"}}]
         (root,) = spec["blockDeviceMappings"]
         assert root["rootVolume"] is True
         assert root["ebs"]["volumeType"] == "gp3" and root["ebs"]["encrypted"] is True
@@ -95,7 +97,8 @@ def test_node_pool_requirements_taints_labels_and_limits(objects) -> None:
         "karpenter.sh/capacity-type": ("In", ["reserved", "on-demand"]),
         "topology.kubernetes.io/zone": ("In", ["us-east-1a"]),
     }
-    assert {"key": "nvidia.com/gpu", "effect": "NoSchedule"} in template["taints"]
+    # The same taint, value "true" included, as the managed node groups carry.
+    assert {"key": "nvidia.com/gpu", "value": "true", "effect": "NoSchedule"} in template["taints"]
     assert {"key": "eks-training/dedicated", "value": "llm", "effect": "NoSchedule"} in template["taints"]
     assert gpu["template"]["metadata"]["labels"] == {
         "eks-training/accelerator": "nvidia",
@@ -106,7 +109,7 @@ def test_node_pool_requirements_taints_labels_and_limits(objects) -> None:
     }
     assert gpu["limits"] == {"nvidia.com/gpu": "64"}
     trainium = _find(objects, "NodePool", "neuron-trn1")["spec"]
-    assert trainium["template"]["spec"]["taints"] == [{"key": "aws.amazon.com/neuron", "effect": "NoSchedule"}]
+    assert trainium["template"]["spec"]["taints"] == [{"key": "aws.amazon.com/neuron", "value": "true", "effect": "NoSchedule"}]
     assert trainium["limits"] == {"aws.amazon.com/neuron": "32"}
 
 

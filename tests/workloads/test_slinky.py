@@ -101,7 +101,7 @@ def test_pod_and_container_inside_each_cr_are_valid_core_objects(objects, kind):
 
 def test_login_service_template_is_a_valid_core_service(objects):
     service = only(objects, "LoginSet")["spec"]["service"]
-    as_service = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "login", **service["metadata"]},
+    as_service = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "login", **service.get("metadata", {})},
                   "spec": {**service["spec"], "ports": [{"name": "ssh", "port": 22}]}}
     validate_k8s_object(as_service)
 
@@ -230,19 +230,25 @@ def test_rest_api_replicas(objects):
     assert only(render(rest_api_replicas=3), "RestApi")["spec"]["replicas"] == 3
 
 
-def test_login_ssh_is_an_internal_nlb_by_default(objects):
+def test_login_ssh_is_a_cluster_ip_service_by_default(objects):
+    # The platform installs no load balancer controller: a LoadBalancer Service would never get an address.
     login = only(objects, "LoginSet")["spec"]
+    assert login["service"] == {"spec": {"type": "ClusterIP"}}
+    assert login["replicas"] == 1 and login["controllerRef"] == {"name": "ml"}
+
+
+def test_login_ssh_behind_an_internal_nlb_on_request():
+    login = only(render(login=SlurmLoginSettings(load_balancer=True)), "LoginSet")["spec"]
     annotations = login["service"]["metadata"]["annotations"]
     assert login["service"]["spec"]["type"] == "LoadBalancer"
     assert annotations["service.beta.kubernetes.io/aws-load-balancer-type"] == "external"
     assert annotations["service.beta.kubernetes.io/aws-load-balancer-nlb-target-type"] == "ip"
     assert annotations["service.beta.kubernetes.io/aws-load-balancer-scheme"] == "internal"
-    assert login["replicas"] == 1 and login["controllerRef"] == {"name": "ml"}
 
 
 def test_internet_facing_login_is_limited_to_its_source_ranges():
     key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHxample alice@example"
-    settings = SlurmLoginSettings(replicas=2, internet_facing=True, source_ranges=("203.0.113.0/24",),
+    settings = SlurmLoginSettings(replicas=2, load_balancer=True, internet_facing=True, source_ranges=("203.0.113.0/24",),
                                   root_ssh_authorized_keys=(key,))
     login = only(render(login=settings), "LoginSet")["spec"]
     assert login["service"]["metadata"]["annotations"]["service.beta.kubernetes.io/aws-load-balancer-scheme"] == (
@@ -484,7 +490,8 @@ def test_generator_leaves_existing_secrets_alone_and_fails_on_other_errors(objec
         (lambda: render(rest_api_replicas=0), "rest_api_replicas=0"),
         (lambda: render(fsx_claim_name=""), "fsx_claim_name=''"),
         (lambda: SlurmLoginSettings(replicas=0), "login.replicas=0"),
-        (lambda: SlurmLoginSettings(internet_facing=True), "login.source_ranges=()"),
+        (lambda: SlurmLoginSettings(load_balancer=True, internet_facing=True), "login.source_ranges=()"),
+        (lambda: SlurmLoginSettings(internet_facing=True, source_ranges=("10.0.0.0/8",)), "need load_balancer=True"),
         (lambda: SlurmLoginSettings(source_ranges=("10.0.0.0/33",)), "login.source_ranges entry '10.0.0.0/33'"),
         (lambda: SlurmLoginSettings(root_ssh_authorized_keys=("hunter2",)), "login.root_ssh_authorized_keys entry"),
         (lambda: SlurmControllerSettings(storage_class="GP3"), "controller.storage_class='GP3'"),

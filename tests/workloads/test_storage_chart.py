@@ -61,11 +61,12 @@ def test_every_object_is_valid_and_labelled(objects) -> None:
         ("PersistentVolume", "models-research", None),
         ("PersistentVolumeClaim", "models", "research"),
         ("StorageClass", "fsx-lustre-scratch", None),
+        ("StorageClass", "gp3", None),
     ])
     for obj in objects:
         labels = obj["metadata"]["labels"]
         assert labels["app.kubernetes.io/part-of"] == "eks-training"
-        assert labels["app.kubernetes.io/component"] in ("fsx-lustre", "efs-models")
+        assert labels["app.kubernetes.io/component"] in ("fsx-lustre", "efs-models", "block-storage")
 
 
 def test_fsx_volume_per_namespace_is_prebound_to_its_claim(objects) -> None:
@@ -115,7 +116,18 @@ def test_synth_yaml_renders_the_same_objects() -> None:
     chart = StorageChart(app, "storage", namespaces=["training"], fsx=FSX)
     documents = [d for d in yaml.safe_load_all(app.synth_yaml()) if d]
     assert documents == chart_objects(chart)
-    assert [d["kind"] for d in documents] == ["PersistentVolume", "PersistentVolumeClaim"]
+    assert [d["kind"] for d in documents] == ["StorageClass", "PersistentVolume", "PersistentVolumeClaim"]
+
+
+def test_the_default_storage_class_is_encrypted_gp3_and_the_only_default() -> None:
+    objects = chart_objects(StorageChart(cdk8s.App(), "storage", namespaces=["training"], fsx=FSX, scratch_storage_class=True,
+                                         scratch_subnet_id="subnet-0123456789abcdef0",
+                                         scratch_security_group_ids=["sg-0123456789abcdef0"]))
+    defaults = [o for o in objects if o["kind"] == "StorageClass"
+                and o["metadata"].get("annotations", {}).get("storageclass.kubernetes.io/is-default-class") == "true"]
+    assert [(d["metadata"]["name"], d["provisioner"], d["parameters"]) for d in defaults] == [
+        ("gp3", "ebs.csi.aws.com", {"type": "gp3", "encrypted": "true"})]
+    assert defaults[0]["volumeBindingMode"] == "WaitForFirstConsumer"  # the volume follows the pod's zone
 
 
 def test_cdk_tokens_pass_through_into_the_manifest() -> None:
@@ -146,7 +158,8 @@ def test_cdk_tokens_pass_through_into_the_manifest() -> None:
         ({"namespaces": []}, "namespaces=[] is not allowed"),
         ({"namespaces": ["Training"]}, "namespaces='Training' is not a valid name"),
         ({"namespaces": ["a", "a"]}, "namespaces has 'a' twice"),
-        ({"namespaces": ["a"]}, "give at least one of them"),
+        ({"namespaces": ["a"], "default_storage_class_name": None}, "give at least one of them"),
+        ({"namespaces": ["a"], "default_storage_class_name": "GP3"}, "default_storage_class_name='GP3'"),
         ({"namespaces": ["a"], "fsx": FSX, "fsx_claim_name": "FSX"}, "fsx_claim_name='FSX' is not a valid name"),
         ({"namespaces": ["a"], "efs_file_system_id": "fs-xyz"}, "efs_file_system_id='fs-xyz' is not allowed"),
         ({"namespaces": ["a"], "efs_file_system_id": EFS_ID, "models_claim_size": "lots"}, "models_claim_size='lots'"),

@@ -1,0 +1,276 @@
+"""`eks-training check` on the shipped environments, and on each defect the review found, restored in a fixture.
+
+Each defect test takes prod's synthesized template (or its snapshot), puts one broken input back exactly as it was
+before the fix, and shows that the check fails with a finding that names it. The shipped environments pass.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+from contextlib import redirect_stderr, redirect_stdout
+from datetime import date
+
+import pytest
+
+from eks_training.infra.check import helm
+from eks_training.infra.check.deploy_check import check_snapshot, format_report, render_all_jobs, run_check
+from eks_training.infra.check.snapshot import load_snapshot
+from eks_training.infra.cli import main
+
+pytestmark = pytest.mark.skipif(helm.charts_dir() is None,
+                                reason="../shared/charts is absent (set EKS_TRAINING_CHARTS_DIR): the check renders the real charts")
+
+TODAY = date(2026, 11, 30)
+
+
+@pytest.fixture(scope="module")
+def prod_jobs(prod):
+    return render_all_jobs(prod.config)
+
+
+def _check(synth, jobs, *, snapshot=None, template=None, today=TODAY):
+    snap = snapshot or load_snapshot(copy.deepcopy(template or synth.template))
+    return check_snapshot(snap, config=synth.config, jobs=copy.deepcopy(jobs), today=today)
+
+
+def _failures(report, area):
+    return [f for f in report.failures if f.area == area]
+
+
+@pytest.mark.parametrize("name", ["dev", "staging", "prod"])
+def test_shipped_environments_pass(name, request):
+    synth = request.getfixturevalue(name)
+    report = run_check(synth.template, config=synth.config, today=TODAY)
+    assert [str(f) for f in report.failures] == []
+    assert report.placements and all(p.reachable for p in report.placements)
+
+
+def test_prod_places_every_pod_template_and_every_job_kind_on_demand(prod, prod_jobs):
+    report = _check(prod, prod_jobs)
+    text = format_report(report)
+    for placement in report.placements:
+        assert placement.pod.owner[:78] in text
+    kinds = {p.pod.owner.split(":")[0].removeprefix("job ") for p in report.placements if p.pod.owner.startswith("job ")}
+    assert kinds == {"mpijob", "volcano-job", "neuron-job", "pytorch-job", "raycluster", "rayjob", "bionemo"}
+    accelerated = [p for p in report.placements if p.pod.owner.startswith("job ") and p.pod.accelerated]
+    assert len(accelerated) >= 7
+    for placement in accelerated:
+        assert any(s.on_demand for s in placement.reachable), placement.pod.owner
+    # Device plugins cover every accelerated node source.
+    gpu_sources = {s.name for s in load_snapshot(prod.template).node_sources if s.accelerator == "nvidia"}
+    assert gpu_sources <= set(report.device_plugins["helm nvidia-device-plugin: DaemonSet nvidia-device-plugin"])
+
+
+# --- defect 1: the NVIDIA device plugin's default affinity ----------------------------------------------------
+
+
+def test_nvidia_plugin_with_the_chart_default_affinity_lands_nowhere(prod, prod_jobs):
+    snap = load_snapshot(copy.deepcopy(prod.template))
+    nvidia = next(r for r in snap.releases if r.release == "nvidia-device-plugin")
+    del nvidia.values["affinity"]  # as before the fix: nodeSelector and tolerations only
+    report = _check(prod, prod_jobs, snapshot=snap)
+    plugin = [f for f in _failures(report, "device plugin") if "nvidia-device-plugin" in f.subject]
+    assert plugin and all("nvidia.com/gpu is never advertised" in f.message for f in plugin)
+    assert any("feature.node.kubernetes.io/pci-10de.present" in f.message for f in plugin)
+    # ... and then no GPU pod fits anywhere.
+    assert any("nvidia.com/gpu 8 > 0" in f.message for f in _failures(report, "scheduling"))
+
+
+# --- defect 2: Karpenter nodes without the cluster security group --------------------------------------------
+
+
+def test_karpenter_nodes_without_the_cluster_security_group_never_join(prod, prod_jobs):
+    snap = load_snapshot(copy.deepcopy(prod.template))
+    for _, obj in snap.objects():
+        if obj["kind"] == "EC2NodeClass":
+            obj["spec"]["securityGroupSelectorTerms"] = [{"tags": {"karpenter.sh/discovery": snap.cluster_name}}]
+    snap.read_node_sources()
+    report = _check(prod, prod_jobs, snapshot=snap)
+    api = [f for f in _failures(report, "network") if f.field == "EKS API endpoint"]
+    assert {f.subject.split(" (")[0] for f in api} == {"Karpenter pool gpu-a100", "Karpenter pool gpu-h100",
+                                                       "Karpenter pool trn1", "Karpenter pool trn1n"}
+    assert all("nodes never join" in f.message for f in api)
+
+
+# --- defect 3: tolerations that miss the pools' taints; node groups nothing scales ----------------------------
+
+
+def test_equal_tolerations_against_valueless_pool_taints_schedule_nowhere(prod, prod_jobs):
+    snap = load_snapshot(copy.deepcopy(prod.template))
+    for _, obj in snap.objects():
+        if obj["kind"] == "NodePool":
+            for taint in obj["spec"]["template"]["spec"]["taints"]:
+                taint.pop("value", None)  # as the pools were written before the fix
+    snap.read_node_sources()
+    jobs = copy.deepcopy(prod_jobs)
+    text = json.dumps(jobs).replace('"operator": "Exists", "effect": "NoSchedule"',
+                                    '"operator": "Equal", "value": "true", "effect": "NoSchedule"')
+    report = _check(prod, json.loads(text), snapshot=snap)
+    failed = {f.subject for f in _failures(report, "scheduling")}
+    assert "job mpijob: MPIJob train worker" in failed and "job neuron-job: Job train" in failed
+    mpi = next(f for f in _failures(report, "scheduling") if f.subject == "job mpijob: MPIJob train worker")
+    assert "taint nvidia.com/gpu:NoSchedule not tolerated" in mpi.message
+
+
+def test_jobs_that_fit_only_node_groups_at_zero_are_refused(prod, prod_jobs):
+    snap = load_snapshot(copy.deepcopy(prod.template))
+    snap.node_sources = [s for s in snap.node_sources if s.kind != "Karpenter pool"]
+    report = _check(prod, prod_jobs, snapshot=snap)
+    neuron = next(f for f in _failures(report, "scheduling") if f.subject == "job neuron-job: Job train")
+    assert "fits only node group trn1-nodes, which never has a node" in neuron.message
+
+
+# --- defect 4: values the charts ignore; components not pinned to system nodes ---------------------------------
+
+
+def test_volcano_keys_the_chart_does_not_read_fail(prod, prod_jobs):
+    snap = load_snapshot(copy.deepcopy(prod.template))
+    volcano = next(r for r in snap.releases if r.release == "volcano")
+    volcano.values["custom"] = {"scheduler_node_selector": {"eks-training/role": "system"},
+                                "controller_node_selector": {"eks-training/role": "system"},
+                                "admission_node_selector": {"eks-training/role": "system"}}
+    report = _check(prod, prod_jobs, snapshot=snap)
+    values = {f.field for f in _failures(report, "values")}
+    assert values == {"custom.scheduler_node_selector", "custom.controller_node_selector", "custom.admission_node_selector"}
+    pinned = {f.subject for f in _failures(report, "scheduling") if f.field == "nodeSelector"}
+    assert "helm volcano: Deployment volcano-scheduler" in pinned
+
+
+def test_cert_manager_pinning_only_its_controller_fails(prod, prod_jobs):
+    snap = load_snapshot(copy.deepcopy(prod.template))
+    cert_manager = next(r for r in snap.releases if r.release == "cert-manager")
+    for part in ("webhook", "cainjector", "startupapicheck"):
+        del cert_manager.values[part]
+    report = _check(prod, prod_jobs, snapshot=snap)
+    pinned = {f.subject for f in _failures(report, "scheduling") if f.field == "nodeSelector"}
+    assert pinned == {"helm cert-manager: Deployment cert-manager-webhook", "helm cert-manager: Deployment cert-manager-cainjector",
+                      "helm cert-manager: Job cert-manager-startupapicheck"}
+
+
+# --- defect 5: Karpenter's controller policy against the upstream reference ------------------------------------
+
+
+def _karpenter_statements(template):
+    policy = next(r for lid, r in template["Resources"].items()
+                  if lid.startswith("KarpenterControllerRoleDefaultPolicy"))
+    return policy["Properties"]["PolicyDocument"]["Statement"]
+
+
+def test_karpenter_policy_differences_from_the_reference_fail(prod, prod_jobs):
+    template = copy.deepcopy(prod.template)
+    statements = _karpenter_statements(template)
+    for statement in statements:
+        if statement.get("Action") == "pricing:GetProducts":
+            statement["Condition"] = {"StringEquals": {"aws:RequestedRegion": "us-west-2"}}
+        if isinstance(statement.get("Action"), list) and "ec2:DescribeInstanceStatus" in statement["Action"]:
+            statement["Action"].remove("ec2:DescribeInstanceStatus")
+        if statement.get("Sid") == "AllowScopedInstanceProfileActions":
+            del statement["Condition"]
+    report = _check(prod, prod_jobs, template=template)
+    by_action: dict[str, str] = {}
+    for finding in _failures(report, "iam"):
+        by_action[finding.field] = by_action.get(finding.field, "") + finding.message
+    assert by_action["ec2:DescribeInstanceStatus"].startswith("missing")
+    assert "aws:RequestedRegion" in by_action["pricing:GetProducts"]
+    assert "ec2nodeclass" in by_action["iam:DeleteInstanceProfile"]
+    assert set(by_action) == {"ec2:DescribeInstanceStatus", "pricing:GetProducts", "iam:AddRoleToInstanceProfile",
+                              "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"}
+
+
+# --- defect 6: a profile no capacity serves, a LoadBalancer nobody serves, no default class, no wait ---------
+
+
+def test_notebook_profile_without_capacity_fails(prod, prod_jobs):
+    snap = load_snapshot(copy.deepcopy(prod.template))
+    hub = next(r for r in snap.releases if r.release == "jupyterhub")
+    hub.values["singleuser"]["profileList"][0]["kubespawner_override"]["node_selector"] = {
+        "node.kubernetes.io/instance-type": "g5.xlarge"}
+    report = _check(prod, prod_jobs, snapshot=snap)
+    failed = [f for f in _failures(report, "scheduling") if f.subject.startswith("jupyterhub profile")]
+    assert len(failed) == 1 and "node.kubernetes.io/instance-type=g5.xlarge" in failed[0].message
+
+
+def test_login_service_asking_for_an_absent_load_balancer_controller_fails(prod, prod_jobs):
+    snap = load_snapshot(copy.deepcopy(prod.template))
+    login = next(obj for _, obj in snap.objects() if obj["kind"] == "LoginSet")
+    login["spec"]["service"] = {"metadata": {"annotations": {"service.beta.kubernetes.io/aws-load-balancer-type": "external"}},
+                                "spec": {"type": "LoadBalancer"}}
+    hub = next(r for r in snap.releases if r.release == "jupyterhub")
+    del hub.values["proxy"]["service"]  # the chart's default: a LoadBalancer proxy
+    report = _check(prod, prod_jobs, snapshot=snap)
+    services = {f.subject: f.message for f in _failures(report, "service")}
+    assert "AWS Load Balancer Controller" in next(m for s, m in services.items() if "LoginSet" in s)
+    assert "internet-facing" in services["helm jupyterhub: Service proxy-public"]
+
+
+def test_claims_without_a_default_storage_class_fail(prod, prod_jobs):
+    snap = load_snapshot(copy.deepcopy(prod.template))
+    for objects in snap.manifests.values():
+        objects[:] = [o for o in objects if o["kind"] != "StorageClass" or o["metadata"]["name"] != "gp3"]
+    report = _check(prod, prod_jobs, snapshot=snap)
+    claims = {f.subject for f in _failures(report, "storage")}
+    assert "helm jupyterhub: PersistentVolumeClaim hub-db-dir" in claims
+    assert any("Controller prod-slurm persistence" in c for c in claims)
+
+
+def test_releases_that_do_not_wait_for_the_system_nodes_fail(prod, prod_jobs):
+    template = copy.deepcopy(prod.template)
+    system = next(lid for lid in template["Resources"] if lid.startswith("ClusterNodegroupSystemNodes"))
+    volcano = next(r for r in template["Resources"].values() if r["Type"] == "Custom::AWSCDK-EKS-HelmChart"
+                   and r["Properties"]["Release"] == "volcano")
+    volcano["DependsOn"] = [d for d in volcano["DependsOn"] if d != system]
+    report = _check(prod, prod_jobs, template=template)
+    assert [f.subject for f in _failures(report, "ordering")] == ["helm release volcano"]
+
+
+def test_efa_group_without_a_self_referencing_egress_rule_fails(prod, prod_jobs):
+    template = copy.deepcopy(prod.template)
+    template["Resources"] = {lid: r for lid, r in template["Resources"].items() if not lid.startswith("NetworkEfaSelfEgress")}
+    report = _check(prod, prod_jobs, template=template)
+    efa = [f for f in _failures(report, "network") if f.field == "EFA peers"]
+    assert len(efa) == 6  # two node groups and four pools, all EFA
+
+
+# --- defect 7: versions ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("version", "today", "fails"), [
+    ("1.33", TODAY, True),  # extended support since 2026-07-29
+    ("1.34", TODAY, False), ("1.34", date(2026, 12, 3), True),  # leaves standard support on 2026-12-02
+    ("1.35", TODAY, False),
+])
+def test_a_version_out_of_standard_support_fails(prod, prod_jobs, version, today, fails):
+    template = copy.deepcopy(prod.template)
+    cluster = next(r for r in template["Resources"].values() if r["Type"] == "AWS::EKS::Cluster")
+    cluster["Properties"]["Version"] = version
+    report = _check(prod, prod_jobs, template=template, today=today)
+    assert bool(_failures(report, "version")) is fails
+
+
+# --- the command ---------------------------------------------------------------------------------------------------
+
+
+def test_check_command_reads_a_synthesized_template(prod, tmp_path):
+    path = tmp_path / "EksTraining-prod.template.json"
+    path.write_text(json.dumps(prod.template))
+    out = io.StringIO()
+    with redirect_stdout(out):
+        status = main(["check", "--env", "prod", "--template", str(path)])
+    text = out.getvalue()
+    assert status == 0, text[-2000:]
+    assert text.rstrip().endswith("0 failures: PASS")
+    worker = next(line for line in text.splitlines() if line.startswith("job mpijob: MPIJob train worker"))
+    assert "Karpenter pool gpu-h100 (p5.48xlarge)" in worker
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["check"], "error: check: give exactly one of --env NAME or --config FILE"),
+    (["check", "--env", "prod", "--template", "/nonexistent.json"], "error: --template: cannot read '/nonexistent.json'"),
+])
+def test_check_command_bad_arguments_are_one_line(argv, message):
+    err = io.StringIO()
+    with redirect_stderr(err):
+        assert main(argv) == 2
+    assert err.getvalue().startswith(message) and err.getvalue().count("\n") == 1
