@@ -170,15 +170,30 @@ def test_python_pins_match_the_requirements_files_and_the_package_goes_in_withou
     assert [c[-1] for c in copies] == project[0].local and all(c[-2] == "." for c in copies)
 
 
-def test_trainer_images_carry_what_their_launchers_import() -> None:
-    def installed(name: str) -> set[str]:
-        return {n for i in pip_installs(REPO / "training" / name) for n in pins(i.requirements)}
+def _extra(name: str) -> set[str]:
+    import tomllib
 
-    # The GPU image runs the data-prep job too; the Ray image runs Ray Train.
-    assert {"torch", "boto3", "pyyaml", "numpy", "tokenizers", "pyarrow", "tqdm"} <= installed("Dockerfile.gpu")
-    assert {"torch", "ray", "boto3", "pyyaml"} <= installed("Dockerfile.ray")
-    assert {"torch", "boto3", "pyyaml"} <= installed("Dockerfile.slurmd")
-    assert {"boto3", "pyyaml"} <= installed("Dockerfile.neuron")  # torch comes with the Neuron DLC
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    return {re.sub(r"[-_.]+", "-", re.split(r"[\s<>=!~\[;]", spec, 1)[0]).lower() for spec in extras[name]}
+
+
+#: What a base image already holds, so its Dockerfile must not reinstall it (with reasons).
+_FROM_BASE = {
+    # The Neuron DLC's torch is the Neuron build (torch-neuronx is compiled against it); numpy comes with it.
+    "Dockerfile.neuron": {"torch", "numpy"},
+}
+#: Extras each image serves beyond the trainer's own: the GPU image runs the data-prep job.
+_EXTRAS = {"Dockerfile.gpu": ("training", "data-prep"), "Dockerfile.ray": ("training",),
+           "Dockerfile.slurmd": ("training",), "Dockerfile.neuron": ("training",)}
+
+
+@pytest.mark.parametrize("name", sorted(_EXTRAS))
+def test_images_install_every_dependency_their_commands_need(name: str) -> None:
+    # Read from pyproject's extras, so a dependency added to the trainer fails here until every image has it.
+    needed = set().union(*(_extra(extra) for extra in _EXTRAS[name])) | {"boto3", "pyyaml"}
+    installed = {n for i in pip_installs(REPO / "training" / name) for n in pins(i.requirements)}
+    assert needed - installed - _FROM_BASE.get(name, set()) == set()
+    assert "ray" in installed or name != "Dockerfile.ray"  # Ray Train for the RayJob entrypoint
 
 
 def test_variant_bases_follow_the_platform_versions() -> None:
