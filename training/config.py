@@ -48,6 +48,7 @@ class Flag:
     maximum: float | None = None
     low_open: bool = False
     choices: tuple[str, ...] = ()
+    allowed_text: str | None = None  # for free-form values, what they name (a folder, a file)
 
     @property
     def flag(self) -> str:
@@ -56,6 +57,8 @@ class Flag:
     @property
     def allowed(self) -> str:
         """What the one-line error and ``--help`` say is allowed."""
+        if self.allowed_text:
+            return self.allowed_text
         match self.kind:
             case "int":
                 return f"an integer >= {int(self.minimum)}"
@@ -97,9 +100,11 @@ def _choice(name: str, default: str, text: str, choices: tuple[str, ...]) -> Fla
 # Every trainer option, in --help order. TrainConfig's fields are built from this list, so a flag cannot
 # exist without its help text, default and validation.
 FLAGS: tuple[Flag, ...] = (
-    Flag("data", "str", None, "Folder of pre-tokenized *.bin shards with meta.json (required)."),
-    Flag("model", "str", "tiny", "Model: a named Llama size (tiny, small, 1b, 8b, 70b), a folder written by "
-         "the export command, or a local Hugging Face model folder."),
+    Flag("data", "str", None, "Folder of pre-tokenized *.bin shards with meta.json (required).",
+         allowed_text="a folder path"),
+    Flag("model", "str", "tiny", "Model: a named Llama size, a folder written by the export command "
+         "(python -m eks_training.training.export), or a local Hugging Face model folder.",
+         allowed_text="tiny, small, 1b, 8b, 70b or a folder path"),
     _int("seq_len", None, "Tokens per sample; none means the model's max_seq_len capped at 2048."),
     _int("max_steps", 1000, "Optimizer steps to train to (a resumed run continues up to this step)."),
     _int("micro_batch_size", 1, "Samples per rank per forward/backward pass."),
@@ -124,7 +129,7 @@ FLAGS: tuple[Flag, ...] = (
     _choice("ac_granularity", "full", "full recomputes whole blocks; selective keeps matmul and attention "
             "outputs and recomputes the cheap ops between them.", AC_GRANULARITIES),
     Flag("checkpoint_dir", "str", None, "Folder for step-N checkpoints (shared storage for multi-node); "
-         "the run resumes from its newest complete one."),
+         "the run resumes from its newest complete one.", allowed_text="a folder path"),
     _int("checkpoint_every", 500, "Save a checkpoint every this many steps (and at the last step)."),
     _int("keep_last", 3, "Complete checkpoints kept locally and in S3."),
     _choice("async_checkpoint", "auto", "Write checkpoints in the background while training continues; "
@@ -138,11 +143,12 @@ FLAGS: tuple[Flag, ...] = (
          "Linear layers that get adapters, by their last name part."),
     _int("seed", 1234, "Seed for weights, data order and dropout.", minimum=0),
     _int("log_every", 10, "Write a metrics line every this many steps (and at the last step)."),
-    Flag("metrics_file", "str", None, "Append JSON-lines metrics here instead of stdout (rank 0)."),
+    Flag("metrics_file", "str", None, "Append JSON-lines metrics here instead of stdout (rank 0).",
+         allowed_text="a file path"),
     _float("peak_flops", None, "Peak FLOP/s of one device for MFU; none looks it up from the device name.",
            low_open=True),
     Flag("eval_data", "str", None, "Held-out folder in the --data format; its loss and perplexity are "
-         "logged every --eval-every steps and at the end."),
+         "logged every --eval-every steps and at the end.", allowed_text="a folder path"),
     _int("eval_every", 0, "Evaluate every this many steps; 0 only at the end (needs --eval-data).", minimum=0),
     _int("eval_batches", 50, "Micro-batches per rank per evaluation; 0 reads the whole held-out folder.",
          minimum=0),
@@ -153,7 +159,8 @@ FLAGS: tuple[Flag, ...] = (
     _float("exit_timeout", 600.0, "Seconds the run may take from its last step to exit (final save, "
            "uploads, barriers); past it the run logs what it waited for and exits 4.", low_open=True),
     Flag("profile_steps", "steps", None, "Record a torch profiler trace of these steps."),
-    Flag("profile_dir", "str", "profile", "Folder for the profiler trace (rank R writes rank-R.json)."),
+    Flag("profile_dir", "str", "profile", "Folder for the profiler trace (rank R writes rank-R.json).",
+         allowed_text="a folder path"),
 )
 
 FLAG_BY_NAME = {flag.name: flag for flag in FLAGS}
@@ -241,7 +248,10 @@ def _flag(name: str) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The trainer's flags. Every default is None so that only flags actually given override the file."""
-    parser = _Parser(prog="python -m eks_training.training.train", description=__doc__.splitlines()[0],
+    parser = _Parser(prog="python -m eks_training.training.train",
+                     description="Train a Llama-style decoder (or a local Hugging Face causal LM) on pre-tokenized "
+                                 "data with DDP, FSDP2 or HSDP on CPU, CUDA or Neuron; resumes from its newest "
+                                 "checkpoint. Flags override --config.",
                      epilog="Subcommands: `python -m eks_training.training.export {export,merge} --help` write "
                             "a trained checkpoint as safetensors.")
     parser.add_argument("--config", help="YAML file with a `training:` block (the source document's keys, or "

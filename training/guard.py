@@ -27,10 +27,11 @@ class DivergenceGuard:
         self.consecutive_spikes = 0
         self.nonfinite: torch.Tensor | None = None
 
-    def observe(self, loss: torch.Tensor, grad_norm: torch.Tensor) -> None:
-        """Fold this step's loss and gradient norm into the device-side non-finite flag (no host read)."""
-        bad = ~torch.isfinite(loss.detach().float()) | ~torch.isfinite(grad_norm.detach().float())
-        self.nonfinite = bad if self.nonfinite is None else self.nonfinite | bad
+    def observe(self, *values: torch.Tensor) -> None:
+        """Fold scalars (a loss, a gradient norm) into the device-side non-finite flag (no host read)."""
+        for value in values:
+            bad = ~torch.isfinite(value.detach().float())
+            self.nonfinite = bad if self.nonfinite is None else self.nonfinite | bad
 
     def raise_if_diverged(self, step: int) -> None:
         """Host read of the flag: raises :class:`TrainingDiverged` if any step since the last read diverged."""

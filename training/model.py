@@ -351,6 +351,12 @@ def build_model(spec: str, device: torch.device | str | None = None) -> nn.Modul
     return HuggingFaceCausalLM(AutoModelForCausalLM.from_pretrained(folder, local_files_only=True))
 
 
+def default_seq_len(spec: str) -> int:
+    """Sequence length when --seq-len is not given: the model's max_seq_len, capped at 2048."""
+    args = MODEL_SIZES.get(spec) or read_export_args(Path(spec))
+    return min(2048, args.max_seq_len if args is not None else 2048)
+
+
 def exported_weights_file(spec: str) -> Path | None:
     """``model.safetensors`` of an exported folder, or None when ``spec`` is not one."""
     folder = Path(spec)

@@ -35,7 +35,7 @@ from eks_training.training.evaluate import Evaluator
 from eks_training.training.guard import DivergenceGuard, TrainingDiverged
 from eks_training.training.lora import lora_settings
 from eks_training.training.metrics import MetricsLogger, mfu, peak_flops_for
-from eks_training.training.model import vocab_size_of
+from eks_training.training.model import default_seq_len, vocab_size_of
 from eks_training.training.parallel import DTYPES, build_for_training, resolve_switch
 from eks_training.training.profiling import StepProfiler
 from eks_training.training.s3_sync import BackgroundUploader, S3CheckpointStore
@@ -121,12 +121,7 @@ def train(config: TrainConfig, runtime: Runtime, reporter: Reporter | None = Non
     ``watchdog`` (the command line's) is armed after the last step, bounding the final writes and uploads.
     """
     precision = resolve_precision(config, runtime)
-    seq_len = config.seq_len
-    if seq_len is None:
-        from eks_training.training.model import MODEL_SIZES, read_export_args
-
-        args = MODEL_SIZES.get(config.model) or read_export_args(Path(config.model))
-        seq_len = min(2048, args.max_seq_len if args is not None else 2048)
+    seq_len = config.seq_len or default_seq_len(config.model)
     built = build_for_training(config, runtime, precision, seq_len, compile_backend)
     model = built.model
     dataset = TokenDataset(config.data, seq_len, config.micro_batch_size, runtime.rank, runtime.world_size,
@@ -194,7 +189,7 @@ def train(config: TrainConfig, runtime: Runtime, reporter: Reporter | None = Non
             grad_norm = torch.nn.utils.clip_grad_norm_(params, config.grad_clip if config.grad_clip > 0 else float("inf"))
             # The norm is global (after the gradient all-reduce), so every rank reaches the same verdict.
             if scaler is None:  # with fp16 the scaler skips overflowing steps itself
-                guard.observe(_global(grad_norm), _global(grad_norm))
+                guard.observe(_global(grad_norm))
             learning_rate = scheduler.get_last_lr()[0]
             if scaler is not None:
                 scaler.step(optimizer)
@@ -213,7 +208,7 @@ def train(config: TrainConfig, runtime: Runtime, reporter: Reporter | None = Non
                 # The only host reads of the step: on XLA this is where the graph runs.
                 if runtime.distributed:
                     dist.all_reduce(loss_sum, op=dist.ReduceOp.AVG)
-                guard.observe(loss_sum, torch.zeros((), device=runtime.device))
+                guard.observe(loss_sum)
                 loss_value, norm_value = loss_sum.item(), float(_global(grad_norm))
                 runtime.synchronize()  # the clock stops when the device is done, not when work is queued
                 elapsed = time.perf_counter() - window_start
@@ -257,6 +252,9 @@ def train(config: TrainConfig, runtime: Runtime, reporter: Reporter | None = Non
                 window_start, window_steps = time.perf_counter(), 0
             profiler.after_step(step)
         finished = True
+    except TrainingDiverged as error:
+        logger.event(event="diverged", step=step, reason=str(error))
+        raise
     finally:
         if watchdog is not None:
             watchdog.arm("the final checkpoint write" if finished else "cleanup after an error")
