@@ -27,6 +27,8 @@ CDK_FLAGS := --no-notices --no-version-reporting --no-asset-metadata --no-path-m
 synth: install
 	$(CDK) synth $(CDK_FLAGS) --quiet -c env=$(ENV)
 	@$(PY) -m eks_training.infra.review --env $(ENV) --out cdk.out
+	@$(PY) -m eks_training.infra.cli check --env $(ENV) --template cdk.out/EksTraining-$(ENV).template.json > cdk.out/check-$(ENV).txt \
+		&& tail -n 1 cdk.out/check-$(ENV).txt || { cat cdk.out/check-$(ENV).txt; exit 1; }
 
 test: install-dev
 	$(PY) -m pytest -n 2 -q

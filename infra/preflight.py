@@ -13,7 +13,7 @@ Sample output (``eks-training preflight --env prod`` in an account where us-west
     offering      p4d.24xlarge (karpenter pool gpu-a100) ok     offered in us-west-2a
     quota         On-Demand P instances (L-417A185B)    FAIL    needs 4608 vCPUs, quota is 384
     quota         On-Demand Trn instances (L-2C3B7624)  ok      needs 4096 vCPUs, quota is 4096
-    eks-version   Kubernetes 1.33                       warn    extended support (billed) since 2026-07-29, ends 2027-07-29
+    eks-version   Kubernetes 1.35                       ok      standard support until 2027-03-27
     fsx-quota     Lustre storage (4800 GiB)             ok      quota 'Lustre storage capacity (GiB)' is 100800
     2 of 7 checks failed
 

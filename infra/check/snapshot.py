@@ -15,7 +15,8 @@ from decimal import Decimal
 from typing import Any
 
 from eks_training.constructs.cfn_text import cfn_text
-from eks_training.constructs.instance_types import ACCELERATOR_RESOURCE, EFA_RESOURCE, node_capacity
+from eks_training.constructs.instance_types import EFA_RESOURCE, node_capacity
+from eks_training.workloads.platform_names import LABEL_ROLE
 
 KUBERNETES_RESOURCE = "Custom::AWSCDK-EKS-KubernetesResource"
 HELM_CHART = "Custom::AWSCDK-EKS-HelmChart"
@@ -265,7 +266,8 @@ def _read_node_groups(snap: PlatformSnapshot) -> None:
             if explicit:  # a launch template with its own groups replaces the cluster group
                 groups = tuple(dict.fromkeys(_group_id(g) for g in explicit))
         scaling = props.get("ScalingConfig", {})
-        name = text(props.get("NodegroupName") or lid)
+        role = (props.get("Labels") or {}).get(LABEL_ROLE)
+        name = text(props.get("NodegroupName") or (role if role else lid))
         capacity_type = props.get("CapacityType", "ON_DEMAND")
         for instance_type in props.get("InstanceTypes") or ["m5.large"]:
             facts = node_capacity(instance_type)

@@ -1,0 +1,384 @@
+"""Would a flow pass the cluster's NetworkPolicies? Kubernetes' semantics, evaluated offline.
+
+The rules (networking.k8s.io/v1):
+
+* A pod is isolated for ingress (egress) only if some NetworkPolicy in its namespace selects it
+  (``spec.podSelector``) and has that type in ``policyTypes``. ``policyTypes`` left out means Ingress, plus
+  Egress when the policy has an ``egress`` section. A pod no policy isolates accepts (sends) everything.
+* An isolated pod accepts (sends) a flow if ANY rule of ANY policy that selects it for that direction allows it.
+* A rule allows a flow when a peer matches (``from``/``to`` missing or empty: every peer) and a port matches
+  (``ports`` missing or empty: every port). A port entry matches the protocol (default TCP) and the port, or the
+  range ``port``-``endPort``; an entry without ``port`` matches every port of its protocol.
+* A peer is ``ipBlock`` (the address in ``cidr`` and in no ``except``), or ``podSelector`` alone (pods of the
+  policy's own namespace), ``namespaceSelector`` alone (every pod of the selected namespaces), or both in one
+  peer (pods with those labels in those namespaces: AND). Selectors use ``matchLabels`` and ``matchExpressions``
+  (In, NotIn, Exists, DoesNotExist); an empty selector selects everything.
+* A flow between two pods needs egress allowed at the source and ingress allowed at the destination.
+
+What this model leaves out: named ports (refused with a clear error), and ipBlock matching pod addresses (it is
+implementation-defined whether ipBlock applies to pod IPs; a pod endpoint here has no address, so ipBlocks never
+match it). Namespace labels are the Namespace objects' labels plus ``kubernetes.io/metadata.name``, which the API
+server sets on every namespace (namespaces absent from the objects have only that one).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from eks_training.workloads.network_policies import (
+    EFS_PORT,
+    HTTPS_PORT,
+    JUPYTERHUB_HUB,
+    JUPYTERHUB_HUB_PORT,
+    JUPYTERHUB_NOTEBOOK,
+    JUPYTERHUB_NOTEBOOK_PORT,
+    JUPYTERHUB_PROXY,
+    JUPYTERHUB_PROXY_API_PORT,
+    KUBE_DNS,
+    KUBERAY_OPERATOR_POD_LABELS,
+    LUSTRE_LNET_PORTS,
+    LUSTRE_PORT,
+    NAMESPACE_NAME_LABEL,
+    POD_IDENTITY_AGENT,
+    RAY_DASHBOARD_PORT,
+    SLURMRESTD_PORT,
+    WorkloadNamespaces,
+)
+
+_PROTOCOLS = ("TCP", "UDP", "SCTP")
+#: The default service CIDR of EKS (172.20.0.0/16 when the VPC is in 10.0.0.0/8): the `kubernetes` Service's VIP.
+KUBERNETES_SERVICE_IP = "172.20.0.1"
+#: An address in S3's public ranges (us-west-2), where the S3 gateway endpoint's traffic goes.
+S3_ADDRESS = "52.218.128.10"
+IMDS_ADDRESS = "169.254.169.254"
+#: An address on the internet (TEST-NET-3), for plain HTTP out.
+INTERNET_ADDRESS = "203.0.113.10"
+
+
+@dataclass(frozen=True)
+class Pod:
+    """A pod, as policies see it: its namespace and labels."""
+
+    namespace: str
+    labels: Mapping[str, str] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        labels = ",".join(f"{k}={v}" for k, v in sorted(self.labels.items()))
+        return f"pod {self.namespace}/{{{labels}}}"
+
+
+@dataclass(frozen=True)
+class Address:
+    """An address outside the pod network (the API endpoint, a file system, the internet)."""
+
+    ip: str
+
+    def __post_init__(self) -> None:
+        try:
+            ipaddress.ip_address(self.ip)
+        except ValueError:
+            raise ValueError(f"address ip={self.ip!r} is not an IP address: use e.g. '10.0.0.10'") from None
+
+    def __str__(self) -> str:
+        return self.ip
+
+
+@dataclass(frozen=True)
+class Flow:
+    """Traffic from ``source`` to ``destination`` on ``protocol``/``port``, and whether the platform needs it
+    to pass (``expected=True``) or to be blocked (``expected=False``)."""
+
+    name: str
+    source: Pod | Address
+    destination: Pod | Address
+    port: int
+    protocol: str = "TCP"
+    expected: bool = True
+
+    def __post_init__(self) -> None:
+        if self.protocol not in _PROTOCOLS:
+            raise ValueError(f"flow {self.name!r} protocol={self.protocol!r} is not allowed: use one of {', '.join(_PROTOCOLS)}")
+        if isinstance(self.port, bool) or not isinstance(self.port, int) or not 1 <= self.port <= 65535:
+            raise ValueError(f"flow {self.name!r} port={self.port!r} is not allowed: use an integer from 1 to 65535")
+        if isinstance(self.source, Address) and isinstance(self.destination, Address):
+            raise ValueError(f"flow {self.name!r} has no pod at either end: NetworkPolicy governs only pods' traffic")
+
+    def __str__(self) -> str:
+        return f"{self.source} -> {self.destination} {self.protocol}/{self.port}"
+
+
+# --- selectors ------------------------------------------------------------------------------------------------
+
+
+def selector_matches(selector: Mapping[str, Any] | None, labels: Mapping[str, str], *, where: str = "selector") -> bool:
+    """Whether a LabelSelector selects ``labels`` (every matchLabels pair and every matchExpression hold)."""
+    selector = selector or {}
+    for key, value in (selector.get("matchLabels") or {}).items():
+        if labels.get(key) != value:
+            return False
+    for expression in selector.get("matchExpressions") or []:
+        key, operator, values = expression.get("key"), expression.get("operator"), expression.get("values") or []
+        if operator == "In":
+            ok = key in labels and labels[key] in values
+        elif operator == "NotIn":
+            ok = key not in labels or labels[key] not in values
+        elif operator == "Exists":
+            ok = key in labels
+        elif operator == "DoesNotExist":
+            ok = key not in labels
+        else:
+            raise ValueError(f"{where} matchExpressions operator={operator!r} is not allowed: use In, NotIn, Exists or DoesNotExist")
+        if not ok:
+            return False
+    return True
+
+
+# --- the policy set ---------------------------------------------------------------------------------------------
+
+
+class PolicySet:
+    """The NetworkPolicies and the namespaces' labels of a list of Kubernetes objects."""
+
+    def __init__(self, objects: Iterable[Mapping[str, Any]]) -> None:
+        self.policies: list[Mapping[str, Any]] = []
+        self.namespace_labels: dict[str, dict[str, str]] = {}
+        for obj in objects:
+            kind, metadata = obj.get("kind"), obj.get("metadata") or {}
+            if kind == "NetworkPolicy":
+                if not metadata.get("namespace"):
+                    raise ValueError(f"NetworkPolicy {metadata.get('name')!r} metadata.namespace is missing: a policy "
+                                     "applies only to pods of its namespace, name it")
+                self.policies.append(obj)
+            elif kind == "Namespace":
+                self.namespace_labels.setdefault(metadata["name"], {}).update(metadata.get("labels") or {})
+
+    def labels_of_namespace(self, namespace: str) -> dict[str, str]:
+        return {**self.namespace_labels.get(namespace, {}), NAMESPACE_NAME_LABEL: namespace}
+
+    def selecting(self, pod: Pod, direction: str) -> list[Mapping[str, Any]]:
+        """Policies that isolate ``pod`` for ``direction`` ("Ingress" or "Egress")."""
+        return [p for p in self.policies if p["metadata"]["namespace"] == pod.namespace
+                and direction in _policy_types(p)
+                and selector_matches(p["spec"].get("podSelector"), pod.labels, where=_name(p) + " spec.podSelector")]
+
+    def allows(self, pod: Pod, direction: str, peer: Pod | Address, protocol: str, port: int) -> bool:
+        """Whether ``pod`` accepts (Ingress) from / sends (Egress) to ``peer`` on ``protocol``/``port``."""
+        selecting = self.selecting(pod, direction)
+        if not selecting:
+            return True  # not isolated for this direction
+        rules_key, peers_key = ("ingress", "from") if direction == "Ingress" else ("egress", "to")
+        for policy in selecting:
+            for index, rule in enumerate(policy["spec"].get(rules_key) or []):
+                where = f"{_name(policy)} spec.{rules_key}[{index}]"
+                if _port_matches(rule.get("ports"), protocol, port, where) and \
+                        _peer_matches(rule.get(peers_key), peer, policy["metadata"]["namespace"], self, where):
+                    return True
+        return False
+
+    def flow_allowed(self, flow: Flow) -> bool:
+        """Egress at the source (when a pod) and ingress at the destination (when a pod)."""
+        egress = not isinstance(flow.source, Pod) or self.allows(flow.source, "Egress", flow.destination, flow.protocol, flow.port)
+        ingress = not isinstance(flow.destination, Pod) or self.allows(flow.destination, "Ingress", flow.source, flow.protocol, flow.port)
+        return egress and ingress
+
+
+def _name(policy: Mapping[str, Any]) -> str:
+    return f"NetworkPolicy {policy['metadata']['namespace']}/{policy['metadata'].get('name')}"
+
+
+def _policy_types(policy: Mapping[str, Any]) -> list[str]:
+    spec = policy.get("spec") or {}
+    if spec.get("policyTypes"):
+        return list(spec["policyTypes"])
+    # The API server's default: Ingress always, Egress only when the policy has egress rules.
+    return ["Ingress", "Egress"] if "egress" in spec else ["Ingress"]
+
+
+def _port_matches(ports: Sequence[Mapping[str, Any]] | None, protocol: str, port: int, where: str) -> bool:
+    if not ports:
+        return True
+    for entry in ports:
+        if entry.get("protocol", "TCP") != protocol:
+            continue
+        first = entry.get("port")
+        if first is None:
+            return True  # every port of the protocol
+        if not isinstance(first, int):
+            raise ValueError(f"{where} ports port={first!r} is a named port, which this check does not resolve: "
+                             "use a port number")
+        if first <= port <= entry.get("endPort", first):
+            return True
+    return False
+
+
+def _peer_matches(peers: Sequence[Mapping[str, Any]] | None, other: Pod | Address, policy_namespace: str,
+                  policy_set: PolicySet, where: str) -> bool:
+    if not peers:
+        return True
+    for peer in peers:
+        if "ipBlock" in peer:
+            if isinstance(other, Address) and _in_block(other.ip, peer["ipBlock"]):
+                return True
+            continue
+        if isinstance(other, Address):
+            continue  # selectors select pods only
+        if "namespaceSelector" in peer:
+            namespace_ok = selector_matches(peer["namespaceSelector"], policy_set.labels_of_namespace(other.namespace),
+                                            where=f"{where} namespaceSelector")
+        elif "podSelector" in peer:
+            namespace_ok = other.namespace == policy_namespace  # podSelector alone: the policy's namespace
+        else:
+            raise ValueError(f"{where} peer={dict(peer)!r} names no ipBlock, podSelector nor namespaceSelector")
+        if namespace_ok and ("podSelector" not in peer or selector_matches(
+                peer["podSelector"], other.labels, where=f"{where} podSelector")):
+            return True
+    return False
+
+
+def _in_block(ip: str, block: Mapping[str, Any]) -> bool:
+    address = ipaddress.ip_address(ip)
+    if address not in ipaddress.ip_network(block["cidr"], strict=False):
+        return False
+    return not any(address in ipaddress.ip_network(cidr, strict=False) for cidr in block.get("except") or [])
+
+
+# --- what the platform needs -----------------------------------------------------------------------------------
+
+
+def required_flows(namespaces: WorkloadNamespaces, *, vpc_cidr: str) -> list[Flow]:
+    """The flows the platform's workloads need (expected True) and those that must stay closed (expected False)."""
+    vpc = ipaddress.ip_network(vpc_cidr)
+    # An interface endpoint / EKS API ENI, an FSx ENI: any address in the VPC.
+    in_vpc = Address(str(vpc.network_address + 10))
+    dns = Pod(KUBE_DNS["namespace"], KUBE_DNS["pod_labels"])
+    outsider = Pod("default", {"app": "anything"})
+    flows: list[Flow] = []
+
+    def common(who: str, pod: Pod) -> None:
+        flows.extend([
+            Flow(f"{who} resolves names (UDP)", pod, dns, 53, "UDP"),
+            Flow(f"{who} resolves names (TCP)", pod, dns, 53, "TCP"),
+            Flow(f"{who} reaches the Kubernetes API (private endpoint in the VPC)", pod, in_vpc, HTTPS_PORT),
+            Flow(f"{who} reaches the Kubernetes API (kubernetes Service VIP)", pod, Address(KUBERNETES_SERVICE_IP), HTTPS_PORT),
+            Flow(f"{who} reaches S3 (checkpoints, data) and ECR layers", pod, Address(S3_ADDRESS), HTTPS_PORT),
+            Flow(f"{who} gets credentials from the Pod Identity agent", pod,
+                 Address(POD_IDENTITY_AGENT.split("/")[0]), 80),
+            Flow(f"{who} reaches FSx for Lustre", pod, in_vpc, LUSTRE_PORT),
+            Flow(f"{who} reaches FSx for Lustre LNet", pod, in_vpc, LUSTRE_LNET_PORTS[1]),
+            Flow(f"{who} reaches EFS", pod, in_vpc, EFS_PORT),
+            Flow(f"{who} must not reach instance metadata (the node's role)", pod, Address(IMDS_ADDRESS), 80, expected=False),
+            Flow(f"{who} must not send plain HTTP to the internet", pod, Address(INTERNET_ADDRESS), 80, expected=False),
+        ])
+
+    for name in namespaces.training:
+        worker = Pod(name, {"training.kubeflow.org/job-role": "worker"})
+        peer = Pod(name, {"training.kubeflow.org/job-role": "worker", "rank": "1"})
+        head = Pod(name, {"ray.io/node-type": "head"})
+        ray_worker = Pod(name, {"ray.io/node-type": "worker"})
+        launcher = Pod(name, {"training.kubeflow.org/job-role": "launcher"})
+        common(f"training pod in {name}", worker)
+        flows.extend([
+            Flow(f"torchrun c10d rendezvous in {name}", peer, worker, 29500),
+            Flow(f"NCCL bootstrap / TCP fallback on an ephemeral port in {name}", peer, worker, 43817),
+            Flow(f"MPI launcher ssh to a worker in {name}", launcher, worker, 22),
+            Flow(f"Ray worker to GCS in {name}", ray_worker, head, 6379),
+            Flow(f"Ray worker to the head's object manager (ephemeral port) in {name}", ray_worker, head, 40123),
+            Flow(f"Ray client in {name}", worker, head, 10001),
+            Flow(f"Ray job submitter to the dashboard in {name}", worker, head, RAY_DASHBOARD_PORT),
+            Flow(f"a pod of another namespace must not reach the Ray dashboard in {name}", outsider, head,
+                 RAY_DASHBOARD_PORT, expected=False),
+            Flow(f"a pod of another namespace must not reach training pods in {name}", outsider, worker, 29500,
+                 expected=False),
+        ])
+        if namespaces.kuberay_operator:
+            operator = Pod(namespaces.kuberay_operator, KUBERAY_OPERATOR_POD_LABELS)
+            flows.extend([
+                Flow(f"KubeRay operator submits and follows RayJobs in {name}", operator, head, RAY_DASHBOARD_PORT),
+                Flow(f"KubeRay operator needs nothing but the dashboard in {name}", operator, head, 6379, expected=False),
+                Flow(f"another pod of the operator's namespace must not reach the Ray dashboard in {name}",
+                     Pod(namespaces.kuberay_operator, {"app": "other"}), head, RAY_DASHBOARD_PORT, expected=False),
+            ])
+        for other in namespaces.training:
+            if other != name:
+                flows.append(Flow(f"training namespaces are isolated from each other ({other} -> {name})",
+                                  Pod(other, {"training.kubeflow.org/job-role": "worker"}), worker, 29500, expected=False))
+
+    if namespaces.slurm:
+        ns = namespaces.slurm
+        ctld, slurmd = Pod(ns, {"app.kubernetes.io/name": "slurmctld"}), Pod(ns, {"app.kubernetes.io/name": "slurmd"})
+        login, restd = Pod(ns, {"app.kubernetes.io/name": "login"}), Pod(ns, {"app.kubernetes.io/name": "slurmrestd"})
+        dbd = Pod(ns, {"app.kubernetes.io/name": "slurmdbd"})
+        common("Slurm pod", slurmd)
+        flows.extend([
+            Flow("slurmd registers with slurmctld", slurmd, ctld, 6817),
+            Flow("slurmctld launches on slurmd", ctld, slurmd, 6818),
+            Flow("slurmctld records accounting in slurmdbd", ctld, dbd, 6819),
+            Flow("login submits to slurmctld", login, ctld, 6817),
+            Flow("slurmrestd talks to slurmctld", restd, ctld, 6817),
+            Flow("srun steps talk among slurmd (ephemeral)", slurmd, Pod(ns, {"app.kubernetes.io/name": "slurmd", "n": "2"}), 41234),
+            Flow("a pod of another namespace must not ssh to the login pods", outsider, login, 22, expected=False),
+            Flow("a pod of another namespace must not reach slurmctld", outsider, ctld, 6817, expected=False),
+        ])
+        if namespaces.slinky_operator:
+            operator = Pod(namespaces.slinky_operator, {"app.kubernetes.io/name": "slurm-operator"})
+            flows.extend([
+                Flow("Slinky operator reaches slurmrestd", operator, restd, SLURMRESTD_PORT),
+                Flow("Slinky webhook reaches slurmrestd", Pod(namespaces.slinky_operator,
+                     {"app.kubernetes.io/name": "slurm-operator-webhook"}), restd, SLURMRESTD_PORT),
+                Flow("Slinky operator needs nothing but slurmrestd", operator, ctld, 6817, expected=False),
+            ])
+
+    if namespaces.jupyterhub:
+        ns = namespaces.jupyterhub
+        hub, proxy, notebook = Pod(ns, JUPYTERHUB_HUB), Pod(ns, JUPYTERHUB_PROXY), Pod(ns, JUPYTERHUB_NOTEBOOK)
+        other_notebook = Pod(ns, {**JUPYTERHUB_NOTEBOOK, "hub.jupyter.org/username": "someone-else"})
+        common("notebook", notebook)
+        flows.extend([
+            Flow("hub resolves names", hub, dns, 53, "UDP"),
+            Flow("hub spawns notebooks through the Kubernetes API", hub, Address(KUBERNETES_SERVICE_IP), HTTPS_PORT),
+        ])
+        flows.extend([
+            Flow("proxy forwards to the hub", proxy, hub, JUPYTERHUB_HUB_PORT),
+            Flow("notebook reports to the hub", notebook, hub, JUPYTERHUB_HUB_PORT),
+            Flow("hub configures the proxy", hub, proxy, JUPYTERHUB_PROXY_API_PORT),
+            Flow("proxy forwards to a notebook", proxy, notebook, JUPYTERHUB_NOTEBOOK_PORT),
+            Flow("hub checks a notebook", hub, notebook, JUPYTERHUB_NOTEBOOK_PORT),
+            Flow("a notebook must not reach another user's notebook", other_notebook, notebook,
+                 JUPYTERHUB_NOTEBOOK_PORT, expected=False),
+            Flow("a notebook must not reconfigure the proxy", notebook, proxy, JUPYTERHUB_PROXY_API_PORT, expected=False),
+            Flow("a pod of another namespace must not reach the hub", outsider, hub, JUPYTERHUB_HUB_PORT, expected=False),
+        ])
+    return flows
+
+
+def check_flows(objects: Iterable[Mapping[str, Any]], flows: Iterable[Flow]) -> list[tuple[Flow, bool, bool]]:
+    """(flow, expected, actual) of every flow whose outcome under ``objects``' policies is not the expected one."""
+    policy_set = PolicySet(objects)
+    out = []
+    for flow in flows:
+        actual = policy_set.flow_allowed(flow)
+        if actual != flow.expected:
+            out.append((flow, flow.expected, actual))
+    return out
+
+
+def network_policy_findings(objects: list[dict], *, namespaces: WorkloadNamespaces, vpc_cidr: str) -> list[tuple[str, str, str]]:
+    """(subject, field, message) for each needed flow the policies block and each forbidden flow they let through.
+
+    Also one finding per workload namespace that no NetworkPolicy isolates (a namespace left wide open).
+    """
+    findings = []
+    policy_set = PolicySet(objects)
+    for namespace in namespaces.workload():
+        probe = Pod(namespace, {})
+        for direction in ("Ingress", "Egress"):
+            if not policy_set.selecting(probe, direction):
+                findings.append((f"namespace {namespace}", f"NetworkPolicy {direction.lower()}",
+                                 f"no policy isolates its pods for {direction.lower()}: add the default-deny policy"))
+    for flow, expected, _ in check_flows(objects, required_flows(namespaces, vpc_cidr=vpc_cidr)):
+        verdict = ("is blocked, but the platform needs it" if expected else "is allowed, but must be blocked")
+        findings.append((f"flow {flow.name!r}", str(flow), verdict))
+    return findings
