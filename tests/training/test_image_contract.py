@@ -9,9 +9,10 @@ module is imported with the trainer's (each extra torch start costs seconds, so 
 
 The one substitution: the Dockerfile takes torch from the CUDA index (download.pytorch.org/whl/cu128); here
 the same torch version comes as the build this test environment runs (the CPU one, e.g. 2.13.0+cpu), which
-pip finds where it found that one (on this machine: the wheel on local disk, /opt/wheels). Everything else is installed as written, `pip==25.3` included (without byte-compiling,
-which only costs time). The environment is built once per session (about 30-40 s, most of it unpacking
-torch; pip's cache is used) and used by one test only, so that pytest-xdist never builds it twice.
+pip finds where it found that one (on this machine: the wheel on local disk, /opt/wheels). Everything else
+is installed as written, `pip==25.3` included (without byte-compiling, which only costs time). The
+environment is built once per session (30-60 s on 2 busy cores, most of it unpacking torch; pip's cache is
+used) and used by one test only, so that pytest-xdist never builds it twice.
 """
 
 from __future__ import annotations
