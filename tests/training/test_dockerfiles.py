@@ -308,6 +308,11 @@ def test_build_context_holds_only_the_package() -> None:
     for path in ("tests/training/test_data_prep.py", ".venv/bin/python", "node_modules/x/index.js", "cdk.out/a.json",
                  ".git/HEAD", "docs/architecture-dev.png", "training/__pycache__/data.cpython-311.pyc", "app.py"):
         assert not dockerignore_admits(path, rules), path
-    # Whatever the repository holds at top level, only these reach the build.
+    # Whatever the repository holds at top level, only the package's folders (as pyproject maps them) reach the build.
+    import tomllib
+
+    folders = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"].values())
+    for folder in folders:
+        assert dockerignore_admits(f"{folder}/any_module.py", rules), folder
     top = {p.name for p in REPO.iterdir() if dockerignore_admits(p.name, rules)}
-    assert top == {"pyproject.toml", "README.md", "constructs", "workloads", "infra", "training"}
+    assert top == {"pyproject.toml", "README.md"} | {f for f in folders if (REPO / f).exists()}
