@@ -255,3 +255,14 @@ def test_bad_input_gets_one_line_each(corpus: dict, bucket: str, tmp_path: Path,
             failures.append(f"{label}: status {status}, stderr {captured.err!r}")
     assert failures == []
     assert not list((tmp_path / "out").glob("*/*.bin"))  # nothing half-written is left where the trainer would look
+
+
+def test_module_entry_point_reports_like_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    # `python -m eks_training.training.data_prep` is what the data-prep job runs in images without the CLI's extras.
+    from eks_training.training.data_prep import main
+
+    assert main(["--input", str(tmp_path / "missing"), "--output", str(tmp_path / "o"), "--tokenizer", "t.json"]) == 2
+    assert capsys.readouterr().err == (f"error: --tokenizer: got 't.json'; allowed: an existing tokenizer.json "
+                                       f"(or a folder holding one), local or s3://\n")
+    assert main(["--output", "x"]) == 2
+    assert capsys.readouterr().err == "error: the following arguments are required: --input, --tokenizer\n"
