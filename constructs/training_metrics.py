@@ -1,0 +1,53 @@
+"""The metrics contract between the trainer and the platform's dashboard, alarms and `eks-training status`.
+
+The trainer publishes these through CloudWatch embedded metric format (EMF); the observability construct graphs
+and alarms on exactly these names, and `eks-training status` reads the same names from the JSON-lines copy the
+trainer writes next to its checkpoints. Plain constants only: this module imports nothing of CDK, so the
+trainer image (which has no CDK) can import it too.
+"""
+
+from __future__ import annotations
+
+#: CloudWatch namespace of every trainer metric.
+METRICS_NAMESPACE = "EksTraining"
+
+#: Dimensions of every trainer metric, in this order: the Kubernetes namespace and the job name.
+DIMENSION_NAMESPACE = "Namespace"
+DIMENSION_JOB = "Job"
+DIMENSIONS = (DIMENSION_NAMESPACE, DIMENSION_JOB)
+
+#: Metric names (EMF keys) the trainer emits once per logged step.
+LOSS = "loss"
+EVAL_LOSS = "eval_loss"
+TOKENS_PER_SECOND = "tokens_per_second"
+MFU = "mfu"
+GRAD_NORM = "grad_norm"
+#: Count of steps whose loss was NaN or infinite since the last emitted point (0 when training is healthy).
+NONFINITE_LOSS = "nonfinite_loss"
+
+TRAINER_METRICS = (LOSS, EVAL_LOSS, TOKENS_PER_SECOND, MFU, GRAD_NORM, NONFINITE_LOSS)
+
+#: Keys of one line of the trainer's metrics JSON-lines file besides the metric names above.
+STEP_KEY = "step"
+TIME_KEY = "time"
+CHECKPOINT_KEY = "checkpoint"
+
+#: The trainer's metrics JSON-lines file: one JSON object per logged step, appended to and uploaded with the
+#: checkpoints. Relative to the checkpoint bucket: ``s3://<checkpoint bucket>/<namespace>/<job>/metrics.jsonl``.
+METRICS_FILE_NAME = "metrics.jsonl"
+METRICS_OBJECT_KEY = "{namespace}/{job}/" + METRICS_FILE_NAME
+
+
+def metrics_object_key(namespace: str, job: str) -> str:
+    """The S3 key of one job's metrics JSON-lines file in the checkpoint bucket."""
+    return METRICS_OBJECT_KEY.format(namespace=namespace, job=job)
+
+
+def application_log_group_name(cluster_name: str) -> str:
+    """Where the CloudWatch Observability add-on's Fluent Bit sends every container's stdout/stderr."""
+    return f"/aws/containerinsights/{cluster_name}/application"
+
+
+def metrics_log_group_name(cluster_name: str) -> str:
+    """Where the trainer's EMF records go (CloudWatch extracts the metrics above from this log group)."""
+    return f"/eks-training/{cluster_name}/training-metrics"
