@@ -74,7 +74,7 @@ class Flag:
             case "s3":
                 return "s3://BUCKET[/PREFIX]"
             case "steps":
-                return "START-END (two step numbers, START <= END), e.g. 10-12"
+                return "START-END or N (step numbers, START <= END), e.g. 10-12"
             case _:
                 return "a non-empty string"
 
@@ -158,7 +158,7 @@ FLAGS: tuple[Flag, ...] = (
          minimum=0),
     _float("exit_timeout", 600.0, "Seconds the run may take from its last step to exit (final save, "
            "uploads, barriers); past it the run logs what it waited for and exits 4.", low_open=True),
-    Flag("profile_steps", "steps", None, "Record a torch profiler trace of these steps."),
+    Flag("profile", "steps", None, "Record a torch profiler trace of these steps (one step: N)."),
     Flag("profile_dir", "str", "profile", "Folder for the profiler trace (rank R writes rank-R.json).",
          allowed_text="a folder path"),
 )
@@ -209,7 +209,7 @@ class TrainConfig:
     loss_spike_factor: float = FLAG_BY_NAME["loss_spike_factor"].default
     max_loss_spikes: int = FLAG_BY_NAME["max_loss_spikes"].default
     exit_timeout: float = FLAG_BY_NAME["exit_timeout"].default
-    profile_steps: tuple[int, int] | None = None
+    profile: tuple[int, int] | None = None
     profile_dir: str = FLAG_BY_NAME["profile_dir"].default
 
 

@@ -1,4 +1,4 @@
-"""``--profile-steps START-END``: a torch profiler trace of those steps, one Chrome trace per rank."""
+"""``--profile START-END``: a torch profiler trace of those steps, one Chrome trace per rank."""
 
 from __future__ import annotations
 

@@ -122,7 +122,7 @@ def test_help_describes_every_flag_with_default_and_allowed_values() -> None:
     [
         (["--eval-every", "5"], "--eval-every: got 5; allowed: 0 unless --eval-data is given"),
         (["--shard-group-size", "4"], "--shard-group-size: got 4; allowed: 0 unless --parallel fsdp"),
-        (["--profile-steps", "9-3"], "--profile-steps: got '9-3'; allowed: START-END (two step numbers, START <= END), "
+        (["--profile", "9-3"], "--profile: got '9-3'; allowed: START-END or N (step numbers, START <= END), "
                                      "e.g. 10-12"),
         (["--compile", "yes"], "--compile: got 'yes'; allowed: auto, true, false"),
         (["--exit-timeout", "0"], "--exit-timeout: got '0'; allowed: a number > 0"),

@@ -117,7 +117,7 @@ def test_background_checkpoint_writes_complete_and_resume(token_data: Path, tmp_
 
 
 def test_profile_steps_write_a_trace(token_data: Path, tmp_path: Path) -> None:
-    config = parse_config(["--data", str(token_data), *TINY_FLAGS, "--max-steps", "4", "--profile-steps", "2-3",
+    config = parse_config(["--data", str(token_data), *TINY_FLAGS, "--max-steps", "4", "--profile", "2-3",
                            "--profile-dir", str(tmp_path / "prof")])
     train(config, select_runtime("cpu", env={}))
     trace = json.loads((tmp_path / "prof" / "rank-0.json").read_text())
