@@ -9,7 +9,7 @@ from __future__ import annotations
 from aws_cdk import Acknowledgment, Validations
 from constructs import IConstruct
 
-from eks_training.constructs.cfn_text import cfn_text
+from eks_training.core.cfn_text import cfn_text
 
 
 def acknowledge(scope: IConstruct, reason: str, *rule_ids: str) -> None:

@@ -14,9 +14,9 @@ from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
-from eks_training.workloads.platform_names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import SYSTEM_NODE_SELECTOR
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding
-from eks_training.constructs.cluster_addons import (DEFAULT_ADDONS, KUBERNETES_RELEASES, default_kubernetes_version,
+from eks_training.core.versions import (DEFAULT_ADDONS, KUBERNETES_RELEASES, default_kubernetes_version,
                                                     support_warning)
 
 _ENDPOINTS = {

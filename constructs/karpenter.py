@@ -10,12 +10,11 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
-from eks_training.workloads.platform_names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.versions import KARPENTER
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding, wildcard_resource_finding
 
-KARPENTER_CHART = "oci://public.ecr.aws/karpenter/karpenter"
-KARPENTER_VERSION = "1.14.1"
-KARPENTER_NAMESPACE = "kube-system"
+KARPENTER_NAMESPACE = KARPENTER.namespace
 KARPENTER_SERVICE_ACCOUNT = "karpenter"
 
 # EC2 events that tell Karpenter to drain a node before AWS takes it away.
@@ -41,7 +40,7 @@ class KarpenterController(Construct):
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: eks.Cluster, cluster_name: str,
-                 version: str = KARPENTER_VERSION, pod_identity_dependency: Construct | None = None) -> None:
+                 version: str = KARPENTER.version, pod_identity_dependency: Construct | None = None) -> None:
         super().__init__(scope, id)
         stack = Stack.of(self)
         self.node_role_name = f"{cluster_name}-karpenter-node"
@@ -75,8 +74,8 @@ class KarpenterController(Construct):
             association.node.add_dependency(pod_identity_dependency)
 
         self.chart = cluster.add_helm_chart(
-            "Karpenter", chart=KARPENTER_CHART, version=version, namespace=KARPENTER_NAMESPACE,
-            release="karpenter", wait=True, values={
+            "Karpenter", chart=KARPENTER.chart, version=version, namespace=KARPENTER_NAMESPACE,
+            release=KARPENTER.release, wait=True, values={
                 "settings": {"clusterName": cluster_name, "interruptionQueue": self.queue.queue_name},
                 "serviceAccount": {"name": KARPENTER_SERVICE_ACCOUNT},
                 "replicas": 2,

@@ -12,7 +12,7 @@ from aws_cdk import aws_ec2 as ec2
 from constructs import Construct
 
 from eks_training.constructs.acknowledgements import acknowledge
-from eks_training.workloads.platform_names import EFA_SUBNET_TAG
+from eks_training.core.names import EFA_SUBNET_TAG
 
 #: AWS keeps 5 addresses of every subnet.
 _AWS_RESERVED_IPS = 5

@@ -11,8 +11,8 @@ from aws_cdk import aws_eks_v2 as eks
 from aws_cdk import aws_iam as iam
 from constructs import Construct
 
-from eks_training.constructs.instance_types import InstanceFacts, accelerator_taint, instance_facts
-from eks_training.workloads.platform_names import LABEL_ACCELERATOR, LABEL_EFA, LABEL_FAMILY, LABEL_POOL
+from eks_training.core.catalog import InstanceFacts, accelerator_taint, instance_facts
+from eks_training.core.names import LABEL_ACCELERATOR, LABEL_EFA, LABEL_FAMILY, LABEL_POOL
 
 CapacityType = Literal["on-demand", "spot", "capacity-reservation", "capacity-block"]
 CAPACITY_TYPES: tuple[str, ...] = ("on-demand", "spot", "capacity-reservation", "capacity-block")

@@ -28,23 +28,12 @@ from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
 from eks_training.constructs.buckets import bucket_name_error
+from eks_training.core.fsx import check_lustre_settings, check_metadata_iops, invalid, is_whole_number
 
 LUSTRE_VERSION = "2.15"
 LUSTRE_PORTS = (ec2.Port.tcp(988), ec2.Port.tcp_range(1018, 1023))
 NFS_PORT = ec2.Port.tcp(2049)
 
-# Allowed per-unit throughput (MB/s/TiB) per deployment type; None: the type takes no per-unit throughput.
-_THROUGHPUTS: dict[str, tuple[int, ...] | None] = {
-    "PERSISTENT_2": (125, 250, 500, 1000),
-    "PERSISTENT_1": (50, 100, 200),
-    "SCRATCH_2": None,
-}
-_DEFAULT_THROUGHPUT = {"PERSISTENT_2": 250, "PERSISTENT_1": 200}
-_SSD_SMALL_SIZES = (1200, 2400)
-_SSD_STEP_GIB = 2400
-_METADATA_IOPS_SMALL = (1500, 3000, 6000)
-_METADATA_IOPS_STEP = 12000
-_METADATA_IOPS_MAX = 192000
 _MAX_ASSOCIATIONS = 8
 _REPOSITORY_EVENTS = ("NEW", "CHANGED", "DELETED")
 _FILE_SYSTEM_PATH = re.compile(r"^/[^\x00-\x1f\x7f]{0,4095}$")
@@ -53,19 +42,16 @@ _POSIX_PERMISSIONS = re.compile(r"^[0-7]{3,4}$")
 _MAX_POSIX_ID = 2**32 - 1
 
 
-def _invalid(field: str, value: object, allowed: str) -> ValueError:
-    """The project's one-line error: the field, the bad value and what is allowed."""
-    return ValueError(f"{field}={value!r} is not allowed: {allowed}")
 
 
-def _is_whole_number(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+
+
 
 
 def _check_events(field: str, events: Sequence[str]) -> tuple[str, ...]:
     events = tuple(events)
     if len(set(events)) != len(events) or not set(events) <= set(_REPOSITORY_EVENTS):
-        raise _invalid(field, list(events), f"use distinct events from {list(_REPOSITORY_EVENTS)}")
+        raise invalid(field, list(events), f"use distinct events from {list(_REPOSITORY_EVENTS)}")
     return events
 
 
@@ -89,12 +75,12 @@ class DataRepositoryAssociation:
     def __post_init__(self) -> None:
         path = self.file_system_path
         if not isinstance(path, str) or not _FILE_SYSTEM_PATH.match(path) or "//" in path:
-            raise _invalid("file_system_path", path, "use an absolute path such as '/data' (at most 4096 characters)")
+            raise invalid("file_system_path", path, "use an absolute path such as '/data' (at most 4096 characters)")
         error = bucket_name_error("bucket_name", self.bucket_name)
         if error:
             raise ValueError(error)
         if not isinstance(self.prefix, str) or self.prefix.startswith("/") or "//" in self.prefix:
-            raise _invalid("prefix", self.prefix, "use an S3 key prefix without leading '/' such as 'training-data/'")
+            raise invalid("prefix", self.prefix, "use an S3 key prefix without leading '/' such as 'training-data/'")
         object.__setattr__(self, "auto_import_events", _check_events("auto_import_events", self.auto_import_events))
         object.__setattr__(self, "auto_export_events", _check_events("auto_export_events", self.auto_export_events))
 
@@ -149,10 +135,10 @@ def _overlaps(first: str, second: str) -> bool:
 
 def _check_associations(associations: Sequence[DataRepositoryAssociation]) -> None:
     if len(associations) > _MAX_ASSOCIATIONS:
-        raise _invalid("data_repository_associations", f"{len(associations)} items", f"use at most {_MAX_ASSOCIATIONS}")
+        raise invalid("data_repository_associations", f"{len(associations)} items", f"use at most {_MAX_ASSOCIATIONS}")
     for index, association in enumerate(associations):
         if not isinstance(association, DataRepositoryAssociation):
-            raise _invalid("data_repository_associations", association, "use DataRepositoryAssociation items")
+            raise invalid("data_repository_associations", association, "use DataRepositoryAssociation items")
         for other in associations[:index]:
             # Paths of one bucket are the same token string, so overlap checks work for tokens too.
             for label, path, other_path in (
@@ -160,56 +146,21 @@ def _check_associations(associations: Sequence[DataRepositoryAssociation]) -> No
                 ("data repository path", association.data_repository_path, other.data_repository_path),
             ):
                 if _overlaps(path, other_path):
-                    raise _invalid(
+                    raise invalid(
                         f"data_repository_associations[{index}] {label}", path, f"it overlaps {other_path!r}"
                     )
 
 
-def _check_capacity(capacity_gib: object) -> int:
-    valid = _is_whole_number(capacity_gib) and (
-        capacity_gib in _SSD_SMALL_SIZES or (capacity_gib > 0 and capacity_gib % _SSD_STEP_GIB == 0)
-    )
-    if not valid:
-        raise _invalid("capacity_gib", capacity_gib, "use 1200, 2400 or a multiple of 2400 GiB (SSD storage)")
-    return capacity_gib  # type: ignore[return-value]
 
 
-def _check_metadata_iops(deployment_type: str, metadata_iops: object) -> None:
-    if metadata_iops is None:
-        return
-    if deployment_type != "PERSISTENT_2":
-        raise _invalid("metadata_iops", metadata_iops, f"only PERSISTENT_2 takes it, not {deployment_type}")
-    valid = _is_whole_number(metadata_iops) and (
-        metadata_iops in _METADATA_IOPS_SMALL
-        or (0 < metadata_iops <= _METADATA_IOPS_MAX and metadata_iops % _METADATA_IOPS_STEP == 0)
-    )
-    if not valid:
-        raise _invalid("metadata_iops", metadata_iops, "use 1500, 3000, 6000, 12000 or a multiple of 12000 up to 192000")
 
 
-def _resolve_throughput(deployment_type: str, per_unit_throughput: object) -> int | None:
-    allowed = _THROUGHPUTS[deployment_type]
-    if allowed is None:
-        if per_unit_throughput is not None:
-            raise _invalid("per_unit_throughput", per_unit_throughput, f"{deployment_type} takes none; leave it None")
-        return None
-    if per_unit_throughput is None:
-        return _DEFAULT_THROUGHPUT[deployment_type]
-    if not _is_whole_number(per_unit_throughput) or per_unit_throughput not in allowed:
-        raise _invalid("per_unit_throughput", per_unit_throughput, f"{deployment_type} takes one of {list(allowed)} MB/s/TiB")
-    return per_unit_throughput  # type: ignore[return-value]
 
 
-def check_lustre_settings(deployment_type: str, capacity_gib: object, per_unit_throughput: object) -> int | None:
-    """Validate a file system's type, size and per-unit throughput together; return the throughput to use.
 
-    Raises a one-line ValueError naming the setting, the value and what is allowed. The config layer calls this
-    too, so a bad environment file fails before any construct is built.
-    """
-    if deployment_type not in _THROUGHPUTS:
-        raise _invalid("deployment_type", deployment_type, f"use one of {list(_THROUGHPUTS)}")
-    _check_capacity(capacity_gib)
-    return _resolve_throughput(deployment_type, per_unit_throughput)
+
+
+
 
 
 def _subnet_ids(vpc: ec2.IVpc) -> set[str]:
@@ -258,13 +209,13 @@ class LustreStorage(Construct):
         super().__init__(scope, id)
         deployment_type = getattr(deployment_type, "value", deployment_type)  # accept fsx.LustreDeploymentType too
         throughput = check_lustre_settings(deployment_type, capacity_gib, per_unit_throughput)
-        capacity = _check_capacity(capacity_gib)
-        _check_metadata_iops(deployment_type, metadata_iops)
+        capacity = capacity_gib  # checked by check_lustre_settings
+        check_metadata_iops(deployment_type, metadata_iops)
         is_scratch = deployment_type.startswith("SCRATCH")
         if is_scratch and kms_key is not None:
-            raise _invalid("kms_key", kms_key.node.path, f"{deployment_type} is always encrypted with an FSx-managed key")
+            raise invalid("kms_key", kms_key.node.path, f"{deployment_type} is always encrypted with an FSx-managed key")
         if data_repository_associations is not None and (data_bucket or checkpoint_bucket):
-            raise _invalid(
+            raise invalid(
                 "data_bucket/checkpoint_bucket",
                 [b.node.path for b in (data_bucket, checkpoint_bucket) if b],
                 "give the buckets for the default associations or data_repository_associations, not both",
@@ -368,15 +319,15 @@ class ModelAccessPoint:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _ACCESS_POINT_NAME.match(self.name):
-            raise _invalid("name", self.name, "use a DNS label: lowercase letters, digits and '-', at most 63 characters")
+            raise invalid("name", self.name, "use a DNS label: lowercase letters, digits and '-', at most 63 characters")
         if not isinstance(self.path, str) or not _FILE_SYSTEM_PATH.match(self.path) or self.path.rstrip("/") == "":
-            raise _invalid("path", self.path, "use an absolute directory path other than '/', such as '/models'")
+            raise invalid("path", self.path, "use an absolute directory path other than '/', such as '/models'")
         for field in ("uid", "gid"):
             value = getattr(self, field)
-            if not _is_whole_number(value) or not 0 <= value <= _MAX_POSIX_ID:
-                raise _invalid(field, value, f"use a whole number from 0 to {_MAX_POSIX_ID}")
+            if not is_whole_number(value) or not 0 <= value <= _MAX_POSIX_ID:
+                raise invalid(field, value, f"use a whole number from 0 to {_MAX_POSIX_ID}")
         if not isinstance(self.permissions, str) or not _POSIX_PERMISSIONS.match(self.permissions):
-            raise _invalid("permissions", self.permissions, "use octal POSIX permissions such as '750'")
+            raise invalid("permissions", self.permissions, "use octal POSIX permissions such as '750'")
 
 
 class ModelStore(Construct):
@@ -409,21 +360,21 @@ class ModelStore(Construct):
         super().__init__(scope, id)
         subnets = list(subnets)
         if not subnets:
-            raise _invalid("subnets", subnets, "give at least one subnet for a mount target")
+            raise invalid("subnets", subnets, "give at least one subnet for a mount target")
         known = _subnet_ids(vpc)
         for subnet in subnets:
             if subnet.subnet_id not in known:
-                raise _invalid("subnets", subnet.subnet_id, "use subnets of the given vpc")
+                raise invalid("subnets", subnet.subnet_id, "use subnets of the given vpc")
         zones = [s.availability_zone for s in subnets]
         resolved_zones = [z for z in zones if not cdk.Token.is_unresolved(z)]
         if len(set(resolved_zones)) != len(resolved_zones):
-            raise _invalid("subnets", zones, "EFS takes one mount target per Availability Zone: one subnet per zone")
+            raise invalid("subnets", zones, "EFS takes one mount target per Availability Zone: one subnet per zone")
         access_points = list(access_points)
         for field in ("name", "path"):
             values = [getattr(point, field) for point in access_points]
             duplicates = sorted({v for v in values if values.count(v) > 1})
             if duplicates:
-                raise _invalid(f"access_points {field}", duplicates, f"each access point needs a distinct {field}")
+                raise invalid(f"access_points {field}", duplicates, f"each access point needs a distinct {field}")
 
         self.key: kms.IKey = kms_key or kms.Key(
             self,

@@ -11,6 +11,9 @@ TRAINING_SERVICE_ACCOUNT = "training"
 #: Where pods mount the FSx claim.
 FSX_MOUNT_PATH = "/fsx"
 
+#: Namespace of the Slurm cluster (Slinky objects, login and worker pods).
+SLURM_NAMESPACE = "slurm"
+
 #: The system node group's label: every controller, webhook and operator selects it (never taints alone).
 LABEL_ROLE = "eks-training/role"
 SYSTEM_NODE_SELECTOR = {LABEL_ROLE: "system"}

@@ -63,7 +63,7 @@ def default_kubernetes_version(today: date) -> str:
     supported = by_status["standard"] or by_status["unrecorded"]
     if not supported:
         raise ValueError(f"no recorded Kubernetes version is in EKS standard support on {today}: "
-                         f"update KUBERNETES_RELEASES in eks_training.constructs.cluster_addons")
+                         f"update KUBERNETES_RELEASES in eks_training.core.versions")
     return max(supported, key=lambda v: tuple(map(int, v.split("."))))
 
 
@@ -81,3 +81,34 @@ def support_warning(version: str, today: date) -> str | None:
         return (f"Kubernetes {version} left EKS extended support on {release.end_of_extended_support}: EKS upgrades "
                 "such clusters automatically; choose a newer version")
     return None
+
+
+@dataclass(frozen=True)
+class HelmPin:
+    """An official Helm chart at a pinned version, and the release it is installed as."""
+
+    release: str
+    chart: str
+    version: str
+    namespace: str
+    repository: str | None = None  # None: `chart` is an oci:// reference
+
+
+# The one pin table: every chart the platform installs, read by the add-ons, the constructs and the checks.
+# Versions follow ../shared/crds/SOURCES.md and ../shared/charts/SOURCES.md (the schemas and charts tests read).
+KARPENTER = HelmPin("karpenter", "oci://public.ecr.aws/karpenter/karpenter", "1.14.1", "kube-system")
+VOLCANO = HelmPin("volcano", "volcano", "1.15.1", "volcano-system", "https://volcano-sh.github.io/helm-charts")
+KUBERAY = HelmPin("kuberay-operator", "kuberay-operator", "1.7.0", "kuberay-system", "https://ray-project.github.io/kuberay-helm/")
+CERT_MANAGER = HelmPin("cert-manager", "oci://quay.io/jetstack/charts/cert-manager", "v1.19.1", "cert-manager")
+SLURM_OPERATOR_CRDS = HelmPin("slurm-operator-crds", "oci://ghcr.io/slinkyproject/charts/slurm-operator-crds", "1.2.1", "slinky")
+SLURM_OPERATOR = HelmPin("slurm-operator", "oci://ghcr.io/slinkyproject/charts/slurm-operator", "1.2.1", "slinky")
+NVIDIA_DEVICE_PLUGIN = HelmPin("nvidia-device-plugin", "nvidia-device-plugin", "0.20.0", "nvidia-device-plugin",
+                               "https://nvidia.github.io/k8s-device-plugin")
+NEURON = HelmPin("neuron-helm-chart", "oci://public.ecr.aws/neuron/neuron-helm-chart", "1.9.0", "kube-system")
+EFA_DEVICE_PLUGIN = HelmPin("aws-efa-k8s-device-plugin", "aws-efa-k8s-device-plugin", "v0.5.30", "kube-system",
+                            "https://aws.github.io/eks-charts")
+#: z2jh 4.4.0 (2026-06-10) ships JupyterHub 5.5.0 and KubeSpawner 7.0.0 and needs Kubernetes >= 1.28. Its main
+#: branch already asks for >= 1.32, so a later chart would drop our Kubernetes 1.31 clusters.
+JUPYTERHUB = HelmPin("jupyterhub", "jupyterhub", "4.4.0", "jupyterhub", "https://hub.jupyter.org/helm-chart/")
+#: The MPI Operator has no chart upstream: its release manifest at this tag, applied by an in-cluster Job.
+MPI_OPERATOR_VERSION = "v0.8.0"

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import yaml
 
-from eks_training.constructs.instance_types import INSTANCE_TYPES, UnsupportedInstanceTypeError
+from eks_training.core.catalog import INSTANCE_TYPES, UnsupportedInstanceTypeError
 from eks_training.infra.config import ConfigError, PlatformConfig, load_environment
 from eks_training.infra.planner import deepspeed_json, plan_parallelism
 

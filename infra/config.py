@@ -16,8 +16,8 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from eks_training.constructs.cluster_addons import KUBERNETES_RELEASES, default_kubernetes_version
-from eks_training.constructs.instance_types import INSTANCE_TYPES, instance_facts
+from eks_training.core.versions import KUBERNETES_RELEASES, default_kubernetes_version
+from eks_training.core.catalog import INSTANCE_TYPES, instance_facts
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent / "environments"
 
@@ -115,7 +115,7 @@ class ClusterConfig(_Model):
     @field_validator("addon_versions")
     @classmethod
     def _addons(cls, value: dict[str, str]) -> dict[str, str]:
-        from eks_training.constructs.cluster_addons import DEFAULT_ADDONS
+        from eks_training.core.versions import DEFAULT_ADDONS
 
         for name, version in value.items():
             if name not in DEFAULT_ADDONS:
@@ -282,7 +282,7 @@ class FsxConfig(_Model):
 
     @model_validator(mode="after")
     def _lustre(self) -> "FsxConfig":
-        from eks_training.constructs.storage import check_lustre_settings
+        from eks_training.core.fsx import check_lustre_settings
 
         check_lustre_settings(self.deployment_type, self.storage_capacity_gib, self.per_unit_storage_throughput)
         return self
@@ -455,11 +455,34 @@ class PlatformConfig(_Model):
         ns = [n.name for n in self.training_namespaces]
         if len(set(ns)) != len(ns):
             raise ValueError(f"training_namespaces: names repeat in {ns}")
+        if self.services.jupyterhub and not self.on_demand_instance_types():
+            raise ValueError("services.jupyterhub = true needs accelerated capacity a notebook gets on demand: "
+                             "a Karpenter pool, or a node group with desired_size > 0")
         return self
 
     @property
     def accelerated_node_groups(self) -> tuple[NodeGroupConfig, ...]:
         return (*self.capacity.gpu_node_groups, *self.capacity.trainium_node_groups)
+
+    def instance_types(self) -> set[str]:
+        """Every accelerated instance type of the environment: node groups, Karpenter pools, Slurm partitions."""
+        return ({g.instance_type for g in self.accelerated_node_groups}
+                | {t for p in self.capacity.karpenter_pools for t in p.instance_types}
+                | {p.instance_type for p in self.services.slurm_partitions})
+
+    def accelerators(self) -> set[str]:
+        """Accelerator kinds ("nvidia", "neuron") any node of the environment has."""
+        return {INSTANCE_TYPES[t].accelerator for t in self.instance_types()}
+
+    def on_demand_instance_types(self) -> list[str]:
+        """Instance types a pod gets a node of when it asks: the Karpenter pools', and node groups kept above 0."""
+        types = [t for p in self.capacity.karpenter_pools for t in p.instance_types]
+        return types + [g.instance_type for g in self.accelerated_node_groups if g.desired_size > 0]
+
+    @property
+    def efa(self) -> bool:
+        """Whether any node of the environment has EFA interfaces."""
+        return any(g.efa for g in self.accelerated_node_groups) or any(p.efa for p in self.capacity.karpenter_pools)
 
 
 def _field_path(loc: tuple[Any, ...]) -> str:

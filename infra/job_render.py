@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shlex
 
-from eks_training.constructs.instance_types import INSTANCE_TYPES
+from eks_training.core.catalog import INSTANCE_TYPES
 from eks_training.infra.config import PlatformConfig
 
 

@@ -31,7 +31,7 @@ import json
 import math
 from dataclasses import dataclass
 
-from eks_training.constructs.instance_types import instance_facts
+from eks_training.core.catalog import instance_facts
 
 GIB = 2**30
 #: Fraction of device memory a plan may use; the rest is for the framework, NCCL buffers and fragmentation.

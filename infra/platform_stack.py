@@ -15,17 +15,18 @@ import cdk8s
 
 from eks_training.constructs.buckets import TrainingBuckets
 from eks_training.constructs.cluster import TrainingCluster
-from eks_training.constructs.instance_types import INSTANCE_TYPES
+from eks_training.core.catalog import INSTANCE_TYPES
 from eks_training.constructs.karpenter import KarpenterController
 from eks_training.constructs.network import TrainingNetwork, training_ips_needed
 from eks_training.constructs.node_groups import AcceleratedNodeGroup
 from eks_training.constructs.storage import DataRepositoryAssociation, LustreStorage, ModelStore
-from eks_training.infra.cluster_services import SLURM_NAMESPACE, ClusterServices
+from eks_training.core.names import SLURM_NAMESPACE
+from eks_training.infra.cluster_services import ClusterServices
 from eks_training.infra.config import PlatformConfig
-from eks_training.infra.operators import JUPYTERHUB
+from eks_training.core.versions import JUPYTERHUB
 from eks_training.workloads.karpenter import KarpenterPool, KarpenterPoolsChart
 from eks_training.workloads.namespaces import NamespaceQuota, TrainingNamespace, TrainingNamespacesChart
-from eks_training.workloads.platform_names import TRAINING_SERVICE_ACCOUNT
+from eks_training.core.names import TRAINING_SERVICE_ACCOUNT
 from eks_training.workloads.storage import FsxVolume, StorageChart
 
 #: AWS managed policies the CSI drivers' documentation prescribes for their controllers.

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Literal, Protocol
 
-from eks_training.constructs.cluster_addons import KUBERNETES_RELEASES
-from eks_training.constructs.instance_types import INSTANCE_TYPES
+from eks_training.core.versions import KUBERNETES_RELEASES
+from eks_training.core.catalog import INSTANCE_TYPES
 from eks_training.infra.config import ConfigError, PlatformConfig, load_environment
 
 #: Service Quotas codes of the On-Demand vCPU limits, by the instance family's letter prefix.

@@ -29,9 +29,9 @@ from typing import Any, Sequence
 
 import yaml
 
-from eks_training.constructs.cfn_text import cfn_text
-from eks_training.constructs.cluster_addons import KUBERNETES_RELEASES
-from eks_training.constructs.instance_types import ACCELERATOR_RESOURCE, INSTANCE_TYPES
+from eks_training.core.cfn_text import cfn_text
+from eks_training.core.versions import KUBERNETES_RELEASES
+from eks_training.core.catalog import ACCELERATOR_RESOURCE, INSTANCE_TYPES
 from eks_training.infra.config import ConfigError, PlatformConfig, load_environment
 from eks_training.workloads.gitops import environment_applications
 

@@ -12,7 +12,7 @@ import constructs
 from eks_training.workloads.job_pods import TrainingJob, training_container, training_pod_spec
 from eks_training.workloads.k8s_objects import check_dns_subdomain, emit
 from eks_training.workloads.labels import common_labels
-from eks_training.workloads.platform_names import MODELS_CLAIM_NAME
+from eks_training.core.names import MODELS_CLAIM_NAME
 
 COMPONENT = "bionemo"
 DEFAULT_MODULE = "bionemo.model.molecule.megamolbart.infer"

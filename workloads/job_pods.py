@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from eks_training.constructs.instance_types import (
+from eks_training.core.catalog import (
     EFA_RESOURCE,
     InstanceFacts,
     accelerator_tolerations,
@@ -19,7 +19,7 @@ from eks_training.constructs.instance_types import (
     whole_node_requests,
 )
 from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int
-from eks_training.workloads.platform_names import (
+from eks_training.core.names import (
     FSX_CLAIM_NAME,
     FSX_MOUNT_PATH,
     LABEL_INSTANCE_TYPE,

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from eks_training.constructs.instance_types import (
+from eks_training.core.catalog import (
     ACCELERATOR_RESOURCE,
     EFA_RESOURCE,
     accelerator_tolerations,
@@ -21,14 +21,11 @@ from eks_training.constructs.instance_types import (
     whole_node_requests,
 )
 from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int, check_unique
-from eks_training.workloads.platform_names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.versions import JUPYTERHUB
 from eks_training.workloads.slinky import SHARED_MOUNT_PATH
 
-#: z2jh 4.4.0 (2026-06-10) ships JupyterHub 5.5.0 and KubeSpawner 7.0.0 and needs Kubernetes >= 1.28. Its main
-#: branch already asks for >= 1.32, so a later chart would drop our Kubernetes 1.31 clusters.
-JUPYTERHUB_CHART_VERSION = "4.4.0"
-JUPYTERHUB_CHART_REPOSITORY = "https://hub.jupyter.org/helm-chart/"
-JUPYTERHUB_CHART_NAME = "jupyterhub"
+JUPYTERHUB_CHART_VERSION = JUPYTERHUB.version
 
 _INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
 _SLUG = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")

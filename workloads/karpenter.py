@@ -25,9 +25,9 @@ from eks_training.workloads.k8s_objects import (
     check_unique,
     emit,
 )
-from eks_training.constructs.instance_types import ACCELERATOR_RESOURCE, accelerator_taint, instance_facts
+from eks_training.core.catalog import ACCELERATOR_RESOURCE, accelerator_taint, instance_facts
 from eks_training.workloads.labels import common_labels
-from eks_training.workloads.platform_names import (
+from eks_training.core.names import (
     EFA_SUBNET_TAG,
     LABEL_ACCELERATOR,
     LABEL_EFA,

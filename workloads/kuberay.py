@@ -23,7 +23,7 @@ from eks_training.workloads.k8s_objects import (
     emit,
 )
 from eks_training.workloads.labels import common_labels
-from eks_training.workloads.platform_names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import SYSTEM_NODE_SELECTOR
 
 COMPONENT = "kuberay"
 RAY_API = "ray.io/v1"

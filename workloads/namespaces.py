@@ -1,4 +1,20 @@
-"""Training namespaces: the Namespace, its accelerator-aware ResourceQuota and container defaults."""
+"""Workload namespaces: the Namespace with its Pod Security Admission labels, accelerator-aware ResourceQuota and
+container defaults.
+
+Pod Security Admission (built into the API server) admits a pod only if it meets the namespace's ``enforce``
+level; ``warn`` and ``audit`` report what a stricter level would reject without blocking it. Levels per namespace:
+
+* training namespaces: enforce ``baseline``. Training pods use accelerators and EFA through device plugins (no
+  hostPath, no privileged), an in-memory emptyDir for /dev/shm, and run their images' default user (MPI workers
+  start sshd as root): all within baseline; none sets the runAsNonRoot/seccomp/drop-ALL that ``restricted``
+  requires. warn/audit ``restricted`` shows what a job would need to change to get there.
+* a namespace that runs Slinky (``slurm``): enforce ``privileged``. The Slinky operator starts slurmd privileged
+  with BPF, NET_ADMIN, SYS_ADMIN and SYS_NICE (it manages cgroups and devices for job steps inside the pod), which
+  baseline rejects; warn/audit ``baseline`` still reports every pod there that goes beyond baseline.
+* JupyterHub: enforce ``baseline``, warn/audit ``restricted``; notebooks run the training images like jobs do.
+  z2jh's ``singleuser.cloudMetadata.blockWithIptables`` init container is privileged with NET_ADMIN: it must be
+  off (the namespace's NetworkPolicies block instance metadata instead) or notebooks are refused.
+"""
 
 from __future__ import annotations
 
@@ -23,6 +39,9 @@ from eks_training.workloads.labels import common_labels
 COMPONENT = "namespaces"
 # Operators whose objects a namespace may hold; each becomes a `eks-training/uses-<operator>: "true"` label.
 OPERATORS = ("volcano", "kuberay", "mpi-operator", "slinky", "jupyterhub")
+#: Pod Security Standards levels, least to most strict.
+PSA_LEVELS = ("privileged", "baseline", "restricted")
+PSA_LABEL = "pod-security.kubernetes.io"
 _RESERVED_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 
 
@@ -79,6 +98,31 @@ class ContainerDefaults:
 
 
 @dataclass(frozen=True)
+class PodSecurity:
+    """Pod Security Admission levels of a namespace: ``enforce`` rejects, ``warn``/``audit`` only report."""
+
+    enforce: str = "baseline"
+    warn: str = "restricted"
+    audit: str = "restricted"
+
+    def labels(self, where: str) -> dict[str, str]:
+        """The namespace labels (no ``-version`` labels: the policy of the cluster's own version applies)."""
+        for mode in ("enforce", "warn", "audit"):
+            check_choice(f"{where} pod_security {mode}", getattr(self, mode), PSA_LEVELS)
+            # A report level looser than enforce would report nothing: enforce already rejects all it would flag.
+            if PSA_LEVELS.index(getattr(self, mode)) < PSA_LEVELS.index(self.enforce):
+                raise ValueError(f"{where} pod_security {mode}={getattr(self, mode)!r} is looser than "
+                                 f"enforce={self.enforce!r}: use {self.enforce!r} or stricter")
+        return {f"{PSA_LABEL}/{mode}": getattr(self, mode) for mode in ("enforce", "warn", "audit")}
+
+
+#: Training pods (accelerators, EFA, shm, root in the image) fit baseline; restricted is reported.
+TRAINING_POD_SECURITY = PodSecurity()
+#: Slinky's slurmd is privileged (BPF, NET_ADMIN, SYS_ADMIN, SYS_NICE): only privileged admits it.
+SLURM_POD_SECURITY = PodSecurity(enforce="privileged", warn="baseline", audit="baseline")
+
+
+@dataclass(frozen=True)
 class TrainingNamespace:
     """A namespace where training jobs run."""
 
@@ -87,6 +131,14 @@ class TrainingNamespace:
     operators: tuple[str, ...] = ()
     quota: NamespaceQuota | None = None
     limit_range: ContainerDefaults | None = field(default_factory=ContainerDefaults)
+    #: None: derived from ``operators`` (SLURM_POD_SECURITY where Slinky runs, else TRAINING_POD_SECURITY).
+    pod_security: PodSecurity | None = None
+
+    @property
+    def pod_security_levels(self) -> PodSecurity:
+        if self.pod_security is not None:
+            return self.pod_security
+        return SLURM_POD_SECURITY if "slinky" in self.operators else TRAINING_POD_SECURITY
 
     def __post_init__(self) -> None:
         check_dns_label("namespace name", self.name)
@@ -94,6 +146,9 @@ class TrainingNamespace:
         if self.name in _RESERVED_NAMESPACES:
             raise ValueError(f"namespace name={self.name!r} belongs to Kubernetes: choose a namespace of your own")
         check_labels(f"{where} labels", self.labels)
+        for key in self.labels:
+            if key.startswith(f"{PSA_LABEL}/"):
+                raise ValueError(f"{where} labels key {key!r} is set from pod_security: give pod_security=PodSecurity(...) instead")
         if isinstance(self.operators, str):
             raise ValueError(f"{where} operators={self.operators!r} must be a list of {', '.join(OPERATORS)}")
         for operator in self.operators:
@@ -107,6 +162,9 @@ class TrainingNamespace:
             if not isinstance(self.limit_range, ContainerDefaults):
                 raise ValueError(f"{where} limit_range={self.limit_range!r} must be a ContainerDefaults")
             self.limit_range.limit_range_item(where)
+        if self.pod_security is not None and not isinstance(self.pod_security, PodSecurity):
+            raise ValueError(f"{where} pod_security={self.pod_security!r} must be a PodSecurity")
+        self.pod_security_levels.labels(where)
 
 
 def namespace_objects(namespace: TrainingNamespace) -> list[dict]:
@@ -117,6 +175,7 @@ def namespace_objects(namespace: TrainingNamespace) -> list[dict]:
         **labels,
         **{f"eks-training/uses-{operator}": "true" for operator in namespace.operators},
         **namespace.labels,
+        **namespace.pod_security_levels.labels(where),
     }
     objects = [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace.name, "labels": namespace_labels}}]
     metadata = {"name": "training-quota", "namespace": namespace.name, "labels": labels}

@@ -23,7 +23,7 @@ from typing import Any, Literal
 import cdk8s
 import constructs
 
-from eks_training.constructs.instance_types import (
+from eks_training.core.catalog import (
     ACCELERATOR_RESOURCE,
     EFA_RESOURCE,
     accelerator_tolerations,
@@ -39,7 +39,7 @@ from eks_training.workloads.k8s_objects import (
     quantity_value,
 )
 from eks_training.workloads.labels import common_labels
-from eks_training.workloads.platform_names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import SYSTEM_NODE_SELECTOR
 
 SLINKY_API_VERSION = "slinky.slurm.net/v1beta1"
 SLURM_OPERATOR_VERSION = "1.2.1"

@@ -13,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import aws_cdk
 import cdk8s
 import constructs
 
+from eks_training.core.validation import is_token
 from eks_training.workloads.k8s_objects import (
     check_dns_label,
     check_dns_subdomain,
@@ -49,7 +49,7 @@ _ABSOLUTE_PATH = re.compile(r"^(/[A-Za-z0-9._-]+)+$")
 
 def _check_literal(field: str, value: object, pattern: re.Pattern[str], allowed: str) -> str:
     """Check a literal AWS value; a CDK token passes through untouched (its value exists only at deploy time)."""
-    if isinstance(value, str) and aws_cdk.Token.is_unresolved(value):
+    if is_token(value):
         return value
     if not isinstance(value, str) or not pattern.match(value):
         raise ValueError(f"{field}={value!r} is not allowed: use {allowed}")

@@ -30,7 +30,7 @@ from typing import Any
 
 import yaml
 
-from eks_training.constructs.cluster_addons import KUBERNETES_RELEASES
+from eks_training.core.versions import KUBERNETES_RELEASES
 from eks_training.infra.check import helm
 from eks_training.infra.check.iam import compare_policies, reference_statements
 from eks_training.infra.check.kube import selector_mismatches, why_not
@@ -45,7 +45,7 @@ from eks_training.infra.check.placement import (
 from eks_training.infra.check.reachability import unreachable
 from eks_training.infra.check.snapshot import DEVICE_RESOURCES, PlatformSnapshot, load_snapshot, text
 from eks_training.infra.config import PlatformConfig
-from eks_training.workloads.platform_names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import SYSTEM_NODE_SELECTOR
 
 KARPENTER_REFERENCE = "karpenter-1.14-cloudformation.yaml"
 #: What each Helm release that is a device plugin must cover: the node sources of one accelerator, or EFA.

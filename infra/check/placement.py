@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from eks_training.constructs.instance_types import EFA_RESOURCE
+from eks_training.core.catalog import EFA_RESOURCE
 from eks_training.infra.check.kube import pod_requests, why_not
 from eks_training.infra.check.snapshot import DEVICE_RESOURCES, NodeSource
 

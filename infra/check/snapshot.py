@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from eks_training.constructs.cfn_text import cfn_text
-from eks_training.constructs.instance_types import EFA_RESOURCE, node_capacity
-from eks_training.workloads.platform_names import LABEL_ROLE
+from eks_training.core.cfn_text import cfn_text
+from eks_training.core.catalog import EFA_RESOURCE, node_capacity
+from eks_training.core.names import LABEL_ROLE
 
 KUBERNETES_RESOURCE = "Custom::AWSCDK-EKS-KubernetesResource"
 HELM_CHART = "Custom::AWSCDK-EKS-HelmChart"

@@ -1,0 +1,29 @@
+"""JupyterHub (Zero to JupyterHub) with one notebook profile per instance type the environment creates on demand."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from eks_training.core.names import FSX_CLAIM_NAME, TRAINING_SERVICE_ACCOUNT
+from eks_training.core.versions import JUPYTERHUB
+from eks_training.workloads.jupyterhub import jupyterhub_values, profiles_for
+
+
+@dataclass(frozen=True)
+class JupyterHub:
+    name: str = "jupyterhub"
+    depends_on: tuple[str, ...] = ()
+
+    def enabled(self, config) -> bool:
+        return config.services.jupyterhub
+
+    def install(self, ctx):
+        config = ctx.config
+        values = jupyterhub_values(
+            namespace=JUPYTERHUB.namespace, fsx_claim_name=FSX_CLAIM_NAME, training_service_account=TRAINING_SERVICE_ACCOUNT,
+            profiles=profiles_for(config.on_demand_instance_types()), gpu_image=config.images.gpu_image,
+            neuron_image=config.images.neuron_image)
+        return ctx.release(JUPYTERHUB, values, ctx.namespaces_manifest, ctx.storage_manifest, create_namespace=False)
+
+
+ADDON = JupyterHub()

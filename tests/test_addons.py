@@ -1,0 +1,61 @@
+"""The add-on registry: discovery by module, dependency order, one-line errors, and what each environment installs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from eks_training.infra.addons import discover, install_order
+
+
+@dataclass(frozen=True)
+class Fake:
+    name: str
+    depends_on: tuple[str, ...] = ()
+
+
+def test_every_module_defines_one_addon_with_a_unique_name():
+    addons = discover()
+    names = [a.name for a in addons]
+    assert len(names) == len(set(names))
+    assert {"nvidia-device-plugin", "neuron-device-plugin", "efa-device-plugin", "volcano", "kuberay", "mpi-operator",
+            "cert-manager", "slinky", "jupyterhub"} <= set(names)
+    for addon in addons:
+        assert callable(addon.enabled) and callable(addon.install) and isinstance(addon.depends_on, tuple)
+
+
+def test_install_order_puts_dependencies_first_whatever_the_discovery_order():
+    a, b, c = Fake("a", ("b",)), Fake("b", ("c",)), Fake("c")
+    assert [x.name for x in install_order([a, b, c])] == ["c", "b", "a"]
+    assert [x.name for x in install_order([c, a, b])] == ["c", "b", "a"]
+    real = [x.name for x in install_order(discover())]
+    assert real.index("cert-manager") < real.index("slinky")
+
+
+def test_cycles_and_unknown_dependencies_are_one_line_errors():
+    with pytest.raises(ValueError, match=r"^add-on 'a' depends on itself"):
+        install_order([Fake("a", ("b",)), Fake("b", ("a",))])
+    with pytest.raises(ValueError, match=r"^add-on 'a' depends_on 'zz', which is no add-on \(known: a\)$"):
+        install_order([Fake("a", ("zz",))])
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("dev", {"nvidia-device-plugin", "volcano", "kuberay", "mpi-operator"}),
+    ("staging", {"nvidia-device-plugin", "neuron-device-plugin", "efa-device-plugin", "volcano", "kuberay",
+                 "mpi-operator", "cert-manager", "slinky", "jupyterhub"}),
+])
+def test_each_environment_enables_what_its_config_and_capacity_ask_for(name, expected):
+    from eks_training.infra.config import load_environment
+
+    config = load_environment(name)
+    enabled = {a.name for a in discover() if a.enabled(config)}
+    assert expected <= enabled  # other add-ons (observability, security) may join the set
+    optional = {"neuron-device-plugin", "efa-device-plugin", "cert-manager", "slinky", "jupyterhub"}
+    assert not (optional - expected) & enabled
+
+
+def test_the_stack_installs_every_enabled_addon_once(prod):
+    releases = {p["Release"] for p in prod.helm_releases.values()}
+    assert {"nvidia-device-plugin", "neuron-helm-chart", "aws-efa-k8s-device-plugin", "volcano", "kuberay-operator",
+            "cert-manager", "slurm-operator-crds", "slurm-operator", "jupyterhub", "karpenter"} == releases

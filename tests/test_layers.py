@@ -1,0 +1,61 @@
+"""The layers stay visible: core <- constructs / workloads <- infra; training imports no CDK and none of the others.
+
+Read from the source with `ast` (every import statement, at module level or inside a function), so an import that
+breaks the direction fails here whatever the runtime path.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+#: Which of our packages each layer may import (besides itself).
+ALLOWED = {
+    "core": set(),
+    "constructs": {"core"},
+    "workloads": {"core"},
+    "training": {"core"},
+    "infra": {"core", "constructs", "workloads", "training"},
+}
+#: Third-party roots a layer must never import.
+FORBIDDEN_LIBRARIES = {
+    "core": {"aws_cdk", "cdk8s", "cdk8s_plus_28", "constructs", "jsii", "torch"},
+    "training": {"aws_cdk", "cdk8s", "cdk8s_plus_28", "constructs", "jsii"},
+    "workloads": {"aws_cdk"},
+}
+
+
+def _imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def _modules(layer: str) -> list[Path]:
+    return sorted(p for p in (REPO / layer).rglob("*.py") if "__pycache__" not in p.parts)
+
+
+@pytest.mark.parametrize("layer", sorted(ALLOWED))
+def test_layer_imports_point_down(layer):
+    wrong = []
+    for path in _modules(layer):
+        for name in _imports(path):
+            parts = name.split(".")
+            if parts[0] == "eks_training" and len(parts) > 1 and parts[1] != layer and parts[1] not in ALLOWED[layer]:
+                wrong.append(f"{path.relative_to(REPO)} imports {name}")
+            if parts[0] in FORBIDDEN_LIBRARIES.get(layer, ()):
+                wrong.append(f"{path.relative_to(REPO)} imports {name}")
+    assert wrong == []
+
+
+def test_the_rule_catches_an_upward_import(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f():\n    from eks_training.infra.config import PlatformConfig\n")
+    assert "eks_training.infra.config" in _imports(bad)

@@ -1,0 +1,310 @@
+"""Default-deny NetworkPolicies for the workload namespaces, with the allowances the platform's workloads need.
+
+Every workload namespace (training namespaces, Slurm, JupyterHub) gets a policy that isolates all its pods for
+ingress and egress, then one policy per allowance. NetworkPolicies are additive (a flow passes if any policy
+that selects the pod allows it), so each allowance is its own small, named policy that says why it exists.
+
+What every workload pod may do:
+
+* DNS to kube-dns in kube-system (UDP and TCP 53).
+* HTTPS (TCP 443) to any address. Decision: 0.0.0.0/0:443, not the VPC CIDR. The API server is reached through
+  the ``kubernetes`` Service, whose ClusterIP (172.20.0.1 by default) is outside the VPC CIDR, and whether the
+  enforcer sees that address or the endpoint's after DNAT depends on the implementation; a public or
+  public-and-private endpoint has public addresses; S3 through its gateway endpoint (checkpoints, data) and ECR's
+  layer downloads resolve to S3's public ranges. NetworkPolicy has no DNS names nor AWS prefix lists, so a
+  narrower rule would break the API or S3. What leaves the VPC is limited by the VPC (endpoints, NAT), and what
+  a pod can do there by its IAM role (Pod Identity: data read, checkpoints read/write); plain HTTP and every
+  other port out stays closed.
+* The EKS Pod Identity agent (169.254.170.23, TCP 80): the node-local endpoint through which the SDKs get the
+  pod's credentials. The instance metadata service (169.254.169.254) stays closed: pods must not use the node role.
+* FSx for Lustre (TCP 988 and 1018-1023) and EFS (TCP 2049) in the VPC CIDR. The CSI drivers mount both from the
+  node (the kernel's Lustre client, the EFS mount helper on the host network), which NetworkPolicy does not
+  govern; the allowance keeps a client run inside a pod (``lfs``/NFS tools in a debug pod) working and costs
+  nothing, because only the file systems listen on those ports in the VPC.
+
+Inside a namespace:
+
+* Training namespaces and ``slurm``: all traffic among the namespace's pods. A distributed job uses the NCCL
+  bootstrap and TCP fallback on ephemeral ports, torchrun's c10d rendezvous (29500), MPI's ssh (22), Ray's GCS
+  (6379), dashboard (8265), client (10001) and object manager/worker ports (ephemeral), Slurm's 6817-6819 and
+  login ssh (22); enumerating them would break the next version of any of these. The namespace is the team's
+  trust boundary (quota, identity and RBAC are per namespace too), so pods of one team's jobs may reach each other.
+* JupyterHub: only hub <-> proxy <-> notebooks, by component: notebooks belong to different users, so a notebook
+  never reaches another one nor the proxy's API.
+
+Across namespaces, only: the KubeRay operator to the Ray dashboard/job API (8265, to submit and follow RayJobs),
+and the Slinky operator and webhook to slurmrestd (6820). Nothing else in another namespace reaches a workload
+pod; in particular the Ray dashboard, which runs any job it is given, is closed to every other namespace. The
+operators' own namespaces (Volcano, KubeRay, MPI Operator, Slinky) get no policy: their pods only call the API.
+
+EFA traffic (NCCL over libfabric/SRD) is not IP: it bypasses the pod network and NetworkPolicy does not govern it;
+the EFA security group (all traffic to and from itself) is what bounds it.
+
+NetworkPolicies are enforced only when the VPC CNI's network policy agent is on (``enableNetworkPolicy: "true"``
+in the ``vpc-cni`` add-on's configuration); without it these objects are inert.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import cdk8s
+import constructs
+
+from eks_training.workloads.k8s_objects import check_choice, check_dns_label, check_int, check_labels, check_unique, emit
+from eks_training.workloads.labels import common_labels
+
+COMPONENT = "network-policies"
+NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"  # set by the API server on every namespace
+PROTOCOLS = ("TCP", "UDP", "SCTP")
+
+KUBE_DNS = {"namespace": "kube-system", "pod_labels": {"k8s-app": "kube-dns"}}
+#: The EKS Pod Identity agent's link-local address (hostNetwork DaemonSet on every node).
+POD_IDENTITY_AGENT = "169.254.170.23/32"
+HTTPS_PORT = 443
+LUSTRE_PORT, LUSTRE_LNET_PORTS, EFS_PORT = 988, (1018, 1023), 2049
+RAY_DASHBOARD_PORT = 8265
+SLURMRESTD_PORT = 6820
+#: The KubeRay operator chart's pods carry app.kubernetes.io/name=<chart name>.
+KUBERAY_OPERATOR_POD_LABELS = {"app.kubernetes.io/name": "kuberay-operator"}
+#: z2jh labels each pod with its component.
+JUPYTERHUB_HUB, JUPYTERHUB_PROXY, JUPYTERHUB_NOTEBOOK = ({"component": c} for c in ("hub", "proxy", "singleuser-server"))
+JUPYTERHUB_HUB_PORT, JUPYTERHUB_PROXY_API_PORT, JUPYTERHUB_NOTEBOOK_PORT = 8081, 8001, 8888
+
+
+@dataclass(frozen=True)
+class Port:
+    """A protocol and a port, or a range ``port``-``end_port`` (both included)."""
+
+    port: int
+    protocol: str = "TCP"
+    end_port: int | None = None
+
+    def __post_init__(self) -> None:
+        check_choice("port protocol", self.protocol, PROTOCOLS)
+        check_int("port", self.port, minimum=1, maximum=65535)
+        if self.end_port is not None:
+            check_int(f"port {self.port} end_port", self.end_port, minimum=self.port, maximum=65535)
+
+    def rule(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"protocol": self.protocol, "port": self.port}
+        if self.end_port is not None:
+            out["endPort"] = self.end_port
+        return out
+
+
+def _check_ports(where: str, ports: object) -> tuple[Port, ...]:
+    if isinstance(ports, (str, bytes, Port)) or not isinstance(ports, Sequence) or not ports \
+            or not all(isinstance(p, Port) for p in ports):
+        raise ValueError(f"{where} ports={ports!r} must be a non-empty list of Port")
+    return tuple(ports)
+
+
+@dataclass(frozen=True)
+class InNamespaceAllowance:
+    """Pods with ``from_labels`` may reach pods with ``to_labels`` of the same namespace on ``ports``.
+
+    Rendered as an egress policy on the sources and an ingress policy on the destinations: a default-deny
+    namespace needs both ends open.
+    """
+
+    name: str
+    from_labels: Mapping[str, str]
+    to_labels: Mapping[str, str]
+    ports: Sequence[Port]
+
+    def __post_init__(self) -> None:
+        check_dns_label("allowance name", self.name)
+        where = f"allowance {self.name!r}"
+        for field_name in ("from_labels", "to_labels"):
+            if not check_labels(f"{where} {field_name}", getattr(self, field_name)):
+                raise ValueError(f"{where} {field_name}={{}} would select every pod: name the pods' labels")
+        _check_ports(where, self.ports)
+
+
+@dataclass(frozen=True)
+class CrossNamespaceIngress:
+    """Pods of ``from_namespace`` (with ``from_labels``; empty: all of them) may reach this namespace's pods with
+    ``to_labels`` (empty: all) on ``ports``. Only ingress is rendered: the source namespace is an operator's,
+    which has no egress isolation."""
+
+    name: str
+    from_namespace: str
+    ports: Sequence[Port]
+    from_labels: Mapping[str, str] = field(default_factory=dict)
+    to_labels: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        check_dns_label("allowance name", self.name)
+        where = f"allowance {self.name!r}"
+        check_dns_label(f"{where} from_namespace", self.from_namespace)
+        check_labels(f"{where} from_labels", self.from_labels)
+        check_labels(f"{where} to_labels", self.to_labels)
+        _check_ports(where, self.ports)
+
+
+@dataclass(frozen=True)
+class NamespacePolicy:
+    """One workload namespace: default deny, the common egress, and its own allowances.
+
+    ``same_namespace_all``: all traffic among the namespace's pods (training, Slurm); otherwise only the
+    ``in_namespace`` allowances.
+    """
+
+    namespace: str
+    same_namespace_all: bool = True
+    in_namespace: Sequence[InNamespaceAllowance] = ()
+    cross_namespace: Sequence[CrossNamespaceIngress] = ()
+
+    def __post_init__(self) -> None:
+        check_dns_label("namespace", self.namespace)
+        where = f"namespace {self.namespace!r}"
+        if not isinstance(self.same_namespace_all, bool):
+            raise ValueError(f"{where} same_namespace_all={self.same_namespace_all!r} must be True or False")
+        for field_name, kind in (("in_namespace", InNamespaceAllowance), ("cross_namespace", CrossNamespaceIngress)):
+            value = getattr(self, field_name)
+            if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not all(isinstance(a, kind) for a in value):
+                raise ValueError(f"{where} {field_name}={value!r} must be a list of {kind.__name__}")
+        check_unique(f"{where} allowance names", [a.name for a in (*self.in_namespace, *self.cross_namespace)])
+
+
+@dataclass(frozen=True)
+class WorkloadNamespaces:
+    """Which namespace runs what, the input both the chart and the deploy check derive their view from.
+
+    ``slurm``/``jupyterhub``: the namespace of the Slurm cluster / JupyterHub, None when off.
+    ``kuberay_operator``/``slinky_operator``: the operator's namespace, None when that operator is off.
+    """
+
+    training: Sequence[str]
+    slurm: str | None = None
+    jupyterhub: str | None = None
+    kuberay_operator: str | None = None
+    slinky_operator: str | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.training, (str, bytes)) or not isinstance(self.training, Sequence) or not self.training:
+            raise ValueError(f"training={self.training!r} must be a non-empty list of namespace names")
+        for name in self.training:
+            check_dns_label("training namespace", name)
+        for field_name in ("slurm", "jupyterhub", "kuberay_operator", "slinky_operator"):
+            if getattr(self, field_name) is not None:
+                check_dns_label(field_name, getattr(self, field_name))
+        check_unique("workload namespaces", self.workload())
+
+    def workload(self) -> list[str]:
+        """The namespaces that get policies, training first."""
+        return [*self.training, *(n for n in (self.slurm, self.jupyterhub) if n)]
+
+
+def platform_policies(namespaces: WorkloadNamespaces) -> list[NamespacePolicy]:
+    """The platform's policy set: every workload namespace with the allowances its workloads need."""
+    policies = []
+    for name in namespaces.training:
+        cross = []
+        if namespaces.kuberay_operator:
+            # Only the head serves 8265; the source is what is restricted (the operator, nothing else).
+            cross.append(CrossNamespaceIngress(
+                name="ray-dashboard-from-kuberay", from_namespace=namespaces.kuberay_operator,
+                from_labels=KUBERAY_OPERATOR_POD_LABELS, ports=(Port(RAY_DASHBOARD_PORT),)))
+        policies.append(NamespacePolicy(name, cross_namespace=tuple(cross)))
+    if namespaces.slurm:
+        cross = []
+        if namespaces.slinky_operator:
+            # The operator reads node and job state, the webhook checks drains, through slurmrestd.
+            cross.append(CrossNamespaceIngress(
+                name="slurmrestd-from-slinky", from_namespace=namespaces.slinky_operator,
+                ports=(Port(SLURMRESTD_PORT),)))
+        policies.append(NamespacePolicy(namespaces.slurm, cross_namespace=tuple(cross)))
+    if namespaces.jupyterhub:
+        policies.append(NamespacePolicy(namespaces.jupyterhub, same_namespace_all=False, in_namespace=(
+            InNamespaceAllowance("proxy-to-hub", JUPYTERHUB_PROXY, JUPYTERHUB_HUB, (Port(JUPYTERHUB_HUB_PORT),)),
+            # Notebooks report activity to the hub and call its API with their token.
+            InNamespaceAllowance("notebook-to-hub", JUPYTERHUB_NOTEBOOK, JUPYTERHUB_HUB, (Port(JUPYTERHUB_HUB_PORT),)),
+            # Only the hub configures the proxy's routes.
+            InNamespaceAllowance("hub-to-proxy-api", JUPYTERHUB_HUB, JUPYTERHUB_PROXY, (Port(JUPYTERHUB_PROXY_API_PORT),)),
+            InNamespaceAllowance("proxy-to-notebook", JUPYTERHUB_PROXY, JUPYTERHUB_NOTEBOOK, (Port(JUPYTERHUB_NOTEBOOK_PORT),)),
+            InNamespaceAllowance("hub-to-notebook", JUPYTERHUB_HUB, JUPYTERHUB_NOTEBOOK, (Port(JUPYTERHUB_NOTEBOOK_PORT),)),
+        )))
+    return policies
+
+
+def _check_cidr(vpc_cidr: object) -> str:
+    try:
+        network = ipaddress.ip_network(vpc_cidr, strict=True) if isinstance(vpc_cidr, str) else None
+    except ValueError:
+        network = None
+    if network is None or network.version != 4:
+        raise ValueError(f"vpc_cidr={vpc_cidr!r} is not an IPv4 network: use e.g. '10.0.0.0/16' (host bits zero)")
+    return str(network)
+
+
+def _policy(name: str, namespace: str, spec: dict[str, Any]) -> dict[str, Any]:
+    return {"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
+            "metadata": {"name": name, "namespace": namespace, "labels": common_labels(COMPONENT)}, "spec": spec}
+
+
+def _egress(name: str, namespace: str, to: list[dict], ports: Sequence[Port]) -> dict[str, Any]:
+    return _policy(name, namespace, {"podSelector": {}, "policyTypes": ["Egress"],
+                                     "egress": [{"to": to, "ports": [p.rule() for p in ports]}]})
+
+
+def namespace_policy_objects(policy: NamespacePolicy, *, vpc_cidr: str) -> list[dict[str, Any]]:
+    """The NetworkPolicies of one namespace, default deny first."""
+    vpc_cidr = _check_cidr(vpc_cidr)
+    ns = policy.namespace
+    objects = [
+        # No rules and both types: every pod of the namespace is isolated both ways.
+        _policy("default-deny", ns, {"podSelector": {}, "policyTypes": ["Ingress", "Egress"]}),
+        _egress("allow-dns", ns, [{"namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: KUBE_DNS["namespace"]}},
+                                   "podSelector": {"matchLabels": dict(KUBE_DNS["pod_labels"])}}],
+                [Port(53, "UDP"), Port(53, "TCP")]),
+        _egress("allow-https", ns, [{"ipBlock": {"cidr": "0.0.0.0/0"}}], [Port(HTTPS_PORT)]),
+        _egress("allow-pod-identity", ns, [{"ipBlock": {"cidr": POD_IDENTITY_AGENT}}], [Port(80)]),
+        _egress("allow-shared-storage", ns, [{"ipBlock": {"cidr": vpc_cidr}}],
+                [Port(LUSTRE_PORT), Port(LUSTRE_LNET_PORTS[0], end_port=LUSTRE_LNET_PORTS[1]), Port(EFS_PORT)]),
+    ]
+    if policy.same_namespace_all:
+        # A peer with only a podSelector means pods of the policy's own namespace.
+        objects.append(_policy("allow-same-namespace", ns, {
+            "podSelector": {}, "policyTypes": ["Ingress", "Egress"],
+            "ingress": [{"from": [{"podSelector": {}}]}], "egress": [{"to": [{"podSelector": {}}]}]}))
+    for allowance in policy.in_namespace:
+        ports = [p.rule() for p in allowance.ports]
+        objects.append(_policy(f"allow-{allowance.name}-egress", ns, {
+            "podSelector": {"matchLabels": dict(allowance.from_labels)}, "policyTypes": ["Egress"],
+            "egress": [{"to": [{"podSelector": {"matchLabels": dict(allowance.to_labels)}}], "ports": ports}]}))
+        objects.append(_policy(f"allow-{allowance.name}-ingress", ns, {
+            "podSelector": {"matchLabels": dict(allowance.to_labels)}, "policyTypes": ["Ingress"],
+            "ingress": [{"from": [{"podSelector": {"matchLabels": dict(allowance.from_labels)}}], "ports": ports}]}))
+    for allowance in policy.cross_namespace:
+        # namespaceSelector and podSelector in ONE peer: pods with these labels in that namespace (AND), not
+        # "that namespace, or these pods anywhere".
+        peer: dict[str, Any] = {"namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: allowance.from_namespace}}}
+        if allowance.from_labels:
+            peer["podSelector"] = {"matchLabels": dict(allowance.from_labels)}
+        objects.append(_policy(f"allow-{allowance.name}", ns, {
+            "podSelector": {"matchLabels": dict(allowance.to_labels)} if allowance.to_labels else {},
+            "policyTypes": ["Ingress"],
+            "ingress": [{"from": [peer], "ports": [p.rule() for p in allowance.ports]}]}))
+    return objects
+
+
+class NetworkPoliciesChart(cdk8s.Chart):
+    """Default deny plus allowances in every workload namespace (the namespaces must exist first)."""
+
+    def __init__(self, scope: constructs.Construct, id: str, *, namespaces: WorkloadNamespaces | Sequence[NamespacePolicy],
+                 vpc_cidr: str) -> None:
+        super().__init__(scope, id)
+        if isinstance(namespaces, WorkloadNamespaces):
+            namespaces = platform_policies(namespaces)
+        if isinstance(namespaces, (str, bytes)) or not isinstance(namespaces, Sequence) or not namespaces \
+                or not all(isinstance(n, NamespacePolicy) for n in namespaces):
+            raise ValueError(f"namespaces={namespaces!r} must be a WorkloadNamespaces or a non-empty list of NamespacePolicy")
+        check_unique("policy namespaces", [n.namespace for n in namespaces])
+        for policy in namespaces:
+            for obj in namespace_policy_objects(policy, vpc_cidr=vpc_cidr):
+                emit(self, obj)
