@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-from eks_training.constructs.instance_types import INSTANCE_TYPES, instance_facts
+from eks_training.core.catalog import INSTANCE_TYPES, instance_facts
 from eks_training.infra.config import ConfigError, load_config_file, load_environment, parse_config
 
 REPO = Path(__file__).resolve().parent.parent

@@ -9,8 +9,8 @@ import pytest
 from support.k8s_schemas import validate_k8s_object
 from support.synth import cfn_lint, synthesize
 
-from eks_training.constructs.cluster_addons import KUBERNETES_RELEASES
-from eks_training.constructs.instance_types import INSTANCE_TYPES
+from eks_training.core.versions import KUBERNETES_RELEASES
+from eks_training.core.catalog import INSTANCE_TYPES
 from eks_training.infra.config import load_environment
 
 #: cfn-lint rules we ignore, each with its reason.

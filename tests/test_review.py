@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from eks_training.constructs.instance_types import INSTANCE_TYPES
+from eks_training.core.catalog import INSTANCE_TYPES
 from eks_training.infra.config import GitOpsConfig, load_environment
 from eks_training.infra.review import (
     Prices, chart_file_name, main, readable_token, render_cfn_string, strip_tokens, summarize, write_review,

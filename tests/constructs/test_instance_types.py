@@ -9,7 +9,7 @@ import os
 import moto
 import pytest
 
-from eks_training.constructs.instance_types import INSTANCE_TYPES
+from eks_training.core.catalog import INSTANCE_TYPES
 
 EC2_CATALOG = json.load(gzip.open(os.path.join(os.path.dirname(moto.__file__), "ec2/resources/instance_types.json.gz")))
 #: Where moto's data is known to disagree with AWS's published specification, and why we keep ours.

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 import aws_cdk as cdk
 from aws_cdk import assertions
 
-from eks_training.constructs.cfn_text import cfn_text
+from eks_training.core.cfn_text import cfn_text
 from eks_training.infra.app_builder import build_app
 from eks_training.infra.config import PlatformConfig
 

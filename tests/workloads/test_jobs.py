@@ -5,7 +5,7 @@ from __future__ import annotations
 import cdk8s
 import pytest
 
-from eks_training.constructs.instance_types import INSTANCE_TYPES
+from eks_training.core.catalog import INSTANCE_TYPES
 from eks_training.workloads.job_pods import TrainingJob
 from eks_training.workloads.jobs import JOB_KINDS, JobChart, PlacementNames
 from eks_training.workloads.sbatch import sbatch_script

@@ -184,7 +184,7 @@ def test_bad_input_gets_a_one_line_error_naming_field_and_value(make, expected):
 
 
 def test_profiles_follow_the_capacity_smallest_first_each_a_whole_node():
-    from eks_training.constructs.instance_types import node_capacity
+    from eks_training.core.catalog import node_capacity
     from eks_training.infra.check.kube import quantity
 
     profiles = profiles_for(["trn1.32xlarge", "p5.48xlarge", "g5.xlarge", "p5.48xlarge"])
