@@ -1,11 +1,21 @@
-"""MPIJob launcher identity in each training namespace."""
+"""MPIJob launcher identity in each training namespace; the MPI Operator installer and its rights."""
 
 from __future__ import annotations
 
+import json
+
 import cdk8s
 import pytest
+import yaml
 
+from eks_training.infra.check.helm import charts_dir
 from eks_training.workloads.mpi_operator import LAUNCHER_SERVICE_ACCOUNT, MpiOperatorSupportChart
+from eks_training.workloads.mpi_operator_install import (
+    MPI_OPERATOR_VERSION,
+    TTL_SECONDS_AFTER_FINISHED,
+    MpiOperatorInstallChart,
+)
+from eks_training.workloads.platform_names import SYSTEM_NODE_SELECTOR
 from support.k8s_schemas import chart_objects, validate_k8s_objects
 
 
@@ -43,3 +53,126 @@ def test_each_namespace_gets_a_bound_read_only_launcher_identity() -> None:
 def test_bad_namespaces_raise_one_line_errors(namespaces, message) -> None:
     with pytest.raises(ValueError, match=message):
         _render(namespaces)
+
+
+# --- the installer: the pinned release manifest, applied with only the rights it needs -----------------------------
+
+#: Kind -> (API group, resource) of each kind an operator manifest may hold; a kind missing here fails the test
+#: below, so a new kind in a new release is looked at instead of silently left without rights.
+_RESOURCES = {
+    "Namespace": ("", "namespaces"), "ServiceAccount": ("", "serviceaccounts"),
+    "CustomResourceDefinition": ("apiextensions.k8s.io", "customresourcedefinitions"),
+    "ClusterRole": ("rbac.authorization.k8s.io", "clusterroles"),
+    "ClusterRoleBinding": ("rbac.authorization.k8s.io", "clusterrolebindings"),
+    "Role": ("rbac.authorization.k8s.io", "roles"), "RoleBinding": ("rbac.authorization.k8s.io", "rolebindings"),
+    "Deployment": ("apps", "deployments"), "Service": ("", "services"), "ConfigMap": ("", "configmaps"),
+}
+
+
+def _installer() -> list[dict]:
+    return validate_k8s_objects(chart_objects(MpiOperatorInstallChart(cdk8s.App(), "install")))
+
+
+def _upstream_manifest() -> list[dict]:
+    charts = charts_dir()
+    path = charts / f"mpi-operator-{MPI_OPERATOR_VERSION}" / "mpi-operator.yaml" if charts else None
+    if path is None or not path.exists():
+        pytest.skip("the MPI Operator release manifest is not in ../shared/charts (set EKS_TRAINING_CHARTS_DIR): "
+                    "the installer's rights cannot be compared with what it applies")
+    return [doc for doc in yaml.safe_load_all(path.read_text()) if doc]
+
+
+def _rbac_allows(rules: list[dict], verb: str, group: str, resource: str, name: str | None) -> bool:
+    """Kubernetes RBAC for one request: some rule names the verb, group and resource, and the name when it lists any."""
+    return any(verb in r["verbs"] and group in r["apiGroups"] and resource in r["resources"]
+               and (not r.get("resourceNames") or name in r["resourceNames"]) for r in rules)
+
+
+def _installer_rights(objects: list[dict]) -> tuple[list[dict], dict[str, list[dict]]]:
+    """(cluster-wide rules, namespace -> rules) the installer's ServiceAccount is bound to."""
+    (account,) = [o for o in objects if o["kind"] == "ServiceAccount"]
+    subject = {"kind": "ServiceAccount", "name": account["metadata"]["name"], "namespace": account["metadata"]["namespace"]}
+    roles = {(o["kind"], o["metadata"].get("namespace"), o["metadata"]["name"]): o for o in objects if o["kind"] in ("ClusterRole", "Role")}
+    cluster: list[dict] = []
+    namespaced: dict[str, list[dict]] = {}
+    for binding in (o for o in objects if o["kind"] in ("ClusterRoleBinding", "RoleBinding")):
+        if subject not in binding["subjects"]:
+            continue
+        ref = binding["roleRef"]
+        namespace = binding["metadata"].get("namespace")
+        role = roles[(ref["kind"], None if ref["kind"] == "ClusterRole" else namespace, ref["name"])]
+        if binding["kind"] == "ClusterRoleBinding":
+            cluster += role["rules"]
+        else:
+            namespaced.setdefault(namespace, []).extend(role["rules"])
+    return cluster, namespaced
+
+
+def test_installer_holds_no_cluster_admin_and_no_wildcards() -> None:
+    objects = _installer()
+    assert "cluster-admin" not in json.dumps(objects)
+    for role in (o for o in objects if o["kind"] in ("ClusterRole", "Role")):
+        for rule in role["rules"]:
+            assert "*" not in rule["verbs"] + rule["resources"] + rule["apiGroups"], rule
+            # Only reads may go without names (kubectl rollout status lists and watches).
+            if set(rule["verbs"]) - {"list", "watch"}:
+                assert rule.get("resourceNames"), rule
+    cluster, namespaced = _installer_rights(objects)
+    assert cluster and set(namespaced) == {"mpi-operator"}
+    # Nothing it may read or write outside what it installs: no secrets, no pods, no exec.
+    for rules in (cluster, *namespaced.values()):
+        for resource in ("secrets", "pods", "pods/exec", "nodes"):
+            assert not any(resource in r["resources"] for r in rules)
+
+
+def test_installer_can_server_side_apply_every_object_of_the_release_manifest() -> None:
+    manifest = _upstream_manifest()
+    objects = _installer()
+    cluster, namespaced = _installer_rights(objects)
+    ours = {(o["kind"], o["metadata"]["name"]) for o in objects}
+    unknown = sorted({o["kind"] for o in manifest} - set(_RESOURCES))
+    assert not unknown, f"the manifest has kinds {unknown}: add them to _RESOURCES and give the installer their rights"
+    for obj in manifest:
+        group, resource = _RESOURCES[obj["kind"]]
+        name, namespace = obj["metadata"]["name"], obj["metadata"].get("namespace")
+        rules = namespaced.get(namespace, []) if namespace else cluster
+        what = f"{obj['kind']} {namespace or ''}/{name}"
+        # Server-side apply is a PATCH; the API server checks create too when the object is new, unless our chart
+        # creates it first (the operator's namespace, so the namespaced rights can be a RoleBinding inside it).
+        assert _rbac_allows(rules, "patch", group, resource, name), what
+        assert _rbac_allows(rules, "create", group, resource, name) or ("Namespace", name) in ours, what
+        if obj["kind"] == "ClusterRole":
+            # Writing a role with rights the writer lacks needs escalate on it.
+            assert _rbac_allows(cluster, "escalate", group, resource, name), what
+        if obj["kind"] in ("ClusterRoleBinding", "RoleBinding"):
+            ref = obj["roleRef"]
+            assert _rbac_allows(cluster, "bind", "rbac.authorization.k8s.io", ref["kind"].lower() + "s", ref["name"]), what
+    # ...and nothing beyond it: each named right is for an object of the manifest or the installer's own bindings.
+    names = {o["metadata"]["name"] for o in manifest} | {"mpi-operator-installer"}
+    for rules in (cluster, *namespaced.values()):
+        for rule in rules:
+            assert set(rule.get("resourceNames") or []) <= names, rule
+
+
+def test_installer_job_cleans_up_pins_the_operator_and_unbinds_itself() -> None:
+    objects = _installer()
+    (job,) = [o for o in objects if o["kind"] == "Job"]
+    assert job["spec"]["ttlSecondsAfterFinished"] == TTL_SECONDS_AFTER_FINISHED > 0
+    container = job["spec"]["template"]["spec"]["containers"][0]
+    script = container["command"][-1]
+    env = {e["name"]: e["value"] for e in container["env"]}
+    patch = json.loads(env["NODE_SELECTOR_PATCH"])
+    assert patch["spec"]["template"]["spec"]["nodeSelector"] == SYSTEM_NODE_SELECTOR
+    lines = script.splitlines()
+    apply = next(i for i, line in enumerate(lines) if "apply --server-side" in line)
+    pin = next(i for i, line in enumerate(lines) if "patch deployment mpi-operator" in line and "$NODE_SELECTOR_PATCH" in line)
+    unbind = [i for i, line in enumerate(lines) if " delete " in f" {line} " and "binding mpi-operator-installer" in line]
+    assert apply < pin < min(unbind) and len(unbind) == 2
+    bindings = {(o["kind"], o["metadata"].get("namespace")) for o in objects if o["kind"].endswith("Binding")}
+    assert bindings == {("ClusterRoleBinding", None), ("RoleBinding", "mpi-operator")}
+    assert any("-n mpi-operator delete rolebinding" in lines[i] for i in unbind)
+    assert any("delete clusterrolebinding" in lines[i] for i in unbind)
+    # The installer's own namespace runs only this hardened Job: restricted is enforced there.
+    namespaces = {o["metadata"]["name"]: o["metadata"]["labels"] for o in objects if o["kind"] == "Namespace"}
+    assert namespaces["mpi-operator-install"]["pod-security.kubernetes.io/enforce"] == "restricted"
+    assert namespaces["mpi-operator"]["pod-security.kubernetes.io/enforce"] == "baseline"

@@ -5,7 +5,13 @@ from __future__ import annotations
 import cdk8s
 import pytest
 
-from eks_training.workloads.namespaces import ContainerDefaults, NamespaceQuota, TrainingNamespace, TrainingNamespacesChart
+from eks_training.workloads.namespaces import (
+    ContainerDefaults,
+    NamespaceQuota,
+    PodSecurity,
+    TrainingNamespace,
+    TrainingNamespacesChart,
+)
 from support.k8s_schemas import chart_objects, validate_k8s_objects
 
 LLM_TEAM = TrainingNamespace(
@@ -33,6 +39,10 @@ def test_namespace_quota_and_defaults_are_valid_and_labelled() -> None:
         "eks-training/uses-volcano": "true",
         "eks-training/uses-mpi-operator": "true",
         "team": "llm",
+        # Training pods (device plugins, shm, root images) fit baseline; restricted is only reported.
+        "pod-security.kubernetes.io/enforce": "baseline",
+        "pod-security.kubernetes.io/warn": "restricted",
+        "pod-security.kubernetes.io/audit": "restricted",
     }
     assert objects[1]["spec"]["hard"] == {
         "requests.cpu": "2000",
@@ -62,6 +72,13 @@ def test_namespace_quota_and_defaults_are_valid_and_labelled() -> None:
         ({"name": "a", "quota": {"cpu": 1}}, r"quota=\{'cpu': 1\} must be a NamespaceQuota"),
         ({"name": "a", "limit_range": ContainerDefaults(memory_request="8Gi", memory_limit="4Gi")}, r"memory_request=8Gi exceeds memory_limit=4Gi"),
         ({"name": "a", "limit_range": ContainerDefaults(cpu_request="half")}, r"cpu_request='half' is not a non-negative"),
+        ({"name": "a", "pod_security": PodSecurity(enforce="strict")},
+         r"namespace 'a' pod_security enforce='strict' is not allowed: use one of privileged, baseline, restricted"),
+        ({"name": "a", "pod_security": PodSecurity(enforce="restricted", warn="baseline")},
+         r"pod_security warn='baseline' is looser than enforce='restricted': use 'restricted' or stricter"),
+        ({"name": "a", "pod_security": "baseline"}, r"pod_security='baseline' must be a PodSecurity"),
+        ({"name": "a", "labels": {"pod-security.kubernetes.io/enforce": "privileged"}},
+         r"labels key 'pod-security.kubernetes.io/enforce' is set from pod_security"),
     ],
 )
 def test_bad_namespace_inputs_raise_one_line_errors(kwargs, message) -> None:
@@ -75,3 +92,52 @@ def test_duplicate_or_missing_namespaces_raise() -> None:
         _render([LLM_TEAM, LLM_TEAM])
     with pytest.raises(ValueError, match=r"must be a non-empty list of TrainingNamespace"):
         _render([])
+
+
+def _psa(namespace: dict) -> dict[str, str]:
+    prefix = "pod-security.kubernetes.io/"
+    return {k[len(prefix):]: v for k, v in namespace["metadata"]["labels"].items() if k.startswith(prefix)}
+
+
+def test_pod_security_levels_per_kind_of_namespace() -> None:
+    objects = _render([
+        TrainingNamespace(name="train", operators=("volcano", "kuberay", "mpi-operator")),
+        # Slinky starts slurmd privileged (BPF, NET_ADMIN, SYS_ADMIN, SYS_NICE): baseline would refuse it.
+        TrainingNamespace(name="slurm", operators=("slinky",)),
+        TrainingNamespace(name="jupyterhub", operators=("jupyterhub",)),
+        TrainingNamespace(name="locked", pod_security=PodSecurity(enforce="restricted")),
+    ])
+    levels = {o["metadata"]["name"]: _psa(o) for o in objects if o["kind"] == "Namespace"}
+    assert levels == {
+        "train": {"enforce": "baseline", "warn": "restricted", "audit": "restricted"},
+        "slurm": {"enforce": "privileged", "warn": "baseline", "audit": "baseline"},
+        "jupyterhub": {"enforce": "baseline", "warn": "restricted", "audit": "restricted"},
+        "locked": {"enforce": "restricted", "warn": "restricted", "audit": "restricted"},
+    }
+    # No namespace of ours is left without an enforced level.
+    assert all("enforce" in level for level in levels.values())
+
+
+def test_training_pods_we_render_fit_baseline(prod) -> None:
+    """Baseline forbids privileged, added capabilities beyond its list, host namespaces, hostPath and hostPort:
+    nothing our job templates set may need more, or jobs in a training namespace are refused at admission."""
+    from eks_training.infra.check.deploy_check import render_all_jobs
+    from eks_training.infra.check.placement import pod_templates
+
+    allowed_caps = {"AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE",
+                    "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT"}
+    training = {n.name for n in prod.config.training_namespaces}
+    pods = [pod for kind, objects in render_all_jobs(prod.config).items() for obj in objects
+            for pod in pod_templates(f"job {kind}", obj)]
+    # The stack's own manifests in training namespaces too (the shared RayCluster).
+    pods += [pod for lid, obj in prod.kubernetes_objects() for pod in pod_templates(lid, obj) if pod.namespace in training]
+    assert len({pod.owner.split(":")[0] for pod in pods}) >= 4
+    for pod in pods:
+        spec = pod.spec
+        assert not any(spec.get(k) for k in ("hostNetwork", "hostPID", "hostIPC")), pod.owner
+        assert not any("hostPath" in v for v in spec.get("volumes") or []), pod.owner
+        for container in [*(spec.get("initContainers") or []), *spec.get("containers", [])]:
+            context = container.get("securityContext") or {}
+            assert not context.get("privileged"), pod.owner
+            assert set((context.get("capabilities") or {}).get("add") or []) <= allowed_caps, pod.owner
+            assert not any(p.get("hostPort") for p in container.get("ports") or []), pod.owner

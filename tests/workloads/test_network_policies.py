@@ -1,0 +1,121 @@
+"""Default-deny NetworkPolicies per workload namespace and their allowances (the rendered objects)."""
+
+from __future__ import annotations
+
+import cdk8s
+import pytest
+
+from eks_training.workloads.network_policies import (
+    CrossNamespaceIngress,
+    InNamespaceAllowance,
+    NamespacePolicy,
+    NetworkPoliciesChart,
+    Port,
+    WorkloadNamespaces,
+)
+from support.k8s_schemas import chart_objects, validate_k8s_objects
+
+ALL = WorkloadNamespaces(training=("team-a", "team-b"), slurm="slurm", jupyterhub="jupyterhub",
+                         kuberay_operator="kuberay-system", slinky_operator="slinky")
+
+
+def _render(namespaces, vpc_cidr: str = "10.0.0.0/16") -> list[dict]:
+    return chart_objects(NetworkPoliciesChart(cdk8s.App(), "np", namespaces=namespaces, vpc_cidr=vpc_cidr))
+
+
+def _by_namespace(objects: list[dict]) -> dict[str, dict[str, dict]]:
+    out: dict[str, dict[str, dict]] = {}
+    for obj in objects:
+        out.setdefault(obj["metadata"]["namespace"], {})[obj["metadata"]["name"]] = obj
+    return out
+
+
+def test_every_workload_namespace_is_isolated_both_ways_and_objects_are_valid() -> None:
+    objects = validate_k8s_objects(_render(ALL))
+    assert {o["kind"] for o in objects} == {"NetworkPolicy"}
+    policies = _by_namespace(objects)
+    # Operators' namespaces get nothing: their pods only call the API.
+    assert set(policies) == {"team-a", "team-b", "slurm", "jupyterhub"}
+    for namespace, mine in policies.items():
+        deny = mine["default-deny"]["spec"]
+        assert deny == {"podSelector": {}, "policyTypes": ["Ingress", "Egress"]}, namespace
+        for obj in mine.values():
+            assert obj["metadata"]["labels"]["app.kubernetes.io/part-of"] == "eks-training"
+
+
+def test_common_egress_is_dns_https_pod_identity_and_storage_in_the_vpc() -> None:
+    mine = _by_namespace(_render(ALL, vpc_cidr="10.20.0.0/16"))["team-a"]
+    (dns,) = mine["allow-dns"]["spec"]["egress"]
+    assert dns["to"] == [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "kube-system"}},
+                          "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}}}]
+    assert sorted((p["protocol"], p["port"]) for p in dns["ports"]) == [("TCP", 53), ("UDP", 53)]
+    (https,) = mine["allow-https"]["spec"]["egress"]
+    assert https == {"to": [{"ipBlock": {"cidr": "0.0.0.0/0"}}], "ports": [{"protocol": "TCP", "port": 443}]}
+    (storage,) = mine["allow-shared-storage"]["spec"]["egress"]
+    assert storage["to"] == [{"ipBlock": {"cidr": "10.20.0.0/16"}}]
+    assert storage["ports"] == [{"protocol": "TCP", "port": 988}, {"protocol": "TCP", "port": 1018, "endPort": 1023},
+                                {"protocol": "TCP", "port": 2049}]
+    (identity,) = mine["allow-pod-identity"]["spec"]["egress"]
+    assert identity == {"to": [{"ipBlock": {"cidr": "169.254.170.23/32"}}], "ports": [{"protocol": "TCP", "port": 80}]}
+    # Egress-only policies: they must not open ingress by being listed as Ingress too.
+    for name in ("allow-dns", "allow-https", "allow-shared-storage", "allow-pod-identity"):
+        assert mine[name]["spec"]["policyTypes"] == ["Egress"]
+
+
+def test_training_and_slurm_allow_their_own_namespace_jupyterhub_only_components() -> None:
+    policies = _by_namespace(_render(ALL))
+    for namespace in ("team-a", "team-b", "slurm"):
+        same = policies[namespace]["allow-same-namespace"]["spec"]
+        assert same["ingress"] == [{"from": [{"podSelector": {}}]}] and same["egress"] == [{"to": [{"podSelector": {}}]}]
+    hub = policies["jupyterhub"]
+    assert "allow-same-namespace" not in hub
+    ingress = hub["allow-notebook-to-hub-ingress"]["spec"]
+    assert ingress["podSelector"] == {"matchLabels": {"component": "hub"}}
+    assert ingress["ingress"] == [{"from": [{"podSelector": {"matchLabels": {"component": "singleuser-server"}}}],
+                                   "ports": [{"protocol": "TCP", "port": 8081}]}]
+
+
+def test_cross_namespace_allowances_follow_the_operators() -> None:
+    policies = _by_namespace(_render(ALL))
+    ray = policies["team-a"]["allow-ray-dashboard-from-kuberay"]["spec"]
+    (rule,) = ray["ingress"]
+    # One peer with both selectors: the operator's pods in the operator's namespace only.
+    assert rule["from"] == [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "kuberay-system"}},
+                             "podSelector": {"matchLabels": {"app.kubernetes.io/name": "kuberay-operator"}}}]
+    assert rule["ports"] == [{"protocol": "TCP", "port": 8265}]
+    restd = policies["slurm"]["allow-slurmrestd-from-slinky"]["spec"]["ingress"]
+    assert restd == [{"from": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "slinky"}}}],
+                      "ports": [{"protocol": "TCP", "port": 6820}]}]
+    without = _by_namespace(_render(WorkloadNamespaces(training=("team-a",))))
+    assert set(without) == {"team-a"}
+    assert not [name for name in without["team-a"] if "kuberay" in name or "slinky" in name]
+
+
+def test_own_policy_list_renders() -> None:
+    own = NamespacePolicy("lab", same_namespace_all=False, in_namespace=(
+        InNamespaceAllowance("web-to-db", {"app": "web"}, {"app": "db"}, (Port(5432),)),),
+        cross_namespace=(CrossNamespaceIngress("scrape", "monitoring", (Port(9090, end_port=9091),)),))
+    mine = _by_namespace(validate_k8s_objects(_render([own])))["lab"]
+    assert set(mine) == {"default-deny", "allow-dns", "allow-https", "allow-pod-identity", "allow-shared-storage",
+                         "allow-web-to-db-egress", "allow-web-to-db-ingress", "allow-scrape"}
+    assert mine["allow-scrape"]["spec"]["ingress"][0]["ports"] == [{"protocol": "TCP", "port": 9090, "endPort": 9091}]
+
+
+@pytest.mark.parametrize(("build", "message"), [
+    (lambda: Port(0), r"port=0 is not allowed: use an integer from 1 to 65535"),
+    (lambda: Port(53, "ICMP"), r"port protocol='ICMP' is not allowed: use one of TCP, UDP, SCTP"),
+    (lambda: Port(1023, end_port=1018), r"port 1023 end_port=1018 is not allowed: use an integer from 1023 to 65535"),
+    (lambda: InNamespaceAllowance("a", {}, {"app": "x"}, (Port(1),)), r"allowance 'a' from_labels=\{\} would select every pod"),
+    (lambda: InNamespaceAllowance("a", {"app": "x"}, {"app": "y"}, ()), r"allowance 'a' ports=\(\) must be a non-empty list of Port"),
+    (lambda: CrossNamespaceIngress("a", "Bad_NS", (Port(1),)), r"allowance 'a' from_namespace='Bad_NS' is not a valid name"),
+    (lambda: NamespacePolicy("ns", in_namespace="x"), r"namespace 'ns' in_namespace='x' must be a list of InNamespaceAllowance"),
+    (lambda: WorkloadNamespaces(training=()), r"training=\(\) must be a non-empty list of namespace names"),
+    (lambda: WorkloadNamespaces(training=("a",), slurm="a"), r"workload namespaces has 'a' twice"),
+    (lambda: _render(ALL, vpc_cidr="10.0.0.1/16"), r"vpc_cidr='10.0.0.1/16' is not an IPv4 network"),
+    (lambda: _render([]), r"namespaces=\[\] must be a WorkloadNamespaces or a non-empty list of NamespacePolicy"),
+    (lambda: _render([NamespacePolicy("a"), NamespacePolicy("a")]), r"policy namespaces has 'a' twice"),
+])
+def test_bad_inputs_raise_one_line_errors(build, message) -> None:
+    with pytest.raises(ValueError, match=message) as caught:
+        build()
+    assert "\n" not in str(caught.value)
