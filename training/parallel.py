@@ -111,11 +111,14 @@ def build_for_training(config: TrainConfig, runtime: Runtime, precision: str, se
     if config.parallel == "fsdp":
         _shard(model, config, runtime, precision)
     if on_meta:
-        model.to_empty(device=runtime.device)
+        # torch_xla has no seeded device generators: XLA (never sharded here) initialises on the host.
+        model.to_empty(device="cpu" if runtime.kind == "xla" else runtime.device)
         model.init_weights(config.seed)
         weights = exported_weights_file(config.model)
         if weights is not None:
             load_exported_weights(model, weights)
+        if runtime.kind == "xla":
+            model.to(runtime.device)
     # XLA all-reduces gradients itself (Runtime.reduce_gradients), so no DDP wrapper there.
     if config.parallel == "ddp" and runtime.distributed and runtime.kind != "xla":
         device_ids = [runtime.local_rank] if runtime.kind == "cuda" else None

@@ -45,3 +45,15 @@ def test_lora_flops_leave_out_frozen_weight_gradients() -> None:
     assert lora_flops == 4 * dense + 6 * adapters + attention
     # The overstatement: counting the frozen base at 6 FLOPs instead of 4 is about 1.35x for 8B at 8k context.
     assert 1.3 < (6 * (dense + adapters) + attention) / lora_flops < 1.4
+
+
+def test_neuron_runtime_names_its_platform(monkeypatch: pytest.MonkeyPatch) -> None:
+    from eks_training.training.device import Runtime
+
+    monkeypatch.delenv("NEURON_PLATFORM_TARGET_OVERRIDE", raising=False)
+    monkeypatch.setenv("INSTANCE_TYPE", "trn2.48xlarge")
+    monkeypatch.setenv("NEURON_LOGICAL_NC_CONFIG", "2")
+    name = Runtime("xla", torch.device("cpu")).peak_flops_name()
+    assert peak_flops_for(name) == pytest.approx(2 * 83.4e12)
+    monkeypatch.setenv("NEURON_PLATFORM_TARGET_OVERRIDE", "trn1")
+    assert peak_flops_for(Runtime("xla", torch.device("cpu")).peak_flops_name()) == pytest.approx(95e12)
