@@ -12,6 +12,7 @@ import cdk8s
 import constructs
 
 from eks_training.workloads.job_bionemo import bionemo_job
+from eks_training.workloads.job_healthcheck import health_check
 from eks_training.workloads.job_indexed import neuron_job, pytorch_job
 from eks_training.workloads.job_mpi import mpi_job
 from eks_training.workloads.job_pods import TrainingJob
@@ -67,6 +68,10 @@ JOB_KINDS: dict[str, JobKind] = {kind.name: kind for kind in (
             lambda job, names: sbatch_script(job, partition=_needs(names.partition, "partition", "slurm-batch"))),
     JobKind("bionemo", "nvidia", "BioNeMo batch Job on one 8-GPU node, config from a ConfigMap",
             lambda job, names: [bionemo_job(job)], multi_node=False),
+    # "any": the check runs on whichever accelerated type the training will use; the builder picks nccl-tests or
+    # nccom-test from the type, and render_job checks the type against the environment's capacity as usual.
+    JobKind("health-check", "any", "MPIJob: all-reduce bus bandwidth across the nodes (nccl-tests / nccom-test), names a slow node",
+            lambda job, names: health_check(job)),
 )}
 
 
