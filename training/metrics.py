@@ -25,8 +25,9 @@ PEAK_BF16_FLOPS = {
     "trn2": 83.4e12,
 }
 # Neuron values above are per physical NeuronCore: trn1 190 TFLOPS/chip over 2 cores, trn2 667 over 8.
-# One XLA process drives one logical core, NEURON_LOGICAL_NC_CONFIG physical cores (trn2 default 2).
-_DEFAULT_LOGICAL_CORES = {"trn1": 1, "trn2": 2}
+# One XLA process drives one logical core: on trn2, NEURON_LOGICAL_NC_CONFIG physical cores (default 2);
+# trn1 has no logical-core setting (one physical core per process).
+_DEFAULT_LOGICAL_CORES = {"trn2": 2}
 
 
 def peak_flops_for(device_name: str, env: Mapping[str, str] | None = None) -> float | None:
