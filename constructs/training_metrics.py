@@ -2,8 +2,9 @@
 
 The trainer publishes these through CloudWatch embedded metric format (EMF); the observability construct graphs
 and alarms on exactly these names, and `eks-training status` reads the same names from the JSON-lines copy the
-trainer writes next to its checkpoints. Plain constants only: this module imports nothing of CDK, so the
-trainer image (which has no CDK) can import it too.
+trainer writes next to its checkpoints. Plain constants only, no CDK import. The layer rule lets `training/` import
+only `core/`, so the trainer spells these names itself (a test there should compare them with this module), until
+this module moves to `core/`.
 """
 
 from __future__ import annotations

@@ -103,6 +103,15 @@ def _add_check(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=deploy_check.run)
 
 
+def _add_status(subparsers: argparse._SubParsersAction) -> None:
+    """`status`: a job's pods, nodes, last step, tokens/s and checkpoint (eks_training.infra.status, read-only)."""
+    from eks_training.infra import status
+
+    parser = subparsers.add_parser("status", help="show a job's pods, nodes and progress (read-only, needs credentials)")
+    status.add_arguments(parser)
+    parser.set_defaults(handler=status.run)
+
+
 def _float(text: str) -> float:
     try:
         return float(text)
@@ -144,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_preflight(subparsers)
     _add_data(subparsers)
     _add_check(subparsers)
+    _add_status(subparsers)
     return parser
 
 

@@ -23,7 +23,7 @@ from eks_training.constructs.observability import (
     NODE_MONITORING_ADDON,
     TrainingObservability,
 )
-from tests.support.synth import cfn_lint
+from support.synth import cfn_lint
 
 ENV = cdk.Environment(account="111111111111", region="us-west-2")
 Match = assertions.Match
