@@ -3,9 +3,10 @@
 A fresh virtual environment (no system site-packages) gets exactly the packages training/Dockerfile.gpu
 installs, read from its `pip install` lines, plus the project installed `--no-deps` from a copy of the build
 context that .dockerignore lets through, as the Dockerfile's `COPY . /src` + `pip install --no-deps /src` do.
-Then the commands the rendered jobs run are run with that environment alone on PATH: the data-prep job and the
-trainer through torchrun exactly as `torchrun_command` renders it (3 steps on CPU); the checkpoint sidecar's
-module is imported with the trainer's (each extra torch start costs seconds, so it is not run separately).
+Then the commands the rendered jobs run are run with that environment alone on PATH: the data-prep job
+(`eks-training data prepare`, the console script, with no CDK installed) and the trainer through torchrun
+exactly as `torchrun_command` renders it (3 steps on CPU); the checkpoint sidecar's module is imported with
+the trainer's (each extra torch start costs seconds, so it is not run separately).
 
 The one substitution: the Dockerfile takes torch from the CUDA index (download.pytorch.org/whl/cu128); here
 the same torch version comes as the build this test environment runs (the CPU one, e.g. 2.13.0+cpu), which
@@ -125,7 +126,8 @@ def test_gpu_image_python_layer_runs_the_rendered_jobs(image_venv: dict, tmp_pat
         for _ in range(300):
             handle.write(json.dumps({"text": " ".join(rng.choice(words) for _ in range(rng.randint(10, 60)))}) + "\n")
     started = time.monotonic()
-    prepared = _run([python, "-m", "eks_training.training.data_prep", "--input", tmp_path / "corpus",
+    # The console script pip installed: the CLI runs without CDK (not installed here at all).
+    prepared = _run([venv / "bin" / "eks-training", "data", "prepare", "--input", tmp_path / "corpus",
                      "--output", tmp_path / "data", "--tokenizer", tmp_path / "tokenizer.json",
                      "--eval-fraction", "0.1", "--no-progress"], env, tmp_path)
     print(f"data prep in the image venv: {time.monotonic() - started:.1f} s; {prepared.stdout.strip()}")
