@@ -46,14 +46,16 @@ def resolve_switch(value: str, runtime: Runtime) -> bool:
 
 
 def compile_blocks(model: nn.Module, backend: str = "inductor") -> int:
-    """``torch.compile`` each transformer block in place (parameter names unchanged); returns how many.
+    """``torch.compile`` each transformer block's ``forward`` in place; returns how many blocks.
 
-    Per block rather than the whole model: one small graph compiled once and reused by every layer, FSDP's
-    per-block hooks stay outside it, and a graph break costs one block, not the step.
+    Per block rather than the whole model: one small graph compiled once and reused by every layer, and a
+    graph break costs one block, not the step. Only ``forward`` is compiled, so the module's call path, where
+    FSDP2 hangs its per-block gather/free hooks and activation checkpointing wraps the call, stays eager,
+    and parameter names (checkpoint keys) do not change.
     """
     blocks = model.blocks()
     for block in blocks:
-        block.compile(backend=backend)
+        block.forward = torch.compile(block.forward, backend=backend)
     return len(blocks)
 
 
