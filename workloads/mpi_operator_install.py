@@ -18,6 +18,7 @@ import constructs
 from eks_training.workloads.k8s_objects import emit
 from eks_training.workloads.labels import common_labels
 from eks_training.workloads.namespaces import PodSecurity
+from eks_training.workloads.network_policies import KUBE_DNS, NAMESPACE_NAME_LABEL
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
 
 from eks_training.core.versions import MPI_OPERATOR_VERSION  # noqa: E402  (the one pin table)
@@ -92,6 +93,18 @@ def installer_namespace_rules() -> list[dict]:
     ]
 
 
+def installer_network_policy() -> dict:
+    """The installer's namespace: no ingress; egress only to DNS and HTTPS (the release download, the API)."""
+    return {"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
+            "metadata": {"name": "installer", "namespace": NAMESPACE, "labels": common_labels(COMPONENT)},
+            "spec": {"podSelector": {}, "policyTypes": ["Ingress", "Egress"], "egress": [
+                {"to": [{"namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: KUBE_DNS["namespace"]}},
+                         "podSelector": {"matchLabels": dict(KUBE_DNS["pod_labels"])}}],
+                 "ports": [{"protocol": "UDP", "port": 53}, {"protocol": "TCP", "port": 53}]},
+                # raw.githubusercontent.com has no fixed addresses, and the API's Service VIP is outside the VPC.
+                {"to": [{"ipBlock": {"cidr": "0.0.0.0/0"}}], "ports": [{"protocol": "TCP", "port": 443}]}]}}
+
+
 class MpiOperatorInstallChart(cdk8s.Chart):
     """A Job that installs the pinned MPI Operator release, with only the rights that install needs.
 
@@ -148,7 +161,11 @@ class MpiOperatorInstallChart(cdk8s.Chart):
                                     {"name": "NODE_SELECTOR_PATCH", "value": node_selector_patch},
                                     # kubectl writes its discovery cache under $HOME: /tmp is writable for 65534.
                                     {"name": "HOME", "value": "/tmp"}],
-                            "securityContext": {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": False,
+                            "securityContext": {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
                                                 "capabilities": {"drop": ["ALL"]}},
+                            # The download and kubectl's cache are the only writes: an emptyDir at /tmp.
+                            "volumeMounts": [{"name": "tmp", "mountPath": "/tmp"}],
                             "resources": {"requests": {"cpu": "100m", "memory": "128Mi"},
-                                          "limits": {"memory": "256Mi"}}}]}}}})
+                                          "limits": {"memory": "256Mi"}}}],
+                        "volumes": [{"name": "tmp", "emptyDir": {"sizeLimit": "64Mi"}}]}}}})
+        emit(self, installer_network_policy())

@@ -176,3 +176,19 @@ def test_installer_job_cleans_up_pins_the_operator_and_unbinds_itself() -> None:
     namespaces = {o["metadata"]["name"]: o["metadata"]["labels"] for o in objects if o["kind"] == "Namespace"}
     assert namespaces["mpi-operator-install"]["pod-security.kubernetes.io/enforce"] == "restricted"
     assert namespaces["mpi-operator"]["pod-security.kubernetes.io/enforce"] == "baseline"
+
+
+def test_installer_namespace_reaches_only_dns_and_https_and_accepts_nothing() -> None:
+    from eks_training.infra.check.network_policy import Address, Flow, Pod, PolicySet
+
+    objects = _installer()
+    policies = PolicySet(objects)
+    installer = Pod("mpi-operator-install", {"app.kubernetes.io/component": "mpi-operator"})
+    assert policies.flow_allowed(Flow("download", installer, Address("185.199.108.133"), 443))
+    assert policies.flow_allowed(Flow("dns", installer, Pod("kube-system", {"k8s-app": "kube-dns"}), 53, "UDP"))
+    assert not policies.flow_allowed(Flow("http", installer, Address("185.199.108.133"), 80))
+    assert not policies.flow_allowed(Flow("into it", Pod("default", {}), installer, 8080))
+    (job,) = [o for o in objects if o["kind"] == "Job"]
+    container = job["spec"]["template"]["spec"]["containers"][0]
+    assert container["securityContext"]["readOnlyRootFilesystem"] is True
+    assert {"name": "tmp", "mountPath": "/tmp"} in container["volumeMounts"]
