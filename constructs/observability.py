@@ -105,7 +105,8 @@ class TrainingObservability(Construct):
       may average under 5% utilisation before the idle alarm fires.
 
     Attributes: ``addons`` (name -> CfnAddon), ``role`` (the agent's Pod Identity role), ``log_group`` (container
-    logs), ``metrics_log_group`` (trainer EMF), ``encryption_key``, ``dashboard``, ``alarms`` (name -> Alarm).
+    logs), ``metrics_log_group`` (trainer EMF), ``log_groups`` (application, metrics, dataplane, host, performance),
+    ``encryption_key``, ``dashboard``, ``alarms`` (name -> Alarm).
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: eks.ICluster, log_retention: logs.RetentionDays,
@@ -137,24 +138,29 @@ class TrainingObservability(Construct):
         self.encryption_key = encryption_key or kms.Key(
             self, "LogsKey", enable_key_rotation=True, removal_policy=removal_policy,
             description="CloudWatch Logs of training: container logs and trainer metrics")
-        self._allow_cloudwatch_logs(self.encryption_key, [tm.application_log_group_name(self.cluster_name),
-                                                          tm.metrics_log_group_name(self.cluster_name)])
-        # Created before the add-on, so Fluent Bit finds them and never creates an unencrypted, unbounded one.
-        self.log_group = logs.LogGroup(
-            self, "ApplicationLogs", log_group_name=tm.application_log_group_name(self.cluster_name),
-            retention=log_retention, encryption_key=self.encryption_key, removal_policy=removal_policy)
-        self.metrics_log_group = logs.LogGroup(
-            self, "TrainingMetricsLogs", log_group_name=tm.metrics_log_group_name(self.cluster_name),
-            retention=log_retention, encryption_key=self.encryption_key, removal_policy=removal_policy)
+        names = {"application": tm.application_log_group_name(self.cluster_name),
+                 "metrics": tm.metrics_log_group_name(self.cluster_name),
+                 **{kind: tm.container_insights_log_group_name(self.cluster_name, kind)
+                    for kind in ("dataplane", "host", "performance")}}
+        self._allow_cloudwatch_logs(self.encryption_key, list(names.values()))
+        # Created before the add-on, so Fluent Bit (application, dataplane, host) and the agent (performance) find
+        # them and never create their own (`auto_create_group`), unencrypted and kept forever.
+        self.log_groups: dict[str, logs.LogGroup] = {
+            kind: logs.LogGroup(self, f"{kind.capitalize()}Logs", log_group_name=name, retention=log_retention,
+                                encryption_key=self.encryption_key, removal_policy=removal_policy)
+            for kind, name in names.items()}
+        self.log_group = self.log_groups["application"]
+        self.metrics_log_group = self.log_groups["metrics"]
 
         cloudwatch = eks_l1.CfnAddon(
             self, "CloudWatchObservability", addon_name=CLOUDWATCH_ADDON, addon_version=cloudwatch_addon_version,
             cluster_name=self.cluster_name, resolve_conflicts="OVERWRITE",
             configuration_values=json.dumps(cloudwatch_addon_configuration(), sort_keys=True),
-            # The add-on creates the association itself, before its agent pods start.
+            # The add-on creates the association itself, before its pods start; Fluent Bit runs under the same
+            # service account as the agent (the chart's fluent-bit DaemonSet), so this one role serves both.
             pod_identity_associations=[eks_l1.CfnAddon.PodIdentityAssociationProperty(
                 role_arn=self.role.role_arn, service_account=CLOUDWATCH_AGENT_SERVICE_ACCOUNT)])
-        cloudwatch.node.add_dependency(self.log_group, self.metrics_log_group)
+        cloudwatch.node.add_dependency(*self.log_groups.values())
         monitoring = eks_l1.CfnAddon(
             self, "NodeMonitoring", addon_name=NODE_MONITORING_ADDON, addon_version=node_monitoring_addon_version,
             cluster_name=self.cluster_name, resolve_conflicts="OVERWRITE")

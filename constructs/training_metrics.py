@@ -49,6 +49,11 @@ def application_log_group_name(cluster_name: str) -> str:
     return f"/aws/containerinsights/{cluster_name}/application"
 
 
+def container_insights_log_group_name(cluster_name: str, kind: str) -> str:
+    """The add-on's other log groups: ``dataplane`` and ``host`` (Fluent Bit), ``performance`` (the agent's EMF)."""
+    return f"/aws/containerinsights/{cluster_name}/{kind}"
+
+
 def metrics_log_group_name(cluster_name: str) -> str:
     """Where the trainer's EMF records go (CloudWatch extracts the metrics above from this log group)."""
     return f"/eks-training/{cluster_name}/training-metrics"

@@ -42,6 +42,11 @@ def _stack(key=None, app: cdk.App | None = None, **props) -> tuple[cdk.Stack, Tr
                           kubectl_provider_options=eks.KubectlProviderOptions(kubectl_layer=KubectlV35Layer(stack, "Kubectl")))
     if key is not None:
         props["encryption_key"] = key(stack)
+    if props.pop("with_dependencies", False):
+        props["pod_identity_dependency"] = eks.CfnAddon(stack, "PodIdentityAgent", addon_name="eks-pod-identity-agent",
+                                                        cluster_name=cluster.cluster_name)
+        props["nodegroups"] = [cluster.add_nodegroup_capacity("System", instance_types=[ec2.InstanceType("m6i.large")],
+                                                              min_size=1, max_size=1, desired_size=1)]
     defaults = dict(cluster=cluster, log_retention=logs.RetentionDays.ONE_MONTH, namespaces=["team-a", "team-b"])
     observability = TrainingObservability(stack, "Observability", **{**defaults, **props})
     return stack, observability
@@ -49,7 +54,7 @@ def _stack(key=None, app: cdk.App | None = None, **props) -> tuple[cdk.Stack, Tr
 
 @pytest.fixture(scope="module")
 def synthesized() -> tuple[dict, TrainingObservability]:
-    stack, observability = _stack(jobs=["team-a/llama"], idle_minutes=45)
+    stack, observability = _stack(jobs=["team-a/llama"], idle_minutes=45, with_dependencies=True)
     template = assertions.Template.from_stack(stack).to_json()
     _CLUSTER_REFS.update(lid for lid, r in template["Resources"].items()
                          if r["Type"] == "AWS::EKS::Cluster" and r["Properties"]["Name"] == CLUSTER_NAME)
@@ -87,6 +92,19 @@ def test_addons_are_pinned_and_configured(synthesized) -> None:
     assert [a["ServiceAccount"] for a in association] == ["cloudwatch-agent"]
 
 
+def test_addons_wait_for_their_log_groups_nodes_and_pod_identity(synthesized) -> None:
+    template, observability = synthesized
+    groups = {lid for lid in _resources(template, "AWS::Logs::LogGroup")}
+    (agent,) = [lid for lid, r in _resources(template, "AWS::EKS::Addon").items()
+                if r["Properties"]["AddonName"] == "eks-pod-identity-agent"]
+    (nodegroup,) = _resources(template, "AWS::EKS::Nodegroup")
+    for name, addon in observability.addons.items():
+        depends = set(template["Resources"][cdk.Stack.of(addon).get_logical_id(addon)].get("DependsOn", []))
+        assert {agent, nodegroup} <= depends, name
+        if name == CLOUDWATCH_ADDON:
+            assert groups <= depends
+
+
 def test_agent_role_is_for_pod_identity_with_the_agent_policy(synthesized) -> None:
     template, observability = synthesized
     role_id = _logical_id(observability.role)
@@ -108,7 +126,9 @@ def _logical_id(construct) -> str:
 def test_log_groups_have_retention_and_the_key_cloudwatch_logs_may_use(synthesized) -> None:
     template, observability = synthesized
     groups = {_text(r["Properties"]["LogGroupName"]): r["Properties"] for r in _resources(template, "AWS::Logs::LogGroup").values()}
-    assert set(groups) == {f"/aws/containerinsights/{CLUSTER_NAME}/application", f"/eks-training/{CLUSTER_NAME}/training-metrics"}
+    assert set(groups) == {f"/eks-training/{CLUSTER_NAME}/training-metrics",
+                           *(f"/aws/containerinsights/{CLUSTER_NAME}/{kind}" for kind in ("application", "dataplane",
+                                                                                         "host", "performance"))}
     key_id = _logical_id(observability.encryption_key)
     for props in groups.values():
         assert props["RetentionInDays"] == 30
