@@ -1,9 +1,10 @@
-"""Training namespaces with accelerator quotas and container defaults."""
+"""Workload namespaces: Pod Security Admission levels, accelerator quotas and container defaults."""
 
 from __future__ import annotations
 
 import cdk8s
 import pytest
+import yaml
 
 from eks_training.workloads.namespaces import (
     ContainerDefaults,
@@ -141,3 +142,24 @@ def test_training_pods_we_render_fit_baseline(prod) -> None:
             assert not context.get("privileged"), pod.owner
             assert set((context.get("capabilities") or {}).get("add") or []) <= allowed_caps, pod.owner
             assert not any(p.get("hostPort") for p in container.get("ports") or []), pod.owner
+
+
+def test_notebook_pods_fit_the_jupyterhub_namespace_baseline(prod) -> None:
+    """z2jh's `singleuser.cloudMetadata.blockWithIptables` (chart default: true) adds an init container to every
+    notebook that is privileged with NET_ADMIN: baseline refuses it, so every notebook would fail to start.
+    The namespace's NetworkPolicies (ours and z2jh's singleuser policy) keep notebooks off instance metadata instead."""
+    from eks_training.infra.check.helm import charts_dir
+
+    release = prod.helm_releases["jupyterhub"]
+    charts = charts_dir()
+    if charts is None:
+        pytest.skip("../shared/charts is absent: the z2jh chart's default for blockWithIptables cannot be read")
+    (chart,) = charts.glob(f"jupyterhub-{release['Version']}")
+    default = yaml.safe_load((chart / "values.yaml").read_text())["singleuser"]["cloudMetadata"]["blockWithIptables"]
+    ours = release["Values"].get("singleuser", {}).get("cloudMetadata", {}).get("blockWithIptables", default)
+    namespace = next(o for _, o in prod.kubernetes_objects()
+                     if o["kind"] == "Namespace" and o["metadata"]["name"] == release["Namespace"])
+    enforce = namespace["metadata"]["labels"]["pod-security.kubernetes.io/enforce"]
+    assert not (ours and enforce != "privileged"), (
+        f"jupyterhub values singleuser.cloudMetadata.blockWithIptables={ours!r} adds a privileged NET_ADMIN init "
+        f"container that namespace {release['Namespace']!r} (enforce={enforce}) refuses: set it to False")
