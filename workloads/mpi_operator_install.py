@@ -77,7 +77,7 @@ def installer_cluster_rules() -> list[dict]:
         {"apiGroups": [RBAC_GROUP], "resources": ["clusterroles"], "resourceNames": [BOUND_CLUSTER_ROLE], "verbs": ["bind"]},
         {"apiGroups": [RBAC_GROUP], "resources": ["clusterrolebindings"], "resourceNames": [CLUSTER_ROLE_BINDING], "verbs": apply},
         # The script's last step removes the installer's own binding.
-        {"apiGroups": [RBAC_GROUP], "resources": ["clusterrolebindings"], "resourceNames": [INSTALLER], "verbs": ["delete"]},
+        {"apiGroups": [RBAC_GROUP], "resources": ["clusterrolebindings"], "resourceNames": [INSTALLER], "verbs": ["get", "delete"]},
     ]
 
 
@@ -89,7 +89,7 @@ def installer_namespace_rules() -> list[dict]:
         {"apiGroups": ["apps"], "resources": ["deployments"], "resourceNames": [OPERATOR_DEPLOYMENT], "verbs": apply},
         # `kubectl rollout status` lists and watches the Deployment (it filters by name on the client's side).
         {"apiGroups": ["apps"], "resources": ["deployments"], "verbs": ["list", "watch"]},
-        {"apiGroups": [RBAC_GROUP], "resources": ["rolebindings"], "resourceNames": [INSTALLER], "verbs": ["delete"]},
+        {"apiGroups": [RBAC_GROUP], "resources": ["rolebindings"], "resourceNames": [INSTALLER], "verbs": ["get", "delete"]},
     ]
 
 
