@@ -250,11 +250,16 @@ class TrainingObservability(Construct):
             alarm_description=f"{namespace}/{job}: tokens/s fell under half of its 1-hour average for 10 minutes "
                               "(a slow node, a stalled data loader or a degraded EFA link)")
         # aws-cdk-lib gives every metric of a math expression the expression's period; m2 must keep its hour.
+        # MetricStat.Period is per query in the API; FILL(m2, REPEAT) carries the hourly value across the 5-minute
+        # points. Not proven against CloudWatch here (moto and cfn-lint do not evaluate alarms): if a deploy refuses
+        # mixed periods, compare with a 5-minute anomaly band instead.
         cfn = alarm.node.default_child
         metrics = Stack.of(self).resolve(cfn.metrics)
         index = next(i for i, query in enumerate(metrics) if query.get("id") == "m2")
         cfn.add_property_override(f"Metrics.{index}.MetricStat.Period", 3600)
         self.alarms[key] = alarm
+        if hasattr(self, "dashboard"):  # added after construction: show it too
+            self.dashboard.add_widgets(cw.AlarmStatusWidget(title=f"{namespace}/{job}", alarms=[alarm], width=6))
         return alarm
 
     # --- dashboard ------------------------------------------------------------------------------------------

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import aws_cdk as cdk
@@ -26,7 +25,6 @@ from eks_training.constructs.observability import (
 from support.synth import cfn_lint
 
 ENV = cdk.Environment(account="111111111111", region="us-west-2")
-Match = assertions.Match
 CLUSTER_NAME = "train-obs"
 
 
@@ -241,3 +239,14 @@ def test_cdk_nag_finds_nothing_unacknowledged_in_the_construct(tmp_path: Path) -
     ours = [(v["ruleName"], r["constructPath"]) for p in report["pluginReports"] for v in p["violations"]
             for r in v["violatingConstructs"] if r["constructPath"].startswith("Observability/Observability/")]
     assert ours == []
+
+
+def test_a_job_alarm_added_later_shows_on_the_dashboard() -> None:
+    stack, observability = _stack()
+    observability.add_job_alarms("team-b", "mistral")
+    template = assertions.Template.from_stack(stack).to_json()
+    alarm_id = _logical_id(observability.alarms["team-b/mistral-throughput-drop"])
+    (dashboard,) = _resources(template, "AWS::CloudWatch::Dashboard").values()
+    assert {"Fn::GetAtt": [alarm_id, "Arn"]} in dashboard["Properties"]["DashboardBody"]["Fn::Join"][1]
+    with pytest.raises(ValueError, match=r"^jobs: team-b/mistral is listed twice"):
+        observability.add_job_alarms("team-b", "mistral")
