@@ -15,13 +15,13 @@ import re
 import cdk8s
 import constructs
 
+from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.versions import MPI_OPERATOR_VERSION  # the one pin table
 from eks_training.workloads.k8s_objects import emit
 from eks_training.workloads.labels import common_labels
 from eks_training.workloads.namespaces import PodSecurity
 from eks_training.workloads.network_policies import KUBE_DNS, NAMESPACE_NAME_LABEL
-from eks_training.core.names import SYSTEM_NODE_SELECTOR
 
-from eks_training.core.versions import MPI_OPERATOR_VERSION  # noqa: E402  (the one pin table)
 #: sha256 of deploy/v2beta1/mpi-operator.yaml at tag v0.8.0 of github.com/kubeflow/mpi-operator.
 MPI_OPERATOR_SHA256 = "b38def13a94abe60b2a4b3485239d77f64892b8fbd202e9e435a6031b7500a8f"
 MANIFEST_URL = "https://raw.githubusercontent.com/kubeflow/mpi-operator/{version}/deploy/v2beta1/mpi-operator.yaml"

@@ -8,6 +8,7 @@ import cdk8s
 import pytest
 import yaml
 
+from eks_training.core.names import SYSTEM_NODE_SELECTOR
 from eks_training.infra.check.helm import charts_dir
 from eks_training.workloads.mpi_operator import LAUNCHER_SERVICE_ACCOUNT, MpiOperatorSupportChart
 from eks_training.workloads.mpi_operator_install import (
@@ -15,7 +16,6 @@ from eks_training.workloads.mpi_operator_install import (
     TTL_SECONDS_AFTER_FINISHED,
     MpiOperatorInstallChart,
 )
-from eks_training.workloads.platform_names import SYSTEM_NODE_SELECTOR
 from support.k8s_schemas import chart_objects, validate_k8s_objects
 
 
