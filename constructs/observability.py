@@ -69,6 +69,24 @@ _NODE_DIMENSIONS = "ClusterName,InstanceId,NodeName"
 _POD_DIMENSIONS = "ClusterName,Namespace,PodName"
 
 
+# CloudWatch Logs' allowed retention periods in days, and the aws-cdk-lib member for each (a test synthesizes every
+# member and compares), so a config file can say `log_retention_days: 30`.
+_RETENTION_BY_DAYS = {
+    1: "ONE_DAY", 3: "THREE_DAYS", 5: "FIVE_DAYS", 7: "ONE_WEEK", 14: "TWO_WEEKS", 30: "ONE_MONTH", 60: "TWO_MONTHS",
+    90: "THREE_MONTHS", 120: "FOUR_MONTHS", 150: "FIVE_MONTHS", 180: "SIX_MONTHS", 365: "ONE_YEAR",
+    400: "THIRTEEN_MONTHS", 545: "EIGHTEEN_MONTHS", 731: "TWO_YEARS", 1096: "THREE_YEARS", 1827: "FIVE_YEARS",
+    2192: "SIX_YEARS", 2557: "SEVEN_YEARS", 2922: "EIGHT_YEARS", 3288: "NINE_YEARS", 3653: "TEN_YEARS",
+}
+
+
+def retention_from_days(days: int) -> logs.RetentionDays:
+    """The RetentionDays member for ``days``, or a one-line error listing the periods CloudWatch Logs allows."""
+    if isinstance(days, bool) or days not in _RETENTION_BY_DAYS:
+        raise ValueError(f"log_retention_days={days!r} is not a CloudWatch Logs retention: use one of "
+                         f"{', '.join(map(str, _RETENTION_BY_DAYS))}")
+    return logs.RetentionDays[_RETENTION_BY_DAYS[days]]
+
+
 def cloudwatch_addon_configuration() -> dict:
     """The add-on's ``configurationValues``: agent config, container logs (Fluent Bit) on.
 
@@ -103,6 +121,8 @@ class TrainingObservability(Construct):
     * ``pod_identity_dependency``: the ``eks-pod-identity-agent`` add-on, so the agent's role can be used at start.
     * ``metrics_namespace``: CloudWatch namespace of the trainer's metrics; ``idle_minutes``: how long accelerators
       may average under 5% utilisation before the idle alarm fires.
+    * ``alarm_actions``: what every alarm does when it fires (e.g. ``aws_cloudwatch_actions.SnsAction(topic)``).
+    * ``log_retention``: a RetentionDays member; :func:`retention_from_days` turns a config's day count into one.
 
     Attributes: ``addons`` (name -> CfnAddon), ``role`` (the agent's Pod Identity role), ``log_group`` (container
     logs), ``metrics_log_group`` (trainer EMF), ``log_groups`` (application, metrics, dataplane, host, performance),
@@ -116,6 +136,7 @@ class TrainingObservability(Construct):
                  metrics_namespace: str = tm.METRICS_NAMESPACE, idle_minutes: int = 30,
                  cloudwatch_addon_version: str = DEFAULT_CLOUDWATCH_ADDON_VERSION,
                  node_monitoring_addon_version: str = DEFAULT_NODE_MONITORING_ADDON_VERSION,
+                 alarm_actions: Sequence[cw.IAlarmAction] = (),
                  removal_policy: RemovalPolicy = RemovalPolicy.RETAIN) -> None:
         super().__init__(scope, id)
         _check_props(namespaces=namespaces, accelerators=accelerators, metrics_namespace=metrics_namespace,
@@ -126,6 +147,7 @@ class TrainingObservability(Construct):
         self.metrics_namespace = metrics_namespace
         self.accelerators = tuple(dict.fromkeys(accelerators))
         self.idle_minutes = idle_minutes
+        self.alarm_actions = tuple(alarm_actions)
 
         self.role = iam.Role(
             self, "AgentRole", assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com").with_session_tags(),
@@ -178,6 +200,13 @@ class TrainingObservability(Construct):
             self.add_job_alarms(namespace, job)
         self.dashboard = cw.Dashboard(self, "Dashboard", default_interval=Duration.hours(6),
                                       widgets=self._dashboard_rows())
+        for alarm in self.alarms.values():
+            alarm.add_alarm_action(*self.alarm_actions)
+
+    def grant_metrics_write(self, grantee: iam.IGrantable) -> iam.Grant:
+        """Let ``grantee`` (the training pods' role) put EMF records into the trainer metrics log group directly,
+        for a trainer that writes with the CloudWatch Logs API instead of through the agent's EMF listener."""
+        return self.metrics_log_group.grant_write(grantee)
 
     # --- log encryption -------------------------------------------------------------------------------------
 
@@ -258,7 +287,8 @@ class TrainingObservability(Construct):
         index = next(i for i, query in enumerate(metrics) if query.get("id") == "m2")
         cfn.add_property_override(f"Metrics.{index}.MetricStat.Period", 3600)
         self.alarms[key] = alarm
-        if hasattr(self, "dashboard"):  # added after construction: show it too
+        if hasattr(self, "dashboard"):  # added after construction: act on it and show it too
+            alarm.add_alarm_action(*self.alarm_actions)
             self.dashboard.add_widgets(cw.AlarmStatusWidget(title=f"{namespace}/{job}", alarms=[alarm], width=6))
         return alarm
 

@@ -39,6 +39,12 @@ METRICS_FILE_NAME = "metrics.jsonl"
 METRICS_OBJECT_KEY = "{namespace}/{job}/" + METRICS_FILE_NAME
 
 
+#: Where the trainer can send EMF records: the CloudWatch agent's EMF listener, which the add-on's agent Service
+#: exposes when its config has ``logs.metrics_collected.emf``. The record's ``_aws.LogGroupName`` should name
+#: :func:`metrics_log_group_name` so the records land in the encrypted, retained group the platform creates.
+EMF_AGENT_ENDPOINT = "tcp://cloudwatch-agent.amazon-cloudwatch:25888"
+
+
 def metrics_object_key(namespace: str, job: str) -> str:
     """The S3 key of one job's metrics JSON-lines file in the checkpoint bucket."""
     return METRICS_OBJECT_KEY.format(namespace=namespace, job=job)

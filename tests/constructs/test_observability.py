@@ -11,7 +11,10 @@ from aws_cdk import assertions
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks_v2 as eks
 from aws_cdk import aws_kms as kms
+from aws_cdk import aws_cloudwatch_actions as cw_actions
+from aws_cdk import aws_iam as iam
 from aws_cdk import aws_logs as logs
+from aws_cdk import aws_sns as sns
 from aws_cdk.lambda_layer_kubectl_v35 import KubectlV35Layer
 
 from eks_training.constructs import training_metrics as tm
@@ -21,6 +24,7 @@ from eks_training.constructs.observability import (
     DEFAULT_NODE_MONITORING_ADDON_VERSION,
     NODE_MONITORING_ADDON,
     TrainingObservability,
+    retention_from_days,
 )
 from support.synth import cfn_lint
 
@@ -40,6 +44,8 @@ def _stack(key=None, app: cdk.App | None = None, **props) -> tuple[cdk.Stack, Tr
                           kubectl_provider_options=eks.KubectlProviderOptions(kubectl_layer=KubectlV35Layer(stack, "Kubectl")))
     if key is not None:
         props["encryption_key"] = key(stack)
+    if props.pop("with_alarm_topic", False):
+        props["alarm_actions"] = [cw_actions.SnsAction(sns.Topic(stack, "AlarmTopic", enforce_ssl=True))]
     if props.pop("with_dependencies", False):
         props["pod_identity_dependency"] = eks.CfnAddon(stack, "PodIdentityAgent", addon_name="eks-pod-identity-agent",
                                                         cluster_name=cluster.cluster_name)
@@ -52,7 +58,8 @@ def _stack(key=None, app: cdk.App | None = None, **props) -> tuple[cdk.Stack, Tr
 
 @pytest.fixture(scope="module")
 def synthesized() -> tuple[dict, TrainingObservability]:
-    stack, observability = _stack(jobs=["team-a/llama"], idle_minutes=45, with_dependencies=True)
+    stack, observability = _stack(jobs=["team-a/llama"], idle_minutes=45, with_dependencies=True,
+                                  with_alarm_topic=True)
     template = assertions.Template.from_stack(stack).to_json()
     _CLUSTER_REFS.update(lid for lid, r in template["Resources"].items()
                          if r["Type"] == "AWS::EKS::Cluster" and r["Properties"]["Name"] == CLUSTER_NAME)
@@ -250,3 +257,36 @@ def test_a_job_alarm_added_later_shows_on_the_dashboard() -> None:
     assert {"Fn::GetAtt": [alarm_id, "Arn"]} in dashboard["Properties"]["DashboardBody"]["Fn::Join"][1]
     with pytest.raises(ValueError, match=r"^jobs: team-b/mistral is listed twice"):
         observability.add_job_alarms("team-b", "mistral")
+
+
+def test_every_alarm_notifies_the_given_actions(synthesized) -> None:
+    template, observability = synthesized
+    (topic,) = _resources(template, "AWS::SNS::Topic")
+    assert len(observability.alarms) == 5  # GPU idle, Neuron idle, 2 namespaces' NaN loss, 1 job's throughput
+    for name, alarm in observability.alarms.items():
+        assert template["Resources"][_logical_id(alarm)]["Properties"]["AlarmActions"] == [{"Ref": topic}], name
+
+
+def test_retention_days_map_to_what_cdk_writes() -> None:
+    app = cdk.App()
+    stack = cdk.Stack(app, "Retention")
+    days = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653]
+    for day in days:
+        logs.LogGroup(stack, f"G{day}", retention=retention_from_days(day))
+    written = sorted(r["Properties"]["RetentionInDays"] for r in
+                     _resources(assertions.Template.from_stack(stack).to_json(), "AWS::Logs::LogGroup").values())
+    assert written == days
+    with pytest.raises(ValueError, match=r"^log_retention_days=31 is not a CloudWatch Logs retention: use one of 1, 3,"):
+        retention_from_days(31)
+
+
+def test_training_role_can_be_granted_metrics_writes() -> None:
+    stack, observability = _stack()
+    role = iam.Role(stack, "TrainingRole", assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com"))
+    observability.grant_metrics_write(role)
+    template = assertions.Template.from_stack(stack).to_json()
+    (policy,) = [r for r in _resources(template, "AWS::IAM::Policy").values()
+                 if {"Ref": _logical_id(role)} in r["Properties"]["Roles"]]
+    (statement,) = policy["Properties"]["PolicyDocument"]["Statement"]
+    assert set(statement["Action"]) == {"logs:CreateLogStream", "logs:PutLogEvents"}
+    assert statement["Resource"] == {"Fn::GetAtt": [_logical_id(observability.metrics_log_group), "Arn"]}
