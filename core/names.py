@@ -8,8 +8,23 @@ FSX_CLAIM_NAME = "fsx-lustre"
 MODELS_CLAIM_NAME = "models"
 #: ServiceAccount of training pods in every training namespace (Pod Identity: read data, read/write checkpoints).
 TRAINING_SERVICE_ACCOUNT = "training"
-#: Where pods mount the FSx claim.
+#: Where every pod (jobs, notebooks, Ray, Slurm) mounts the FSx claim.
 FSX_MOUNT_PATH = "/fsx"
+#: Datasets on FSx: the data bucket's objects, imported by the `/data` data repository association. A dataset
+#: prepared with `eks-training data prepare --output s3://<data bucket>/<name>` lands at DATA_PATH/<name>/{train,eval}.
+DATA_PATH = f"{FSX_MOUNT_PATH}/data"
+#: Checkpoints on FSx, exported to the checkpoint bucket by the `/checkpoints` association: <namespace>/<job>/step-N.
+CHECKPOINTS_PATH = f"{FSX_MOUNT_PATH}/checkpoints"
+
+
+def dataset_paths(dataset: str) -> tuple[str, str]:
+    """(train, eval) folders of a prepared dataset as pods see them."""
+    return f"{DATA_PATH}/{dataset}/train", f"{DATA_PATH}/{dataset}/eval"
+
+
+def checkpoint_path(namespace: str, job: str) -> str:
+    """A job's checkpoint folder: per namespace, so two teams' jobs of one name never share it."""
+    return f"{CHECKPOINTS_PATH}/{namespace}/{job}"
 
 #: Namespace of the Slurm cluster (Slinky objects, login and worker pods).
 SLURM_NAMESPACE = "slurm"

@@ -28,11 +28,17 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _render(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from eks_training.infra.images import environment_images
     from eks_training.infra.job_render import render_job
 
-    rendered = render_job(load_environment(args.env), args.kind, nodes=args.nodes, instance_type=args.instance_type,
-                          image=args.image, name=args.name, namespace=args.namespace, train_args=args.train_args,
-                          checkpoint_sidecar=args.checkpoint_sidecar, checkpoint_s3_uri=args.checkpoint_s3_uri)
+    config = load_environment(args.env)
+    rendered = render_job(config, args.kind, nodes=args.nodes, instance_type=args.instance_type, image=args.image,
+                          images=lambda: environment_images(config, cdk_out=Path(args.cdk_out), account=args.account),
+                          name=args.name, namespace=args.namespace, train_args=args.train_args,
+                          dataset=args.dataset, model=args.model, checkpoint_sidecar=args.checkpoint_sidecar,
+                          checkpoint_s3_uri=args.checkpoint_s3_uri, data_input=args.data_input, tokenizer=args.tokenizer)
     if isinstance(rendered, str):
         sys.stdout.write(rendered)
     elif args.output == "json":
@@ -128,7 +134,13 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--env", required=True)
     render.add_argument("--nodes", type=int)
     render.add_argument("--instance-type")
-    render.add_argument("--image")
+    render.add_argument("--image", help="your own image (default: the environment's, from the synthesized app)")
+    render.add_argument("--dataset", help="a prepared dataset under /fsx/data (the trainer's --data and --eval-data)")
+    render.add_argument("--model", default="1b", help="the trainer's --model size (default 1b)")
+    render.add_argument("--account", help="the deploy account, when the environment file names none (image URIs)")
+    render.add_argument("--cdk-out", default="cdk.out", help="the synthesized app to read image tags from")
+    render.add_argument("--data-input", help="data-prep: the corpus, s3://bucket/prefix or a path under /fsx")
+    render.add_argument("--tokenizer", help="data-prep: tokenizer.json, s3:// or a path under /fsx")
     render.add_argument("--name", default="train")
     render.add_argument("--namespace")
     render.add_argument("--train-args", help="extra trainer flags, one shell-quoted string")

@@ -28,6 +28,7 @@ _REGION = re.compile(r"^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$")
 _DNS_LABEL = re.compile(r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$")
 _ROLE_ARN = re.compile(r"^arn:aws[a-z-]*:iam::\d{12}:role/[\w+=,.@/-]{1,512}$")
 _CAPACITY_RESERVATION = re.compile(r"^cr-[0-9a-f]{17}$")
+_PINNED_IMAGE = re.compile(r"^[a-z0-9][\w.-]*(:\d+)?(/[\w.-]+)+(:[\w][\w.-]{0,127}|@sha256:[0-9a-f]{64})$")
 
 
 class ConfigError(Exception):
@@ -380,11 +381,31 @@ class ServicesConfig(_Model):
 
 
 class ImagesConfig(_Model):
-    """Where the training images come from: built and pushed by `cdk deploy`, or given."""
+    """Where the training images come from: built from `training/` and pushed by `cdk deploy` (the default), or given.
 
-    build_training_images: bool = False
-    gpu_image: str = "public.ecr.aws/deep-learning-containers/pytorch-training:2.7.1-gpu-py312-cu128-ubuntu22.04-ec2"
-    neuron_image: str = "public.ecr.aws/neuron/pytorch-training-neuronx:2.7.0-neuronx-py310-sdk2.24.1-ubuntu22.04"
+    With ``build_training_images`` the stack builds every variant the environment uses (gpu, neuron, ray, slurmd)
+    and the fields below are ignored; without it, jobs, notebooks, Ray and Slurm use these images, which must hold
+    the ``eks_training`` package (build them from `training/Dockerfile.*`).
+    """
+
+    build_training_images: bool = True
+    gpu_image: str | None = None
+    neuron_image: str | None = None
+    ray_image: str | None = None
+    slurmd_image: str | None = None
+
+    @model_validator(mode="after")
+    def _given_images_are_pinned(self) -> "ImagesConfig":
+        for field in ("gpu_image", "neuron_image", "ray_image", "slurmd_image"):
+            image = getattr(self, field)
+            if image is None:
+                continue
+            if self.build_training_images:
+                raise ValueError(f"images.{field}={image!r} is ignored while images.build_training_images is true: "
+                                 "set build_training_images: false to use your own image")
+            if not _PINNED_IMAGE.match(image) or image.endswith(":latest"):
+                raise ValueError(f"images.{field}={image!r} is not allowed: use a pinned registry/name:tag or @sha256 digest")
+        return self
 
 
 class GitOpsConfig(_Model):

@@ -7,9 +7,17 @@ environment's node sources. Every bad argument raises :class:`RenderError` with 
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable, Mapping
 
-from eks_training.core.catalog import INSTANCE_TYPES
+from eks_training.core.catalog import INSTANCE_TYPES, node_capacity
+from eks_training.core.names import DATA_PATH, FSX_MOUNT_PATH
 from eks_training.infra.config import PlatformConfig
+
+
+#: The model a training job trains when the user names none: a real size (tiny is for tests).
+DEFAULT_MODEL = "1b"
+#: Kinds that run no training (so take no dataset or model).
+_NO_DATASET = ("health-check", "bionemo", "raycluster")
 
 
 class RenderError(ValueError):
@@ -34,13 +42,40 @@ def instance_type_limits(config: PlatformConfig) -> dict[str, int]:
 
 
 def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = None, instance_type: str | None = None,
-               image: str | None = None, name: str = "train", namespace: str | None = None, train_args: str | None = None,
-               checkpoint_sidecar: bool = False, checkpoint_s3_uri: str | None = None) -> list[dict] | str:
-    """The objects (or, for slurm-batch, the sbatch script) of one job of ``kind_name`` in ``config``'s platform."""
+               image: str | None = None, images: Mapping[str, str] | Callable[[], Mapping[str, str]] | None = None,
+               name: str = "train",
+               namespace: str | None = None, train_args: str | None = None, dataset: str | None = None,
+               model: str | None = DEFAULT_MODEL, checkpoint_sidecar: bool = False, checkpoint_s3_uri: str | None = None,
+               data_input: str | None = None, tokenizer: str | None = None) -> list[dict] | str:
+    """The objects (or, for slurm-batch, the sbatch script) of one job of ``kind_name`` in ``config``'s platform.
+
+    ``images`` maps a variant (gpu, neuron, ray) to the environment's image (:func:`eks_training.infra.images.
+    environment_images`), or is a function returning that map, called only once the arguments are known good;
+    ``image`` overrides it. Training kinds read ``dataset`` (prepared under the FSx data path)
+    and train ``model``; ``data-prep`` tokenizes ``data_input`` with ``tokenizer`` into ``dataset``.
+    """
+    from eks_training.workloads.job_data_prep import DataPrepJob
     from eks_training.workloads.job_pods import TrainingJob
     from eks_training.workloads.jobs import PlacementNames, job_kind
 
     kind = job_kind(kind_name)
+    namespace = namespace or config.training_namespaces[0].name
+    if namespace not in [n.name for n in config.training_namespaces]:
+        raise RenderError(f"--namespace: {namespace!r} is not a training namespace of {config.name!r}"
+                          f" (allowed: {', '.join(n.name for n in config.training_namespaces)})")
+    if kind.accelerator == "none":
+        _need_dataset(kind.name, dataset)
+        for option, value in (("--data-input", data_input), ("--tokenizer", tokenizer)):
+            if not value:
+                raise RenderError(f"{option}: data-prep needs it (s3://bucket/prefix or a path under {FSX_MOUNT_PATH})")
+        # Tokenizing runs on a system node (the only CPU capacity): take at most half of one, leaving the rest to
+        # the platform's controllers.
+        system = node_capacity(config.system_nodes.instance_type)
+        workers = max(1, int(system.allocatable_cpu) // 2)
+        memory = f"{max(1, int(system.allocatable_memory / 2**30) // 2)}Gi"
+        job = DataPrepJob(name=name, namespace=namespace, image=image or _image(config, images, "gpu"),
+                          input=data_input, tokenizer=tokenizer, dataset=dataset, workers=workers, memory=memory)
+        return kind.build(job, PlacementNames())
     limits = instance_type_limits(config)
     wanted = kind.accelerator
     if instance_type is None:
@@ -67,21 +102,44 @@ def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = No
         allowed = limits[instance_type]
     if nodes < 1 or nodes > allowed:
         raise RenderError(f"--nodes: {nodes} is not allowed: {instance_type} in {config.name!r} allows 1 to {allowed} nodes")
-    namespace = namespace or config.training_namespaces[0].name
-    if namespace not in [n.name for n in config.training_namespaces]:
-        raise RenderError(f"--namespace: {namespace!r} is not a training namespace of {config.name!r}"
-                          f" (allowed: {', '.join(n.name for n in config.training_namespaces)})")
-    if kind.name == "bionemo" and not image:
-        raise RenderError("--image: bionemo needs its BioNeMo image, e.g. nvcr.io/nvidia/clara/bionemo-framework:TAG")
-    image = image or (config.images.neuron_image if facts.accelerator == "neuron" else config.images.gpu_image)
+    if kind.name not in _NO_DATASET:
+        _need_dataset(kind.name, dataset)
+    if kind.image is None and not image:
+        raise RenderError(f"--image: {kind.name} needs its own image (e.g. nvcr.io/nvidia/clara/bionemo-framework:TAG)")
+    if image is None and kind.is_script:
+        image = "slurmd"  # runs in the Slinky NodeSets' image, which the stack sets: the script names no image
+    elif image is None:
+        variant = "neuron" if facts.accelerator == "neuron" and kind.image == "gpu" else kind.image
+        image = _image(config, images, variant)
     s3_uri = None
     if checkpoint_sidecar:
         bucket = config.storage.buckets.checkpoint_bucket_name
         if checkpoint_s3_uri is None and bucket is None:
             raise RenderError(f"--checkpoint-s3-uri: environment {config.name!r} generates its checkpoint bucket name at "
                               "deploy time; give s3://BUCKET/PREFIX")
-        s3_uri = checkpoint_s3_uri or f"s3://{bucket}/{name}"
+        s3_uri = checkpoint_s3_uri or f"s3://{bucket}/{namespace}/{name}"
     job = TrainingJob(name=name, namespace=namespace, instance_type=instance_type, nodes=nodes, image=image,
-                      train_args=tuple(shlex.split(train_args or "")), checkpoint_s3_uri=s3_uri)
+                      train_args=tuple(shlex.split(train_args or "")), checkpoint_s3_uri=s3_uri, dataset=dataset,
+                      model=model if kind.name not in _NO_DATASET else None)
     queues = config.services.volcano_queues
     return kind.build(job, PlacementNames(queue=queues[0].name if queues else None, partition=partition))
+
+
+def _need_dataset(kind: str, dataset: str | None) -> None:
+    if dataset is None:
+        verb = "writes" if kind == "data-prep" else "trains on"
+        raise RenderError(f"--dataset: {kind} {verb} a prepared dataset: give its name (the folder under {DATA_PATH} "
+                          "that `eks-training data prepare` or the data-prep kind writes)")
+
+
+def _image(config: PlatformConfig, images, variant: str) -> str:
+    if images is None:
+        from eks_training.infra.images import environment_images
+
+        images = environment_images(config)
+    elif callable(images):
+        images = images()
+    if variant not in images:
+        raise RenderError(f"--image: environment {config.name!r} has no {variant} image (it builds or names none): "
+                          "give --image")
+    return images[variant]

@@ -6,7 +6,7 @@ network -> cluster -> node capacity -> storage -> cluster services. Each step is
 
 from __future__ import annotations
 
-from aws_cdk import Acknowledgment, Environment, RemovalPolicy, Stack, Tags, Validations
+from aws_cdk import Acknowledgment, CfnOutput, Environment, RemovalPolicy, Stack, Tags, Validations
 from constructs import Construct
 
 import math
@@ -19,6 +19,7 @@ from eks_training.core.catalog import INSTANCE_TYPES
 from eks_training.constructs.karpenter import KarpenterController
 from eks_training.constructs.network import TrainingNetwork, training_ips_needed
 from eks_training.constructs.node_groups import AcceleratedNodeGroup
+from eks_training.constructs.training_images import TrainingImages
 from eks_training.constructs.storage import DataRepositoryAssociation, LustreStorage, ModelStore
 from eks_training.core.names import SLURM_NAMESPACE
 from eks_training.infra.cluster_services import ClusterServices
@@ -79,10 +80,27 @@ class TrainingPlatformStack(Stack):
         self._add_karpenter(cluster_name)
         self._add_namespaces()
         self._add_storage(removal)
+        self.images = self._add_images()
         self.services = ClusterServices(self, "Services", config=config, cluster=self.cluster.cluster, k8s=self.k8s,
-                                        system_nodes=self.cluster.system_nodegroup,
+                                        system_nodes=self.cluster.system_nodegroup, images=self.images,
                                         namespaces_manifest=self.namespaces_manifest,
                                         storage_manifest=self.storage_manifest)
+
+    def _add_images(self) -> dict[str, str]:
+        """The image of each variant the environment runs: built by `cdk deploy` from `training/`, or from config."""
+        config, images = self.config, self.config.images
+        needed = [v for v, used in (("gpu", "nvidia" in config.accelerators()), ("neuron", "neuron" in config.accelerators()),
+                                    ("ray", config.services.kuberay),
+                                    ("slurmd", config.services.slinky and bool(config.services.slurm_partitions))) if used]
+        if not images.build_training_images:
+            return {v: getattr(images, f"{v}_image") for v in needed if getattr(images, f"{v}_image")}
+        if not needed:
+            return {}
+        built = TrainingImages(self, "TrainingImages", variants=needed)
+        for variant, uri in built.image_uris.items():
+            CfnOutput(self, f"{variant.capitalize()}ImageUri", value=uri,
+                      description=f"the {variant} training image (eks-training render uses it)")
+        return dict(built.image_uris)
 
     def _workload_namespaces(self) -> list[str]:
         """Namespaces where pods use the platform's storage and training identity."""

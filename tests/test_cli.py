@@ -22,18 +22,21 @@ def _run(capsys, *argv: str) -> tuple[int, str, str]:
 
 @pytest.mark.parametrize("kind", ["mpijob", "volcano-job", "neuron-job", "pytorch-job", "raycluster", "rayjob"])
 def test_render_prod_kinds_validate(capsys, kind: str) -> None:
-    status, out, err = _run(capsys, "render", kind, "--env", "prod", "--nodes", "2")
+    status, out, err = _run(capsys, "render", kind, "--env", "prod", "--nodes", "2", "--dataset", "wiki",
+                            "--image", "registry.example/eks-training:1")
     assert status == 0, err
     validate_k8s_objects([o for o in yaml.safe_load_all(out) if o])
 
 
-def test_render_defaults_to_the_env_image_and_sidecar_needs_uri(capsys) -> None:
-    status, out, _ = _run(capsys, "render", "neuron-job", "--env", "prod", "-o", "json")
-    job = json.loads(out)[1]
-    assert job["spec"]["template"]["spec"]["containers"][0]["image"].startswith("public.ecr.aws/neuron/")
-    status, _, err = _run(capsys, "render", "mpijob", "--env", "prod", "--checkpoint-sidecar")
+def test_render_reads_the_images_from_the_synthesized_app_and_sidecar_needs_uri(capsys, tmp_path) -> None:
+    # The environment's own images come from cdk.out (tests/test_job_contract.py renders with a real one).
+    status, _, err = _run(capsys, "render", "neuron-job", "--env", "prod", "--dataset", "wiki", "--cdk-out", str(tmp_path))
+    assert status == 2 and err.startswith("error: images: ") and "run `make synth ENV=prod` first" in err
+    image = ("--image", "registry.example/eks-training:1", "--dataset", "wiki")
+    status, _, err = _run(capsys, "render", "mpijob", "--env", "prod", "--checkpoint-sidecar", *image)
     assert status == 2 and err.startswith("error: --checkpoint-s3-uri")
-    status, out, _ = _run(capsys, "render", "mpijob", "--env", "prod", "--checkpoint-sidecar", "--checkpoint-s3-uri", "s3://ckpt-bucket/x")
+    status, out, _ = _run(capsys, "render", "mpijob", "--env", "prod", "--checkpoint-sidecar", "--checkpoint-s3-uri",
+                          "s3://ckpt-bucket/x", *image)
     assert status == 0 and "restartPolicy: Always" in out
 
 
@@ -41,7 +44,8 @@ def test_render_bionemo_and_slurm(capsys) -> None:
     status, out, _ = _run(capsys, "render", "bionemo", "--env", "prod", "--image", "nvcr.io/nvidia/clara/bionemo-framework:2.0")
     assert status == 0
     validate_k8s_objects([o for o in yaml.safe_load_all(out) if o])
-    status, out, _ = _run(capsys, "render", "slurm-batch", "--env", "prod", "--instance-type", "p5.48xlarge", "--nodes", "8")
+    status, out, _ = _run(capsys, "render", "slurm-batch", "--env", "prod", "--instance-type", "p5.48xlarge", "--nodes", "8",
+                          "--dataset", "wiki")
     assert status == 0 and "#SBATCH --partition=gpu-h100" in out and "#SBATCH --ntasks-per-node=1" in out
 
 
@@ -52,6 +56,7 @@ def test_render_bionemo_and_slurm(capsys) -> None:
     (["render", "neuron-job", "--env", "prod", "--nodes", "33"], "--nodes: 33"),
     (["render", "mpijob", "--env", "prod", "--instance-type", "trn1.32xlarge"], "mpijob needs a GPU type"),
     (["render", "bionemo", "--env", "prod"], "--image: bionemo"),
+    (["render", "mpijob", "--env", "prod"], "--dataset: mpijob trains on a prepared dataset"),
     (["plan", "--params", "lots", "--instance-type", "p5.48xlarge", "--nodes", "1"], "'lots' is not a number"),
 ])
 def test_bad_arguments_are_one_line_errors(capsys, argv: list[str], message: str) -> None:
@@ -64,7 +69,8 @@ def test_list_shows_every_kind(capsys) -> None:
     status, out, _ = _run(capsys, "list")
     assert status == 0
     assert [line.split()[0] for line in out.splitlines()] == [
-        "mpijob", "volcano-job", "neuron-job", "pytorch-job", "raycluster", "rayjob", "slurm-batch", "bionemo"]
+        "mpijob", "volcano-job", "neuron-job", "pytorch-job", "raycluster", "rayjob", "slurm-batch", "bionemo",
+        "data-prep", "health-check"]
 
 
 def test_plan_writes_deepspeed_config(capsys, tmp_path) -> None:

@@ -137,7 +137,8 @@ def _reserved_config(capacity_type: str = "capacity-reservation") -> Any:
     base["capacity"] = {"gpu_node_groups": [{"name": "p5-odcr", "instance_type": "p5.48xlarge", "max_size": 4,
                                              "capacity_type": capacity_type,
                                              "capacity_reservation_id": "cr-0123456789abcdef0"}]}
-    base["services"] = {**base["services"], "slurm_partitions": []}
+    # No Karpenter pool and a group at size 0: no notebook capacity, so no JupyterHub either.
+    base["services"] = {**base["services"], "slurm_partitions": [], "jupyterhub": False}
     return parse_config(base)
 
 

@@ -22,6 +22,8 @@ from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdom
 from eks_training.core.names import (
     FSX_CLAIM_NAME,
     FSX_MOUNT_PATH,
+    checkpoint_path,
+    dataset_paths,
     LABEL_INSTANCE_TYPE,
     TRAINING_SERVICE_ACCOUNT,
 )
@@ -34,6 +36,7 @@ MAX_JOB_NAME_LENGTH = 40
 _IMAGE = re.compile(r"^[a-z0-9][\w.-]*(:\d+)?(/[\w.-]+)*(:[\w.-]+)?(@sha256:[0-9a-f]{64})?$")
 _S3_URI = re.compile(r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/.*)?$")
 _NCCL_DEBUG_LEVELS = ("VERSION", "WARN", "INFO", "TRACE")
+_MODEL = re.compile(r"^([a-z0-9]+|/[\w./-]+)$")
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,11 @@ class TrainingJob:
     service_account_name: str = TRAINING_SERVICE_ACCOUNT
     checkpoint_s3_uri: str | None = None
     nccl_debug: str = "WARN"
+    #: A dataset prepared under the FSx data path (``--data``/``--eval-data`` of the trainer); None: give them in
+    #: ``train_args``.
+    dataset: str | None = None
+    #: The trainer's ``--model`` size; None: give it in ``train_args``.
+    model: str | None = None
 
     def __post_init__(self) -> None:
         check_dns_label("name", self.name)
@@ -74,6 +82,10 @@ class TrainingJob:
         check_dns_subdomain("service_account_name", self.service_account_name)
         if self.checkpoint_s3_uri is not None and not _S3_URI.match(str(self.checkpoint_s3_uri)):
             raise ValueError(f"checkpoint_s3_uri={self.checkpoint_s3_uri!r} is not an S3 URI: use s3://bucket/prefix")
+        if self.dataset is not None:
+            check_dns_subdomain("dataset", self.dataset)
+        if self.model is not None and not _MODEL.match(str(self.model)):
+            raise ValueError(f"model={self.model!r} is not allowed: use a model size such as 1b or 8b, or a folder path")
         if self.nccl_debug not in _NCCL_DEBUG_LEVELS:
             raise ValueError(f"nccl_debug={self.nccl_debug!r} is not allowed: use one of {', '.join(_NCCL_DEBUG_LEVELS)}")
 
@@ -90,7 +102,7 @@ class TrainingJob:
     @property
     def checkpoint_dir(self) -> str:
         """Where the trainer writes `step-N` folders (on FSx, per job, so restarts resume)."""
-        return f"{FSX_MOUNT_PATH}/checkpoints/{self.name}"
+        return checkpoint_path(self.namespace, self.name)
 
     def require_accelerator(self, kind: str, accelerator: str) -> InstanceFacts:
         """The instance facts, or a one-line error when `kind` cannot run on this accelerator."""
@@ -105,8 +117,14 @@ class TrainingJob:
 
 
 def train_args(job: TrainingJob) -> list[str]:
-    """Arguments of the trainer module: the job's checkpoint folder, then the user's flags."""
-    return ["--checkpoint-dir", job.checkpoint_dir, *job.train_args]
+    """Arguments of the trainer module: data, model and the job's checkpoint folder, then the user's flags."""
+    args = []
+    if job.dataset:
+        train, held_out = dataset_paths(job.dataset)
+        args += ["--data", train, "--eval-data", held_out]
+    if job.model:
+        args += ["--model", job.model]
+    return [*args, "--checkpoint-dir", job.checkpoint_dir, *job.train_args]
 
 
 def torchrun_command(job: TrainingJob, *rendezvous: str) -> list[str]:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import shlex
 
-from eks_training.workloads.job_pods import TrainingJob, node_resources
+from eks_training.core.names import FSX_MOUNT_PATH
+from eks_training.workloads.job_pods import TrainingJob, node_resources, train_args
 from eks_training.workloads.kuberay import RayClusterConfig, RayGpuWorkers, ray_cluster, ray_job
 
 RAY_TRAIN_MODULE = "eks_training.training.ray_train"
-RAY_STORAGE_PATH = "/shared/ray-results"
+RAY_STORAGE_PATH = f"{FSX_MOUNT_PATH}/ray-results"
 
 
 def _cluster_config(job: TrainingJob, *, min_workers: int) -> RayClusterConfig:
@@ -39,6 +40,6 @@ def ray_job_for(job: TrainingJob) -> dict:
     config = _cluster_config(job, min_workers=job.nodes)
     entrypoint = shlex.join([
         "python", "-m", RAY_TRAIN_MODULE, f"--num-workers={job.nodes * job.facts.accelerators}", "--use-gpu",
-        f"--storage-path={RAY_STORAGE_PATH}", *job.train_args,
+        f"--storage-path={RAY_STORAGE_PATH}", *train_args(job),
     ])
     return ray_job(name=job.name, namespace=job.namespace, entrypoint=entrypoint, cluster=config)

@@ -12,6 +12,7 @@ import cdk8s
 import constructs
 
 from eks_training.workloads.job_bionemo import bionemo_job
+from eks_training.workloads.job_data_prep import data_prep_job
 from eks_training.workloads.job_healthcheck import health_check
 from eks_training.workloads.job_indexed import neuron_job, pytorch_job
 from eks_training.workloads.job_mpi import mpi_job
@@ -39,6 +40,8 @@ class JobKind:
     description: str
     build: Callable[[TrainingJob, PlacementNames], "list[dict] | str"]
     multi_node: bool = True
+    #: The environment image variant it runs ("gpu" means the neuron image on Trainium); None: the user's own.
+    image: str | None = "gpu"
 
     @property
     def is_script(self) -> bool:
@@ -61,13 +64,16 @@ JOB_KINDS: dict[str, JobKind] = {kind.name: kind for kind in (
     JobKind("pytorch-job", "nvidia", "indexed batch Job running torchrun on GPUs (no operator needed)",
             lambda job, names: pytorch_job(job)),
     JobKind("raycluster", "nvidia", "KubeRay RayCluster ray.io/v1 with autoscaling GPU workers",
-            lambda job, names: [ray_cluster_for(job)]),
+            lambda job, names: [ray_cluster_for(job)], image="ray"),
     JobKind("rayjob", "nvidia", "KubeRay RayJob ray.io/v1 running Ray Train",
-            lambda job, names: [ray_job_for(job)]),
+            lambda job, names: [ray_job_for(job)], image="ray"),
     JobKind("slurm-batch", "any", "sbatch script for the Slinky login pods (one torchrun per node)",
             lambda job, names: sbatch_script(job, partition=_needs(names.partition, "partition", "slurm-batch"))),
     JobKind("bionemo", "nvidia", "BioNeMo batch Job on one 8-GPU node, config from a ConfigMap",
-            lambda job, names: [bionemo_job(job)], multi_node=False),
+            lambda job, names: [bionemo_job(job)], multi_node=False, image=None),
+    # "none": CPU only; built from a DataPrepJob (input, tokenizer, dataset) instead of a TrainingJob.
+    JobKind("data-prep", "none", "batch Job on CPU: tokenize a corpus (s3:// or FSx) into a dataset on FSx",
+            lambda job, names: [data_prep_job(job)], multi_node=False),
     # "any": the check runs on whichever accelerated type the training will use; the builder picks nccl-tests or
     # nccom-test from the type, and render_job checks the type against the environment's capacity as usual.
     JobKind("health-check", "any", "MPIJob: all-reduce bus bandwidth across the nodes (nccl-tests / nccom-test), names a slow node",

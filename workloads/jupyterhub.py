@@ -22,6 +22,7 @@ from eks_training.core.catalog import (
 )
 from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int, check_unique
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.validation import is_token
 from eks_training.core.versions import JUPYTERHUB
 from eks_training.workloads.slinky import SHARED_MOUNT_PATH
 
@@ -153,9 +154,9 @@ def profiles_for(instance_types: Sequence[str]) -> tuple[NotebookProfile, ...]:
 
 
 def _check_image(field: str, image: object) -> tuple[str, str]:
-    """(name, tag) of an image reference pinned to a tag other than `latest`."""
+    """(name, tag) of an image reference pinned to a tag other than `latest` (a deploy-time repository passes)."""
     name, _, tag = image.rpartition(":") if isinstance(image, str) else ("", "", "")
-    if not (_IMAGE_NAME.match(name) and _IMAGE_TAG.match(tag)) or tag == "latest":
+    if not ((_IMAGE_NAME.match(name) or is_token(name)) and _IMAGE_TAG.match(tag)) or tag == "latest":
         raise ValueError(f"{field}={image!r} is not allowed: use a pinned image registry/name:tag (not :latest)")
     return name, tag
 

@@ -23,11 +23,12 @@ from eks_training.workloads.k8s_objects import (
     emit,
 )
 from eks_training.workloads.labels import common_labels
-from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import FSX_MOUNT_PATH, SYSTEM_NODE_SELECTOR
+from eks_training.core.validation import is_token
 
 COMPONENT = "kuberay"
 RAY_API = "ray.io/v1"
-SHARED_MOUNT_PATH = "/shared"
+SHARED_MOUNT_PATH = FSX_MOUNT_PATH  # one mount path everywhere
 GPU_RESOURCE = "nvidia.com/gpu"
 EFA_RESOURCE = "vpc.amazonaws.com/efa"
 _RAY_VERSION = re.compile(r"^\d+\.\d+\.\d+$")
@@ -109,7 +110,7 @@ class RayClusterConfig:
         if not isinstance(self.enable_in_tree_autoscaling, bool):
             raise ValueError(f"enable_in_tree_autoscaling={self.enable_in_tree_autoscaling!r} must be true or false")
         if self.image is not None:
-            if not isinstance(self.image, str) or not _IMAGE.match(self.image):
+            if not isinstance(self.image, str) or not (_IMAGE.match(self.image) or is_token(self.image)):
                 raise ValueError(f"image={self.image!r} is not a container image reference: use e.g. 'repo/name:tag'")
             tagged = _RAY_IMAGE_TAG.match(self.image)
             if tagged and tagged.group(1) != self.ray_version:

@@ -2,7 +2,7 @@
 
 The source document's `srun --ntasks=WORLD_SIZE ... torchrun --nproc_per_node=N` starts N*N trainers per
 node; here `--ntasks-per-node=1` makes srun start one torchrun per node, and torchrun starts one trainer per
-accelerator, meeting on the first host of the allocation by c10d rendezvous. Logs go to FSx (/shared on the
+accelerator, meeting on the first host of the allocation by c10d rendezvous. Logs go to FSx (/fsx on the
 login and compute pods), so they survive the pods.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shlex
 
-from eks_training.workloads.job_pods import TRAIN_MODULE, CHECKPOINT_SYNC_MODULE, RENDEZVOUS_PORT, TrainingJob
+from eks_training.workloads.job_pods import CHECKPOINT_SYNC_MODULE, RENDEZVOUS_PORT, TRAIN_MODULE, TrainingJob, train_args
 from eks_training.workloads.k8s_objects import check_dns_label
 from eks_training.workloads.slinky import SHARED_MOUNT_PATH
 
@@ -21,9 +21,9 @@ def sbatch_script(job: TrainingJob, *, partition: str) -> str:
     """The batch script for `job` in Slurm `partition` (submit with `sbatch` from a login pod)."""
     check_dns_label("partition", partition)
     facts = job.facts
-    checkpoint_dir = f"{SHARED_MOUNT_PATH}/checkpoints/{job.name}"
+    checkpoint_dir = job.checkpoint_dir
     gres = [f"#SBATCH --gpus-per-node={facts.accelerators}"] if facts.accelerator == "nvidia" else []
-    train = shlex.join(["-m", TRAIN_MODULE, "--checkpoint-dir", checkpoint_dir, *job.train_args])
+    train = shlex.join(["-m", TRAIN_MODULE, *train_args(job)])
     lines = [
         "#!/bin/bash",
         f"#SBATCH --job-name={job.name}",

@@ -39,7 +39,7 @@ from eks_training.workloads.k8s_objects import (
     quantity_value,
 )
 from eks_training.workloads.labels import common_labels
-from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import FSX_MOUNT_PATH, SYSTEM_NODE_SELECTOR
 
 SLINKY_API_VERSION = "slinky.slurm.net/v1beta1"
 SLURM_OPERATOR_VERSION = "1.2.1"
@@ -53,7 +53,7 @@ SECRET_GENERATOR_IMAGE = "docker.io/library/python:3.13-alpine"
 #: MariaDB 11.4 is an LTS release (supported to 2029) and a database slurmdbd supports.
 MARIADB_IMAGE = "docker.io/library/mariadb:11.4"
 COMPONENT = "slurm"
-SHARED_MOUNT_PATH = "/shared"
+SHARED_MOUNT_PATH = FSX_MOUNT_PATH  # one mount path everywhere
 SSSD_CONF_KEY = "sssd.conf"
 
 _NLB_ANNOTATION_PREFIX = "service.beta.kubernetes.io/aws-load-balancer-"
@@ -341,6 +341,7 @@ def build_nodeset(
     fsx_claim_name: str,
     image_tag: str,
     default_partition: bool = False,
+    slurmd_image: str | None = None,
 ) -> dict[str, Any]:
     """A NodeSet whose pods serve Slurm partition `partition.name` on `partition.instance_type` nodes."""
     # The operator names the Slurm NodeSet and partition after the pod hostname prefix, so the partition is
@@ -367,7 +368,8 @@ def build_nodeset(
         "scalingMode": "StatefulSet",
         "partition": {"enabled": True, "config": " ".join(partition_config)},
         "slurmd": {
-            "image": _image("slurmd", image_tag),
+            # Our slurmd image (Slinky's slurmd plus the trainer) when given: srun runs torchrun in this container.
+            "image": slurmd_image or _image("slurmd", image_tag),
             "resources": _resources(partition.cpu, partition.memory, extended),
             "volumeMounts": [_SHARED_MOUNT, {"name": "shm", "mountPath": "/dev/shm"}],
         },
@@ -758,6 +760,7 @@ class SlurmClusterChart(cdk8s.Chart):
         rest_api_replicas: int = 1,
         login: SlurmLoginSettings = SlurmLoginSettings(),
         slurm_image_tag: str = DEFAULT_SLURM_IMAGE_TAG,
+        slurmd_image: str | None = None,
         create_namespace: bool = True,
     ) -> None:
         _check_short_name("cluster_name", cluster_name, 30)
@@ -835,7 +838,7 @@ class SlurmClusterChart(cdk8s.Chart):
             objects.append(
                 build_nodeset(partition, cluster_name=cluster_name, namespace=namespace,
                               fsx_claim_name=fsx_claim_name, image_tag=slurm_image_tag,
-                              default_partition=index == 0)
+                              default_partition=index == 0, slurmd_image=slurmd_image)
             )
         for obj in objects:
             emit(self, obj)

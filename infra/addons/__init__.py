@@ -18,7 +18,6 @@ import cdk8s
 from aws_cdk import aws_eks_v2 as eks
 from constructs import Construct
 
-from eks_training.core.catalog import INSTANCE_TYPES
 from eks_training.core.versions import HelmPin
 from eks_training.infra.config import PlatformConfig
 
@@ -33,6 +32,8 @@ class AddonContext:
     namespaces_manifest: Construct | None = None
     storage_manifest: Construct | None = None
     system_nodes: Construct | None = None
+    #: Image of each variant (gpu, neuron, ray, slurmd): built by the stack, or given in config.
+    images: dict[str, str] = field(default_factory=dict)
     releases: dict[str, eks.HelmChart] = field(default_factory=dict)
     manifests: dict[str, eks.KubernetesManifest] = field(default_factory=dict)
 
@@ -57,10 +58,12 @@ class AddonContext:
         self.manifests[id] = manifest
         return manifest
 
-    @property
-    def accelerators(self) -> set[str]:
-        """Accelerator kinds any node of the environment can have."""
-        return {INSTANCE_TYPES[t].accelerator for t in self.config.instance_types()}
+    def image(self, variant: str) -> str:
+        """The environment's image of ``variant``; a one-line error when neither built nor given."""
+        if variant not in self.images:
+            raise ValueError(f"images.{variant}_image: environment {self.config.name!r} builds no {variant} image and "
+                             f"names none: set images.build_training_images: true or give images.{variant}_image")
+        return self.images[variant]
 
 
 class Addon(Protocol):

@@ -21,8 +21,8 @@ class JupyterHub:
         config = ctx.config
         values = jupyterhub_values(
             namespace=JUPYTERHUB.namespace, fsx_claim_name=FSX_CLAIM_NAME, training_service_account=TRAINING_SERVICE_ACCOUNT,
-            profiles=profiles_for(config.on_demand_instance_types()), gpu_image=config.images.gpu_image,
-            neuron_image=config.images.neuron_image)
+            profiles=profiles_for(config.on_demand_instance_types()),
+            gpu_image=ctx.images.get("gpu") or ctx.image("neuron"), neuron_image=ctx.images.get("neuron") or ctx.image("gpu"))
         return ctx.release(JUPYTERHUB, values, ctx.namespaces_manifest, ctx.storage_manifest, create_namespace=False)
 
 

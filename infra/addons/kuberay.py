@@ -29,7 +29,8 @@ class KubeRay:
                 fsx_claim_name=FSX_CLAIM_NAME, service_account_name=TRAINING_SERVICE_ACCOUNT,
                 workers=RayGpuWorkers(instance_type=facts.instance_type, gpus_per_worker=facts.accelerators, cpu=cpu,
                                       memory=memory, efa_devices=facts.efa_interfaces,
-                                      max_replicas=services.ray_max_workers))
+                                      max_replicas=services.ray_max_workers),
+                image=ctx.image("ray"))
             ctx.chart("ray-cluster", chart, release, ctx.namespaces_manifest, ctx.storage_manifest)
         return release
 

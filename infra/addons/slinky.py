@@ -29,7 +29,8 @@ class Slinky:
                                              accelerator=INSTANCE_TYPES[p.instance_type].accelerator,
                                              replicas=p.replicas, cpu=cpu, memory=memory, max_nodes=p.max_nodes))
         chart = SlurmClusterChart(ctx.k8s, "slurm-cluster", cluster_name=f"{ctx.config.name}-slurm", partitions=partitions,
-                                  fsx_claim_name=FSX_CLAIM_NAME, namespace=SLURM_NAMESPACE, create_namespace=False)
+                                  fsx_claim_name=FSX_CLAIM_NAME, namespace=SLURM_NAMESPACE, create_namespace=False,
+                                  slurmd_image=ctx.image("slurmd"))
         ctx.chart("slurm-cluster", chart, operator, ctx.namespaces_manifest, ctx.storage_manifest)
         return operator
 

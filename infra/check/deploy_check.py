@@ -53,6 +53,8 @@ _PLUGIN_COVERS = {"nvidia-device-plugin": "nvidia", "neuron-device-plugin": "neu
 #: Annotations and classes that only the AWS Load Balancer Controller serves.
 _LBC_ANNOTATION = "service.beta.kubernetes.io/aws-load-balancer-type"
 _BIONEMO_PLACEHOLDER_IMAGE = "nvcr.io/nvidia/clara/bionemo-framework:placeholder"
+#: Placement does not depend on the image: jobs are rendered with stand-ins (the images are checked elsewhere).
+_PLACEHOLDER_IMAGES = {variant: f"check.invalid/eks-training-{variant}:check" for variant in ("gpu", "neuron", "ray")}
 
 
 @dataclass(frozen=True)
@@ -208,8 +210,9 @@ def render_all_jobs(config: PlatformConfig) -> dict[str, list[dict]]:
         if kind.is_script:
             continue  # an sbatch script runs in the Slinky NodeSets, which are placed as custom resources
         try:
-            jobs[kind.name] = render_job(config, kind.name,
-                                         image=_BIONEMO_PLACEHOLDER_IMAGE if kind.name == "bionemo" else None)
+            jobs[kind.name] = render_job(config, kind.name, images=_PLACEHOLDER_IMAGES, dataset="check",
+                                         image=_BIONEMO_PLACEHOLDER_IMAGE if kind.name == "bionemo" else None,
+                                         data_input="s3://check-bucket/corpus", tokenizer="s3://check-bucket/tokenizer.json")
         except RenderError:
             continue  # the environment has no capacity for this kind: render refuses it in one line
     return jobs

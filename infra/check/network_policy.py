@@ -15,9 +15,10 @@ The rules (networking.k8s.io/v1):
   (In, NotIn, Exists, DoesNotExist); an empty selector selects everything.
 * A flow between two pods needs egress allowed at the source and ingress allowed at the destination.
 
-What this model leaves out: named ports (refused with a clear error), and ipBlock matching pod addresses (it is
-implementation-defined whether ipBlock applies to pod IPs; a pod endpoint here has no address, so ipBlocks never
-match it). Namespace labels are the Namespace objects' labels plus ``kubernetes.io/metadata.name``, which the API
+A named port (``port: notebook-port``) matches a flow only when the flow names the destination's port so
+(``Flow.port_name``): the pod's container ports are not part of the model. What this model leaves out: ipBlock
+matching pod addresses (it is implementation-defined whether ipBlock applies to pod IPs; a pod endpoint here has
+no address, so ipBlocks never match it). Namespace labels are the Namespace objects' labels plus ``kubernetes.io/metadata.name``, which the API
 server sets on every namespace (namespaces absent from the objects have only that one).
 """
 
@@ -99,6 +100,8 @@ class Flow:
     port: int
     protocol: str = "TCP"
     expected: bool = True
+    #: The destination container port's name, for policies that name ports (z2jh's "notebook-port").
+    port_name: str | None = None
 
     def __post_init__(self) -> None:
         if self.protocol not in _PROTOCOLS:
@@ -166,8 +169,10 @@ class PolicySet:
                 and direction in _policy_types(p)
                 and selector_matches(p["spec"].get("podSelector"), pod.labels, where=_name(p) + " spec.podSelector")]
 
-    def allows(self, pod: Pod, direction: str, peer: Pod | Address, protocol: str, port: int) -> bool:
-        """Whether ``pod`` accepts (Ingress) from / sends (Egress) to ``peer`` on ``protocol``/``port``."""
+    def allows(self, pod: Pod, direction: str, peer: Pod | Address, protocol: str, port: int,
+               port_name: str | None = None) -> bool:
+        """Whether ``pod`` accepts (Ingress) from / sends (Egress) to ``peer`` on ``protocol``/``port``
+        (``port_name``: the destination's name for that port, if it has one)."""
         selecting = self.selecting(pod, direction)
         if not selecting:
             return True  # not isolated for this direction
@@ -175,15 +180,17 @@ class PolicySet:
         for policy in selecting:
             for index, rule in enumerate(policy["spec"].get(rules_key) or []):
                 where = f"{_name(policy)} spec.{rules_key}[{index}]"
-                if _port_matches(rule.get("ports"), protocol, port, where) and \
+                if _port_matches(rule.get("ports"), protocol, port, port_name, where) and \
                         _peer_matches(rule.get(peers_key), peer, policy["metadata"]["namespace"], self, where):
                     return True
         return False
 
     def flow_allowed(self, flow: Flow) -> bool:
         """Egress at the source (when a pod) and ingress at the destination (when a pod)."""
-        egress = not isinstance(flow.source, Pod) or self.allows(flow.source, "Egress", flow.destination, flow.protocol, flow.port)
-        ingress = not isinstance(flow.destination, Pod) or self.allows(flow.destination, "Ingress", flow.source, flow.protocol, flow.port)
+        egress = not isinstance(flow.source, Pod) or self.allows(
+            flow.source, "Egress", flow.destination, flow.protocol, flow.port, flow.port_name)
+        ingress = not isinstance(flow.destination, Pod) or self.allows(
+            flow.destination, "Ingress", flow.source, flow.protocol, flow.port, flow.port_name)
         return egress and ingress
 
 
@@ -199,7 +206,8 @@ def _policy_types(policy: Mapping[str, Any]) -> list[str]:
     return ["Ingress", "Egress"] if "egress" in spec else ["Ingress"]
 
 
-def _port_matches(ports: Sequence[Mapping[str, Any]] | None, protocol: str, port: int, where: str) -> bool:
+def _port_matches(ports: Sequence[Mapping[str, Any]] | None, protocol: str, port: int, port_name: str | None,
+                  where: str) -> bool:
     if not ports:
         return True
     for entry in ports:
@@ -208,9 +216,13 @@ def _port_matches(ports: Sequence[Mapping[str, Any]] | None, protocol: str, port
         first = entry.get("port")
         if first is None:
             return True  # every port of the protocol
+        if isinstance(first, str) and not first.isdigit():
+            # A named port is the destination container's port of that name: only the flow can say which it is.
+            if first == port_name:
+                return True
+            continue
         if not isinstance(first, int):
-            raise ValueError(f"{where} ports port={first!r} is a named port, which this check does not resolve: "
-                             "use a port number")
+            raise ValueError(f"{where} ports port={first!r} is not a port number nor a port name")
         if first <= port <= entry.get("endPort", first):
             return True
     return False
@@ -335,8 +347,15 @@ def required_flows(namespaces: WorkloadNamespaces, *, vpc_cidr: str) -> list[Flo
 
     if namespaces.jupyterhub:
         ns = namespaces.jupyterhub
-        hub, proxy, notebook = Pod(ns, JUPYTERHUB_HUB), Pod(ns, JUPYTERHUB_PROXY), Pod(ns, JUPYTERHUB_NOTEBOOK)
-        other_notebook = Pod(ns, {**JUPYTERHUB_NOTEBOOK, "hub.jupyter.org/username": "someone-else"})
+        # The labels z2jh gives its pods (its own NetworkPolicies select on app/release/component; ours on component).
+        z2jh = {"app": "jupyterhub", "release": JUPYTERHUB.release}
+        hub = Pod(ns, {**z2jh, **JUPYTERHUB_HUB, "hub.jupyter.org/network-access-proxy-api": "true",
+                       "hub.jupyter.org/network-access-singleuser": "true"})
+        proxy = Pod(ns, {**z2jh, **JUPYTERHUB_PROXY, "hub.jupyter.org/network-access-hub": "true",
+                         "hub.jupyter.org/network-access-singleuser": "true"})
+        notebook = Pod(ns, {**z2jh, **JUPYTERHUB_NOTEBOOK, "hub.jupyter.org/network-access-hub": "true",
+                            "hub.jupyter.org/network-access-proxy-http": "true", "hub.jupyter.org/username": "alice"})
+        other_notebook = Pod(ns, {**notebook.labels, "hub.jupyter.org/username": "someone-else"})
         common("notebook", notebook)
         flows.extend([
             Flow("hub resolves names", hub, dns, 53, "UDP"),
@@ -346,10 +365,10 @@ def required_flows(namespaces: WorkloadNamespaces, *, vpc_cidr: str) -> list[Flo
             Flow("proxy forwards to the hub", proxy, hub, JUPYTERHUB_HUB_PORT),
             Flow("notebook reports to the hub", notebook, hub, JUPYTERHUB_HUB_PORT),
             Flow("hub configures the proxy", hub, proxy, JUPYTERHUB_PROXY_API_PORT),
-            Flow("proxy forwards to a notebook", proxy, notebook, JUPYTERHUB_NOTEBOOK_PORT),
-            Flow("hub checks a notebook", hub, notebook, JUPYTERHUB_NOTEBOOK_PORT),
+            Flow("proxy forwards to a notebook", proxy, notebook, JUPYTERHUB_NOTEBOOK_PORT, port_name="notebook-port"),
+            Flow("hub checks a notebook", hub, notebook, JUPYTERHUB_NOTEBOOK_PORT, port_name="notebook-port"),
             Flow("a notebook must not reach another user's notebook", other_notebook, notebook,
-                 JUPYTERHUB_NOTEBOOK_PORT, expected=False),
+                 JUPYTERHUB_NOTEBOOK_PORT, expected=False, port_name="notebook-port"),
             Flow("a notebook must not reconfigure the proxy", notebook, proxy, JUPYTERHUB_PROXY_API_PORT, expected=False),
             Flow("a pod of another namespace must not reach the hub", outsider, hub, JUPYTERHUB_HUB_PORT, expected=False),
         ])

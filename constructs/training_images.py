@@ -1,0 +1,65 @@
+"""TrainingImages: the trainer's container images, built from `training/` and pushed to ECR by `cdk deploy`.
+
+Each variant is a CDK Docker image asset: `cdk synth` only hashes the build context (no Docker needed; the
+repository's `.dockerignore` keeps the context to the package folders), and `cdk deploy` builds the image and
+pushes it to the bootstrap ECR repository under a tag that is the hash of its inputs, so every reference the
+platform emits is pinned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from aws_cdk import aws_ecr_assets as ecr_assets
+from aws_cdk import aws_iam as iam
+from constructs import Construct
+
+#: Image variant -> its Dockerfile (relative to the build context, the repository root) and what runs it.
+IMAGE_VARIANTS: Mapping[str, str] = {
+    "gpu": "training/Dockerfile.gpu",  # torchrun jobs, Volcano, MPIJob (sshd + mpirun), notebooks on GPUs
+    "neuron": "training/Dockerfile.neuron",  # Trainium jobs and notebooks (AWS Neuron base)
+    "ray": "training/Dockerfile.ray",  # RayCluster / RayJob heads and workers
+    "slurmd": "training/Dockerfile.slurmd",  # Slinky NodeSets: srun runs torchrun in slurmd's container
+}
+#: The build context shipped with the package: the repository root (pyproject.toml beside `training/`).
+DEFAULT_CONTEXT = Path(__file__).resolve().parent.parent
+
+
+class TrainingImages(Construct):
+    """One Docker image asset per variant in ``variants`` (keys of :data:`IMAGE_VARIANTS`), for linux/amd64.
+
+    * ``context_directory``: the build context holding ``pyproject.toml`` and the package folders (default: the
+      repository this library was installed from in editable mode; pass your checkout otherwise).
+    * ``build_args``: Docker build arguments for every variant (e.g. a pinned base tag).
+
+    Attributes: ``assets`` (variant -> DockerImageAsset), ``image_uris`` (variant -> URI token, pinned by tag).
+    """
+
+    def __init__(self, scope: Construct, id: str, *, variants: Sequence[str], context_directory: str | Path | None = None,
+                 build_args: Mapping[str, str] | None = None) -> None:
+        super().__init__(scope, id)
+        unknown = [v for v in variants if v not in IMAGE_VARIANTS]
+        if unknown or not variants:
+            raise ValueError(f"variants={list(variants)!r} is not allowed: use one or more of {', '.join(IMAGE_VARIANTS)}")
+        context = Path(context_directory or DEFAULT_CONTEXT)
+        missing = [IMAGE_VARIANTS[v] for v in variants if not (context / IMAGE_VARIANTS[v]).is_file()]
+        if missing or not (context / "pyproject.toml").is_file():
+            raise ValueError(f"context_directory={str(context)!r} is not allowed: it needs pyproject.toml and "
+                             f"{', '.join(missing or [IMAGE_VARIANTS[v] for v in variants])} (a checkout of eks-training)")
+        self.assets: dict[str, ecr_assets.DockerImageAsset] = {}
+        for variant in dict.fromkeys(variants):
+            self.assets[variant] = ecr_assets.DockerImageAsset(
+                self, variant, directory=str(context), file=IMAGE_VARIANTS[variant],
+                platform=ecr_assets.Platform.LINUX_AMD64, build_args=dict(build_args or {}),
+                # The context's .dockerignore decides what is hashed and sent: only the package.
+                ignore_mode=None)
+        # repository:tag rather than the asset's one-token URI: charts that split name and tag (JupyterHub) see the
+        # pinned tag (the hash of the image's inputs) as plain text.
+        self.image_uris = {variant: f"{asset.repository.repository_uri}:{asset.image_tag}"
+                           for variant, asset in self.assets.items()}
+
+    def grant_pull(self, grantee: iam.IGrantable) -> None:
+        """Let ``grantee`` (e.g. a node role) pull every image."""
+        for asset in self.assets.values():
+            asset.repository.grant_pull(grantee)

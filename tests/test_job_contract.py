@@ -1,0 +1,154 @@
+"""The contract between rendered jobs and the trainer: every command parses with the trainer's own parser, reads a
+dataset and writes checkpoints on the FSx volume its pod mounts, and runs one of the environment's own images."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shlex
+from contextlib import redirect_stdout
+
+import pytest
+import yaml
+
+from eks_training.core.names import CHECKPOINTS_PATH, DATA_PATH, FSX_CLAIM_NAME, FSX_MOUNT_PATH
+from eks_training.infra.cli import main
+from eks_training.infra.images import environment_images
+from eks_training.infra.job_render import RenderError, render_job
+from eks_training.training.config import parse_config
+from eks_training.workloads.jobs import JOB_KINDS
+
+ACCOUNT = "123456789012"
+TRAINER = "eks_training.training.train"
+RAY_TRAINER = "eks_training.training.ray_train"
+#: Kinds that run something else than our trainer (nccl-tests, BioNeMo's entry point, data preparation, a bare cluster).
+NOT_THE_TRAINER = {"health-check", "bionemo", "data-prep", "raycluster"}  # raycluster: a cluster jobs are sent to
+TRAINING_KINDS = sorted(set(JOB_KINDS) - NOT_THE_TRAINER)
+
+
+@pytest.fixture(scope="module")
+def prod_images(prod):
+    return environment_images(prod.config, cdk_out=prod.outdir, account=ACCOUNT)
+
+
+def _strings(node):
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for value in node.values():
+            yield from _strings(value)
+    elif isinstance(node, list):
+        if node and all(isinstance(x, str) for x in node):
+            yield shlex.join(node)
+        for value in node:
+            yield from _strings(value)
+
+
+def trainer_argvs(rendered) -> list[list[str]]:
+    """The trainer's argv in every command of ``rendered`` (objects or an sbatch script), ray options removed."""
+    texts = [rendered] if isinstance(rendered, str) else [t for obj in rendered for t in _strings(obj)]
+    found = []
+    for text in texts:
+        for line in text.splitlines():
+            for module in (TRAINER, RAY_TRAINER):
+                if f"-m {module}" not in line and f"'-m' '{module}'" not in line:
+                    continue
+                tokens = shlex.split(line)
+                start = tokens.index(module) + 1
+                argv = []
+                for token in tokens[start:]:
+                    if token in ("&&", ";", "|", "||", "&"):
+                        break
+                    argv.append(token)
+                if module == RAY_TRAINER:
+                    argv = [a for a in argv if not re.match(r"^--(num-workers|storage-path)=|^--use-gpu$", a)]
+                found.append(argv)
+    return found
+
+
+@pytest.mark.parametrize("kind", TRAINING_KINDS)
+def test_every_training_kind_parses_with_the_trainers_parser_and_uses_the_mounted_volume(prod, prod_images, kind):
+    rendered = render_job(prod.config, kind, images=prod_images, dataset="wiki", namespace="ai-research")
+    argvs = trainer_argvs(rendered)
+    assert argvs, f"{kind}: no trainer command found"
+    for argv in argvs:
+        config = parse_config(argv)
+        assert config.data == f"{DATA_PATH}/wiki/train" and config.eval_data == f"{DATA_PATH}/wiki/eval"
+        assert config.checkpoint_dir == f"{CHECKPOINTS_PATH}/ai-research/train"
+        assert config.model == "1b"
+    if not isinstance(rendered, str):
+        mounts = [m for obj in rendered for m in _all(obj, "volumeMounts")]
+        claims = [v for obj in rendered for v in _all(obj, "volumes")]
+        assert {"name": "fsx", "mountPath": FSX_MOUNT_PATH} in mounts or any(m["mountPath"] == FSX_MOUNT_PATH for m in mounts)
+        assert any((v.get("persistentVolumeClaim") or {}).get("claimName") == FSX_CLAIM_NAME for v in claims)
+
+
+def _all(node, key):
+    if isinstance(node, dict):
+        for k, value in node.items():
+            if k == key and isinstance(value, list):
+                yield from value
+            else:
+                yield from _all(value, key)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _all(value, key)
+
+
+def test_slurm_nodesets_mount_fsx_where_the_sbatch_script_points(prod):
+    nodesets = [obj for _, obj in prod.kubernetes_objects() if obj["kind"] == "NodeSet"]
+    assert nodesets
+    for nodeset in nodesets:
+        assert {"name": "shared", "mountPath": FSX_MOUNT_PATH} in nodeset["spec"]["slurmd"]["volumeMounts"]
+
+
+@pytest.mark.parametrize("kind", sorted(set(JOB_KINDS) - {"slurm-batch", "bionemo"}))
+def test_render_uses_the_environments_own_images(prod, prod_images, kind):
+    out = io.StringIO()
+    argv = ["render", kind, "--env", "prod", "--dataset", "wiki", "--cdk-out", str(prod.outdir), "--account", ACCOUNT,
+            "-o", "json"]
+    if kind == "data-prep":
+        argv += ["--data-input", "s3://corpus-bucket/raw/", "--tokenizer", "s3://corpus-bucket/tokenizer.json"]
+    with redirect_stdout(out):
+        assert main(argv) == 0
+    images = {c["image"] for obj in json.loads(out.getvalue()) for c in (*_all(obj, "containers"), *_all(obj, "initContainers"))}
+    assert images and images <= set(prod_images.values())
+    # Pinned: the tag is the hash of the image's inputs, in the deploy account's bootstrap repository.
+    for image in images:
+        assert re.match(rf"^{ACCOUNT}\.dkr\.ecr\.us-west-2\.amazonaws\.com/cdk-hnb659fds-container-assets-{ACCOUNT}-us-west-2:[0-9a-f]{{64}}$", image)
+
+
+def test_prod_builds_every_variant_it_runs(prod_images, prod):
+    assert set(prod_images) == {"gpu", "neuron", "ray", "slurmd"}
+    outputs = prod.template.get("Outputs", {})
+    assert {"GpuImageUri", "NeuronImageUri", "RayImageUri", "SlurmdImageUri"} <= set(outputs)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"kind_name": "mpijob"}, "--dataset: mpijob trains on a prepared dataset"),
+    ({"kind_name": "data-prep", "dataset": "wiki"}, "--data-input: data-prep needs it"),
+    ({"kind_name": "data-prep", "dataset": "wiki", "data_input": "s3://b/x"}, "--tokenizer: data-prep needs it"),
+    ({"kind_name": "mpijob", "dataset": "Wiki Text"}, "dataset='Wiki Text'"),
+    ({"kind_name": "mpijob", "dataset": "wiki", "model": "huge model"}, "model='huge model' is not allowed"),
+])
+def test_bad_job_arguments_are_one_line(prod, prod_images, kwargs, message):
+    with pytest.raises(ValueError) as raised:
+        render_job(prod.config, images=prod_images, **kwargs)
+    assert message in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_render_without_a_synthesized_app_says_what_to_do(prod, tmp_path):
+    with pytest.raises(RenderError.__mro__[1]) as raised:
+        environment_images(prod.config, cdk_out=tmp_path, account=ACCOUNT)
+    assert "run `make synth ENV=prod` first" in str(raised.value)
+    with pytest.raises(ValueError, match="^--account: the prod images live in the deploy account's ECR"):
+        environment_images(prod.config, cdk_out=prod.outdir)
+
+
+def test_data_prep_writes_where_training_reads(prod, prod_images):
+    job, = render_job(prod.config, "data-prep", images=prod_images, dataset="wiki", data_input="s3://corpus-bucket/raw/",
+                      tokenizer="s3://corpus-bucket/tokenizer.json")
+    command = job["spec"]["template"]["spec"]["containers"][0]["command"]
+    assert command[command.index("--output") + 1] == f"{DATA_PATH}/wiki"
+    assert yaml.safe_dump(job)  # a plain object
