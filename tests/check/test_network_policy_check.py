@@ -5,6 +5,7 @@ from __future__ import annotations
 import cdk8s
 import pytest
 
+from eks_training.infra.check import helm
 from eks_training.infra.check.network_policy import (
     Address,
     Flow,
@@ -150,10 +151,18 @@ def test_a_flow_needs_egress_at_the_source_and_ingress_at_the_destination() -> N
     assert allowed([deny_a, deny_b, egress_ok, ingress_ok], A, B)
 
 
+def test_a_named_port_matches_only_the_destination_port_of_that_name() -> None:
+    named = [policy("b", types=["Ingress"], ingress=[{"ports": [{"port": "notebook-port"}]}])]
+    policy_set = PolicySet(named)
+    assert policy_set.flow_allowed(Flow("f", A, B, 8888, port_name="notebook-port"))
+    assert not policy_set.flow_allowed(Flow("f", A, B, 8888))  # the flow does not say the port has that name
+    assert not policy_set.flow_allowed(Flow("f", A, B, 8888, port_name="http"))
+
+
 def test_unsupported_inputs_raise_one_line_errors() -> None:
-    named = [policy("a", types=["Egress"], egress=[{"ports": [{"port": "http"}]}])]
-    with pytest.raises(ValueError, match=r"ports port='http' is a named port") as caught:
-        allowed(named, A, Address("10.0.0.1"))
+    bad_port = [policy("a", types=["Egress"], egress=[{"ports": [{"port": 1.5}]}])]
+    with pytest.raises(ValueError, match=r"ports port=1.5 is not a port number nor a port name") as caught:
+        allowed(bad_port, A, Address("10.0.0.1"))
     assert "\n" not in str(caught.value)
     bad_operator = [policy("b", types=["Ingress"], ingress=[{"from": [{"podSelector": {
         "matchExpressions": [{"key": "k", "operator": "Equals", "values": ["v"]}]}}]}])]
@@ -245,3 +254,23 @@ def test_a_namespace_without_default_deny_is_a_finding(prod_view) -> None:
                                        namespaces=namespaces, vpc_cidr=vpc_cidr)
     assert ("namespace slurm", "NetworkPolicy ingress") in {f[:2] for f in findings}
     assert ("namespace slurm", "NetworkPolicy egress") in {f[:2] for f in findings}
+
+
+def test_with_the_jupyterhub_charts_own_policies_no_door_opens(prod, prod_view) -> None:
+    """z2jh ships NetworkPolicies of its own (hub, proxy, singleuser); policies only add up, so theirs must not
+    open what ours close. Its singleuser default lets notebooks reach every public address on every port."""
+    namespaces, vpc_cidr, objects = prod_view
+    release = prod.helm_releases["jupyterhub"]
+    source = helm.chart_source(release["Chart"], release["Version"])
+    if source is None:
+        pytest.skip("the z2jh chart is not in ../shared/charts: its own NetworkPolicies cannot be rendered")
+    try:
+        rendered = helm.render_chart(source, release=release["Release"], namespace=release["Namespace"],
+                                     values=release["Values"], kube_version=prod.config.kubernetes_version)
+    except helm.HelmCheckError as error:
+        pytest.skip(f"helm cannot run here: {error}")
+    charts_policies = [{**o, "metadata": {"namespace": release["Namespace"], **o["metadata"]}}
+                       for o in rendered if o.get("kind") == "NetworkPolicy"]
+    assert {o["metadata"]["name"] for o in charts_policies} == {"hub", "proxy", "singleuser"}
+    findings = network_policy_findings([*objects, *charts_policies], namespaces=namespaces, vpc_cidr=vpc_cidr)
+    assert findings == []
