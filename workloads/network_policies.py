@@ -30,7 +30,9 @@ Inside a namespace:
   login ssh (22); enumerating them would break the next version of any of these. The namespace is the team's
   trust boundary (quota, identity and RBAC are per namespace too), so pods of one team's jobs may reach each other.
 * JupyterHub: only hub <-> proxy <-> notebooks, by component: notebooks belong to different users, so a notebook
-  never reaches another one nor the proxy's API.
+  never reaches another one nor the proxy's API. The z2jh chart ships NetworkPolicies of its own (hub, proxy,
+  singleuser); policies add up, so its singleuser default (every public address, every port) must be turned off
+  (``singleuser.networkPolicy.egressAllowRules.nonPrivateIPs: false``) for these to bound what notebooks reach.
 
 Across namespaces, only: the KubeRay operator to the Ray dashboard/job API (8265, to submit and follow RayJobs),
 and the Slinky operator and webhook to slurmrestd (6820). Nothing else in another namespace reaches a workload
