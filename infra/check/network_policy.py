@@ -18,7 +18,9 @@ The rules (networking.k8s.io/v1):
 A named port (``port: notebook-port``) matches a flow only when the flow names the destination's port so
 (``Flow.port_name``): the pod's container ports are not part of the model. What this model leaves out: ipBlock
 matching pod addresses (it is implementation-defined whether ipBlock applies to pod IPs; a pod endpoint here has
-no address, so ipBlocks never match it). Namespace labels are the Namespace objects' labels plus ``kubernetes.io/metadata.name``, which the API
+no address, so ipBlocks never match it). With the VPC CNI pods do have VPC addresses, and an enforcer may let an
+ipBlock such as 0.0.0.0/0:443 match them: the egress side of a pod-to-pod flow can be more open than modelled,
+but every workload namespace isolates its own ingress, so the verdicts on flows into them hold either way. Namespace labels are the Namespace objects' labels plus ``kubernetes.io/metadata.name``, which the API
 server sets on every namespace (namespaces absent from the objects have only that one).
 """
 
