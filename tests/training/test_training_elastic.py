@@ -1,5 +1,6 @@
 """Elastic resume: the data position is global, so a job resumed on another number of processes (a node lost
-on Kubernetes) or with another micro-batch size trains every sample once: no replay, no skip."""
+on Kubernetes) or with another micro-batch size trains every sample once: no replay, no skip. The 2-process
+leg runs HSDP (2-D mesh) in bf16 with the chunked loss and selective activation checkpointing."""
 
 from __future__ import annotations
 
@@ -35,15 +36,18 @@ def test_resume_on_other_world_sizes_trains_each_sample_once(token_data: Path, t
     ckpt = tmp_path / "ckpt"
     # 1 process x 4 samples, steps 1-3: samples 0-11.
     first = _run(1, tmp_path / "a", token_data, ckpt, "--max-steps", "3", "--micro-batch-size", "4")
-    # 1 -> 2 processes x 2 samples under FSDP (the 1-process checkpoint is resharded), steps 4-6.
+    # 1 -> 2 processes x 2 samples under HSDP (the 1-process checkpoint is resharded), steps 4-6.
     second = _run(2, tmp_path / "b", token_data, ckpt, "--max-steps", "6", "--micro-batch-size", "2",
-                  "--parallel", "fsdp")
+                  "--parallel", "fsdp", "--shard-group-size", "1", "--precision", "bf16",
+                  "--activation-checkpointing", "true", "--ac-granularity", "selective")
     # 2 -> 1 process x 3 samples with accumulation 2, steps 7-9.
     third = _run(1, tmp_path / "c", token_data, ckpt, "--max-steps", "9", "--micro-batch-size", "3",
                  "--grad-accum", "2")
     assert sorted(first) == list(range(0, 12))
     assert sorted(second) == list(range(12, 24))
     assert sorted(third) == list(range(24, 42))
+    replicas = [json.loads((tmp_path / "b" / f"rank-{r}.json").read_text()) for r in (0, 1)]
+    assert replicas[0]["params"] == replicas[1]["params"]  # HSDP replicas stay identical
     combined = first + second + third
     assert len(combined) == len(set(combined))  # no sample twice
     result = json.loads((tmp_path / "c" / "rank-0.json").read_text())
