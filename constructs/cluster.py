@@ -110,7 +110,9 @@ class TrainingCluster(Construct):
             ami_type=eks.NodegroupAmiType.AL2023_X86_64_STANDARD, capacity_type=eks.CapacityType.ON_DEMAND,
             min_size=system_min_size, desired_size=system_desired_size, max_size=system_max_size,
             disk_size=system_disk_gib, labels=dict(SYSTEM_NODE_SELECTOR), node_role=self.node_role,
-            subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS))
+            subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
+            # EKS replaces a node the node monitoring agent reports unhealthy (NodeRepairConfig).
+            enable_node_auto_repair=True)
 
         self.addons: dict[str, eks.CfnAddon] = {}
         for name, addon_version in addons.items():

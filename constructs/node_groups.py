@@ -115,6 +115,8 @@ class AcceleratedNodeGroup(Construct):
         self.nodegroup = eks.Nodegroup(
             self, "Nodegroup", cluster=cluster, nodegroup_name=nodegroup_name,
             instance_types=[ec2.InstanceType(instance_type)], node_role=node_role,
+            # EKS replaces a node whose GPU/Neuron/EFA the node monitoring agent reports broken (NodeRepairConfig).
+            enable_node_auto_repair=True,
             subnets=ec2.SubnetSelection(subnets=[subnet]), min_size=min_size, desired_size=desired_size,
             max_size=max_size, capacity_type={"spot": eks.CapacityType.SPOT,
                                               "capacity-block": eks.CapacityType.CAPACITY_BLOCK}.get(

@@ -10,7 +10,7 @@
 * A dashboard: trainer metrics per job, accelerator utilisation and memory per node and per job's pods, EFA traffic.
 * Alarms: idle accelerators, a job's throughput halving, a non-finite loss.
 
-Metric names and dimensions of the trainer are the contract in :mod:`eks_training.constructs.training_metrics`.
+Metric names and dimensions of the trainer are the contract in :mod:`eks_training.core.training_metrics`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from aws_cdk import aws_logs as logs
 from constructs import Construct, IConstruct
 
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding
-from eks_training.constructs import training_metrics as tm
+from eks_training.core import training_metrics as tm
 
 CLOUDWATCH_ADDON = "amazon-cloudwatch-observability"
 NODE_MONITORING_ADDON = "eks-node-monitoring-agent"

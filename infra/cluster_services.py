@@ -24,9 +24,11 @@ class ClusterServices(Construct):
 
     def __init__(self, scope: Construct, id: str, *, config: PlatformConfig, cluster: eks.Cluster, k8s: cdk8s.App,
                  namespaces_manifest: Construct | None, storage_manifest: Construct | None,
-                 system_nodes: Construct | None = None, images: dict[str, str] | None = None) -> None:
+                 system_nodes: Construct | None = None, images: dict[str, str] | None = None,
+                 pod_identity_agent: Construct | None = None) -> None:
         super().__init__(scope, id)
-        self.context = AddonContext(config=config, cluster=cluster, k8s=k8s, namespaces_manifest=namespaces_manifest,
+        self.context = AddonContext(config=config, cluster=cluster, k8s=k8s, scope=self,
+                                    pod_identity_agent=pod_identity_agent, namespaces_manifest=namespaces_manifest,
                                     storage_manifest=storage_manifest, system_nodes=system_nodes, images=dict(images or {}))
         self.installed: dict[str, Construct] = {}
         enabled = [addon for addon in discover() if addon.enabled(config)]

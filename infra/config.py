@@ -408,6 +408,25 @@ class ImagesConfig(_Model):
         return self
 
 
+class ObservabilityConfig(_Model):
+    """Metrics, logs, dashboard and alarms (the CloudWatch Observability and node monitoring EKS add-ons)."""
+
+    enabled: bool = True
+    #: Days CloudWatch keeps container, node and training-metric logs (a CloudWatch Logs retention value).
+    log_retention_days: Literal[1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557,
+                                2922, 3288, 3653] = 30
+    #: CloudWatch namespace of the trainer's metrics (embedded metric format).
+    metrics_namespace: Annotated[str, Field(pattern=r"^[A-Za-z0-9_./#:-]{1,255}$")] = "EksTraining"
+    #: Minutes of accelerators under 5% utilisation before the idle alarm fires.
+    idle_minutes: Annotated[int, Field(ge=1, le=1440)] = 30
+    cloudwatch_addon_version: Annotated[str, Field(pattern=r"^v\d+\.\d+\.\d+-eksbuild\.\d+$")] = "v4.10.3-eksbuild.1"
+    node_monitoring_addon_version: Annotated[str, Field(pattern=r"^v\d+\.\d+\.\d+-eksbuild\.\d+$")] = "v1.6.0-eksbuild.1"
+    #: "namespace/job" entries that get a throughput-drop alarm.
+    alarm_jobs: tuple[Annotated[str, Field(pattern=r"^[a-z0-9-]{1,63}/[a-z0-9-]{1,63}$")], ...] = ()
+    #: SNS topic the alarms notify (none: alarms only show on the dashboard).
+    alarm_topic_arn: Annotated[str, Field(pattern=r"^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$")] | None = None
+
+
 class GitOpsConfig(_Model):
     """Optional Argo CD Applications pointing at the review manifests in a Git repository."""
 
@@ -440,6 +459,7 @@ class PlatformConfig(_Model):
     training_namespaces: tuple[TrainingNamespaceConfig, ...] = (TrainingNamespaceConfig(name="training"),)
     services: ServicesConfig = ServicesConfig()
     images: ImagesConfig = ImagesConfig()
+    observability: ObservabilityConfig = ObservabilityConfig()
     gitops: GitOpsConfig = GitOpsConfig()
     tags: dict[str, str] = Field(default_factory=dict)
 

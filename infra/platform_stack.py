@@ -83,6 +83,7 @@ class TrainingPlatformStack(Stack):
         self.images = self._add_images()
         self.services = ClusterServices(self, "Services", config=config, cluster=self.cluster.cluster, k8s=self.k8s,
                                         system_nodes=self.cluster.system_nodegroup, images=self.images,
+                                        pod_identity_agent=self.cluster.addons["eks-pod-identity-agent"],
                                         namespaces_manifest=self.namespaces_manifest,
                                         storage_manifest=self.storage_manifest)
 

@@ -22,7 +22,7 @@ import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from eks_training.constructs.training_metrics import (
+from eks_training.core.training_metrics import (
     CHECKPOINT_KEY,
     METRICS_OBJECT_KEY,
     STEP_KEY,

@@ -59,3 +59,22 @@ def test_the_stack_installs_every_enabled_addon_once(prod):
     releases = {p["Release"] for p in prod.helm_releases.values()}
     assert {"nvidia-device-plugin", "neuron-helm-chart", "aws-efa-k8s-device-plugin", "volcano", "kuberay-operator",
             "cert-manager", "slurm-operator-crds", "slurm-operator", "jupyterhub", "karpenter"} == releases
+
+
+def test_the_observability_addon_lands_in_prod_with_node_repair_everywhere(prod):
+    addons = {r["Properties"]["AddonName"]: r for r in prod.resources("AWS::EKS::Addon").values()}
+    assert {"amazon-cloudwatch-observability", "eks-node-monitoring-agent"} <= set(addons)
+    assert prod.resources("AWS::CloudWatch::Dashboard") and len(prod.resources("AWS::CloudWatch::Alarm")) >= 2
+    associations = [r["Properties"] for r in prod.resources("AWS::EKS::PodIdentityAssociation").values()]
+    assert any(a["Namespace"] == "amazon-cloudwatch" for a in associations)
+    groups = prod.resources("AWS::EKS::Nodegroup").values()
+    assert groups and all(g["Properties"].get("NodeRepairConfig") == {"Enabled": True} for g in groups)
+
+
+def test_the_observability_addon_follows_its_config_switch():
+    from eks_training.infra.addons.observability import ADDON
+    from eks_training.infra.config import load_environment
+
+    prod = load_environment("prod")
+    assert ADDON.enabled(prod)
+    assert not ADDON.enabled(prod.model_copy(update={"observability": prod.observability.model_copy(update={"enabled": False})}))

@@ -29,6 +29,10 @@ class AddonContext:
     config: PlatformConfig
     cluster: eks.Cluster
     k8s: cdk8s.App
+    #: Where add-ons that are CDK constructs (not charts) add themselves.
+    scope: Construct | None = None
+    #: The EKS Pod Identity agent add-on: roles handed to pods must wait for it.
+    pod_identity_agent: Construct | None = None
     namespaces_manifest: Construct | None = None
     storage_manifest: Construct | None = None
     system_nodes: Construct | None = None
