@@ -40,7 +40,7 @@ benchmark: install-dev
 	$(PY) benchmarks/synth.py
 
 install: $(VENV)/.stamp-runtime node
-install-dev: $(VENV)/.stamp-dev node
+install-dev: $(VENV)/.stamp-dev node .tools/checkov-venv/.stamp
 
 node: node_modules/.stamp $(if $(NODE_BIN),.tools/.stamp,)
 
@@ -56,6 +56,12 @@ $(VENV)/.stamp-runtime: $(VENV)/bin/python requirements.txt pyproject.toml
 
 $(VENV)/.stamp-dev: $(VENV)/.stamp-runtime requirements-dev.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+# checkov in a venv of its own (see requirements-checkov.txt); tests/test_checkov.py runs it from there.
+.tools/checkov-venv/.stamp: requirements-checkov.txt
+	$(PYTHON) -m venv .tools/checkov-venv
+	.tools/checkov-venv/bin/pip install --quiet --disable-pip-version-check -r requirements-checkov.txt
 	touch $@
 
 node_modules/.stamp: package.json

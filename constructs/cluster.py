@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 from datetime import date
 from typing import Mapping, Sequence
 
@@ -58,8 +59,9 @@ class TrainingCluster(Construct):
                  addon_versions: Mapping[str, str] | None = None, system_instance_type: str = "m6i.2xlarge",
                  system_min_size: int = 2, system_desired_size: int = 2, system_max_size: int = 4,
                  system_disk_gib: int = 100, removal_policy: RemovalPolicy = RemovalPolicy.DESTROY,
-                 today: date | None = None) -> None:
+                 today: date | None = None, network_policy: bool = True) -> None:
         super().__init__(scope, id)
+        self.network_policy = network_policy
         version = version or default_kubernetes_version(today or date.today())
         if version not in KUBERNETES_RELEASES:
             raise ValueError(f"version: '{version}' is not supported (allowed: {', '.join(KUBERNETES_RELEASES)})")
@@ -137,6 +139,9 @@ class TrainingCluster(Construct):
         props: dict = {}
         if name == "vpc-cni":
             props["pod_identity_associations"] = [self._addon_role("VpcCni", "aws-node", ["AmazonEKS_CNI_Policy"])]
+            if self.network_policy:
+                # The VPC CNI enforces NetworkPolicies only with its network policy agent turned on.
+                props["configuration_values"] = json.dumps({"enableNetworkPolicy": "true"})
         if name == "aws-ebs-csi-driver":
             props["pod_identity_associations"] = [self._addon_role(
                 "EbsCsi", "ebs-csi-controller-sa", ["service-role/AmazonEBSCSIDriverPolicy"])]

@@ -7,8 +7,11 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from aws_cdk import Tags
+from aws_cdk import RemovalPolicy, Stack, Tags
 from aws_cdk import aws_ec2 as ec2
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_kms as kms
+from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from eks_training.constructs.acknowledgements import acknowledge
@@ -130,6 +133,18 @@ class TrainingNetwork(Construct):
                 f"and a /{prefix} training subnet; use a larger CIDR (e.g. /16) or fewer AZs")
 
         nat_provider = ec2.NatProvider.gateway()
+        # Rejected-traffic flow logs, encrypted with our own key (a key policy lets CloudWatch Logs use it for this
+        # account's log groups only) and kept a year.
+        stack = Stack.of(self)
+        self.flow_log_key = kms.Key(self, "FlowLogKey", enable_key_rotation=True, removal_policy=RemovalPolicy.DESTROY,
+                                    description="VPC flow logs")
+        self.flow_log_key.add_to_resource_policy(iam.PolicyStatement(
+            actions=["kms:Encrypt*", "kms:Decrypt*", "kms:ReEncrypt*", "kms:GenerateDataKey*", "kms:Describe*"],
+            principals=[iam.ServicePrincipal(f"logs.{stack.region}.amazonaws.com")], resources=["*"],
+            conditions={"ArnLike": {"kms:EncryptionContext:aws:logs:arn":
+                                    f"arn:{stack.partition}:logs:{stack.region}:{stack.account}:log-group:*"}}))
+        self.flow_log_group = logs.LogGroup(self, "FlowLogs", encryption_key=self.flow_log_key,
+                                            retention=logs.RetentionDays.ONE_YEAR, removal_policy=RemovalPolicy.DESTROY)
         self.vpc = ec2.Vpc(
             self, "Vpc", ip_addresses=ec2.IpAddresses.cidr(cidr), availability_zones=azs,
             nat_gateways=nat_gateways, nat_gateway_provider=nat_provider, restrict_default_security_group=False,
@@ -138,7 +153,9 @@ class TrainingNetwork(Construct):
                 ec2.SubnetConfiguration(name="private", subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS,
                                         cidr_mask=PRIVATE_MASK),
             ],
-            flow_logs={"all": ec2.FlowLogOptions(traffic_type=ec2.FlowLogTrafficType.REJECT)},
+            flow_logs={"all": ec2.FlowLogOptions(
+                traffic_type=ec2.FlowLogTrafficType.REJECT,
+                destination=ec2.FlowLogDestination.to_cloud_watch_logs(self.flow_log_group))},
         )
         for subnet in self.vpc.public_subnets:
             Tags.of(subnet).add("kubernetes.io/role/elb", "1")

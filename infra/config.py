@@ -374,6 +374,8 @@ class ServicesConfig(_Model):
     neuron_device_plugin: bool = True
     neuron_scheduler_extension: bool = False
     efa_device_plugin: bool = True
+    #: Default-deny NetworkPolicies per workload namespace (and the VPC CNI's policy agent that enforces them).
+    network_policies: bool = True
     volcano_queues: tuple[VolcanoQueueConfig, ...] = (VolcanoQueueConfig(name="ml-training-queue"),)
     slurm_partitions: tuple[SlurmPartitionConfig, ...] = ()
     ray_worker_instance_type: str | None = None

@@ -73,7 +73,8 @@ class TrainingPlatformStack(Stack):
             admin_role_arns=config.cluster.admin_role_arns, addon_versions=config.cluster.addon_versions,
             system_instance_type=config.system_nodes.instance_type, system_min_size=config.system_nodes.min_size,
             system_desired_size=config.system_nodes.desired_size, system_max_size=config.system_nodes.max_size,
-            system_disk_gib=config.system_nodes.disk_gib, removal_policy=RemovalPolicy.DESTROY)
+            system_disk_gib=config.system_nodes.disk_gib, removal_policy=RemovalPolicy.DESTROY,
+            network_policy=config.services.network_policies)
         # One cdk8s app holds every chart this stack applies to the cluster.
         self.k8s = cdk8s.App()
         self._add_node_groups()

@@ -10,7 +10,6 @@ import shlex
 from contextlib import redirect_stdout
 
 import pytest
-import yaml
 
 from eks_training.core.names import CHECKPOINTS_PATH, DATA_PATH, FSX_CLAIM_NAME, FSX_MOUNT_PATH
 from eks_training.infra.cli import main
@@ -18,6 +17,7 @@ from eks_training.infra.images import environment_images
 from eks_training.infra.job_render import RenderError, render_job
 from eks_training.training.config import parse_config
 from eks_training.workloads.jobs import JOB_KINDS
+from support.k8s_schemas import validate_k8s_objects
 
 ACCOUNT = "123456789012"
 TRAINER = "eks_training.training.train"
@@ -151,4 +151,4 @@ def test_data_prep_writes_where_training_reads(prod, prod_images):
                       tokenizer="s3://corpus-bucket/tokenizer.json")
     command = job["spec"]["template"]["spec"]["containers"][0]["command"]
     assert command[command.index("--output") + 1] == f"{DATA_PATH}/wiki"
-    assert yaml.safe_dump(job)  # a plain object
+    validate_k8s_objects([job], kubernetes_versions=("1.31", "1.35"))

@@ -14,7 +14,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from eks_training.constructs import training_metrics as tm
+from eks_training.core import training_metrics as tm
 from eks_training.infra import status
 from eks_training.infra.cli import main
 

@@ -34,7 +34,7 @@ import shlex
 import cdk8s
 import constructs
 
-from eks_training.workloads.job_mpi import MPIJOB_API, worker_host
+from eks_training.workloads.job_mpi import IMAGE_SSH_DIR, MPIJOB_API, worker_host
 from eks_training.workloads.job_pods import TrainingJob, fabric_env, training_container, training_pod_spec
 from eks_training.workloads.k8s_objects import emit
 from eks_training.workloads.labels import common_labels
@@ -301,6 +301,7 @@ def health_check(job: TrainingJob) -> list[dict]:
         "metadata": {"name": job.name, "namespace": job.namespace, "labels": common_labels(COMPONENT)},
         "spec": {
             "slotsPerWorker": job.facts.accelerators,
+            "sshAuthMountPath": IMAGE_SSH_DIR,  # the image's non-root sshd reads its keys there
             "mpiImplementation": "OpenMPI",
             "launcherCreationPolicy": "WaitForWorkersReady",
             # One try: a health check that retries hides the flaky node it exists to find.

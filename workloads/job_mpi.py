@@ -33,6 +33,11 @@ def worker_host(job: TrainingJob, index: int) -> str:
     return f"{job.name}-worker-{index}.{job.name}.{job.namespace}.svc"
 
 
+#: The training image's user home and sshd port (training/Dockerfile.gpu: user trainer, uid 1000, sshd on 2222).
+IMAGE_SSH_DIR = "/home/trainer/.ssh"
+IMAGE_SSH_PORT = 2222
+
+
 def mpi_job(job: TrainingJob, *, slots_per_worker: int | None = None) -> dict:
     """The MPIJob object for `job` on GPU nodes; `slots_per_worker` defaults to the GPUs per node."""
     facts = job.require_accelerator("mpijob", "nvidia")
@@ -59,6 +64,8 @@ def mpi_job(job: TrainingJob, *, slots_per_worker: int | None = None) -> dict:
     }
     # The operator starts no process in workers: sshd in the foreground keeps them up for mpirun.
     worker = training_container(job, ["/usr/sbin/sshd", "-De"], name="worker")
+    # Ready once sshd listens: the launcher (WaitForWorkersReady) starts mpirun only then.
+    worker["readinessProbe"] = {"tcpSocket": {"port": IMAGE_SSH_PORT}, "periodSeconds": 5}
     worker_template = {
         "metadata": {"labels": common_labels(COMPONENT)},
         "spec": training_pod_spec(job, [worker], restart_policy="Never"),
@@ -69,6 +76,9 @@ def mpi_job(job: TrainingJob, *, slots_per_worker: int | None = None) -> dict:
         "metadata": {"name": job.name, "namespace": job.namespace, "labels": common_labels(COMPONENT)},
         "spec": {
             "slotsPerWorker": slots,
+            # The images run as uid 1000: the operator mounts the SSH keys where that user's sshd reads them
+            # (its default, /root/.ssh, is unreadable to a non-root sshd).
+            "sshAuthMountPath": IMAGE_SSH_DIR,
             "mpiImplementation": "OpenMPI",
             "launcherCreationPolicy": "WaitForWorkersReady",
             "runPolicy": {"cleanPodPolicy": "Running", "ttlSecondsAfterFinished": _FINISHED_JOB_TTL_SECONDS},

@@ -237,6 +237,11 @@ def jupyterhub_values(
         "scheduling": {"userScheduler": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}, "userPlaceholder": {"enabled": False}},
         "prePuller": {"hook": {"enabled": False}},
         "singleuser": {
+            # The chart's metadata block is a privileged NET_ADMIN init container, which the namespace's baseline
+            # Pod Security level refuses: our NetworkPolicies close instance metadata instead.
+            "cloudMetadata": {"blockWithIptables": False},
+            # The chart's own notebook policy would otherwise open every public address on every port.
+            "networkPolicy": {"egressAllowRules": {"nonPrivateIPs": False}},
             "image": {"name": gpu_name, "tag": gpu_tag},
             "serviceAccountName": training_service_account,
             "profileList": [

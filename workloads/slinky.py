@@ -672,6 +672,9 @@ def build_secret_generator(
     ]
 
 
+_MARIADB_SECRET_DIR = "/run/secrets/mariadb"
+
+
 def build_mariadb(
     *, cluster_name: str, namespace: str, settings: InClusterMariaDb, password: GeneratedSecret
 ) -> tuple[str, list[dict[str, Any]]]:
@@ -693,7 +696,8 @@ def build_mariadb(
         "env": [
             {"name": "MARIADB_DATABASE", "value": "slurm_acct_db"},
             {"name": "MARIADB_USER", "value": "slurm"},
-            {"name": "MARIADB_PASSWORD", "valueFrom": {"secretKeyRef": _secret_ref(password)}},
+            # From a mounted file, not an environment variable (env leaks into /proc and crash dumps).
+            {"name": "MARIADB_PASSWORD_FILE", "value": f"{_MARIADB_SECRET_DIR}/{password.key}"},
             # No root password is ever needed by slurmdbd; the image picks a random one and prints nothing of it.
             {"name": "MARIADB_RANDOM_ROOT_PASSWORD", "value": "1"},
         ],
@@ -702,9 +706,18 @@ def build_mariadb(
             "exec": {"command": ["healthcheck.sh", "--connect", "--innodb_initialized"]},
             "periodSeconds": 10,
         },
+        # Generous: the first start initialises the data directory and slurmdbd's schema work holds locks long.
+        "livenessProbe": {
+            "exec": {"command": ["healthcheck.sh", "--connect"]},
+            "initialDelaySeconds": 120, "periodSeconds": 30, "timeoutSeconds": 10, "failureThreshold": 6,
+        },
         "resources": _resources(settings.cpu, settings.memory),
-        "securityContext": {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]}},
-        "volumeMounts": [{"name": "data", "mountPath": "/var/lib/mysql"}],
+        "securityContext": {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]},
+                            "readOnlyRootFilesystem": True},
+        # The server writes only its data, its socket/pid folder and temporary files.
+        "volumeMounts": [{"name": "data", "mountPath": "/var/lib/mysql"},
+                         {"name": "run", "mountPath": "/run/mysqld"}, {"name": "tmp", "mountPath": "/tmp"},
+                         {"name": "password", "mountPath": _MARIADB_SECRET_DIR, "readOnly": True}],
     }
     service = _object(
         "v1",
@@ -724,9 +737,14 @@ def build_mariadb(
                 "metadata": {"labels": labels},
                 "spec": {
                     # The image's mysql user (999) owns the data directory.
-                    "securityContext": {"runAsNonRoot": True, "runAsUser": 999, "runAsGroup": 999, "fsGroup": 999},
+                    "securityContext": {"runAsNonRoot": True, "runAsUser": 999, "runAsGroup": 999, "fsGroup": 999,
+                                        "seccompProfile": {"type": "RuntimeDefault"}},
+                    "automountServiceAccountToken": False,  # the database never talks to the API
                     "nodeSelector": dict(SYSTEM_NODE_SELECTOR),
                     "containers": [container],
+                    "volumes": [{"name": "run", "emptyDir": {}}, {"name": "tmp", "emptyDir": {}},
+                                {"name": "password", "secret": {"secretName": password.name,
+                                                                "items": [{"key": password.key, "path": password.key}]}}],
                 },
             },
             "volumeClaimTemplates": [claim],

@@ -34,6 +34,7 @@ from eks_training.core.versions import KUBERNETES_RELEASES
 from eks_training.infra.check import helm
 from eks_training.infra.check.iam import compare_policies, reference_statements
 from eks_training.infra.check.kube import selector_mismatches, why_not
+from eks_training.infra.check.network_policy import namespaces_of, network_policy_findings
 from eks_training.infra.check.placement import (
     Placement,
     PodTemplate,
@@ -118,6 +119,7 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig, jobs: Mapp
     _check_release_order(snap, report, releases_pods, placements)
     _check_storage(snap, report, releases_pods)
     _check_services(snap, report, releases_pods)
+    _check_network_policies(snap, report, releases_pods, config)
     for source in snap.node_sources:  # a group at size 0 too: an operator may scale it by hand
         for what, why in unreachable(snap, source):
             report.fail("network", source.name, what, why)
@@ -195,6 +197,9 @@ def _mpi_operator_pods() -> list[PodTemplate]:
         return []
     pods = []
     for obj in yaml.safe_load_all(manifest.read_text()):
+        if obj and obj.get("kind") == "Deployment":
+            # The install Job pins the operator to the system nodes after applying the manifest.
+            obj["spec"]["template"]["spec"]["nodeSelector"] = dict(SYSTEM_NODE_SELECTOR)
         if obj:
             pods += pod_templates("mpi-operator release manifest", obj)
     return pods
@@ -350,6 +355,20 @@ def _check_services(snap: PlatformSnapshot, report: CheckReport, rendered: Mappi
             why = ("falls to the legacy in-tree controller, which makes an internet-facing Classic Load Balancer; "
                    "use ClusterIP (port-forward, or an internal load balancer through the AWS Load Balancer Controller)")
         report.fail("service", subject, "spec.type", f"LoadBalancer {why}")
+
+
+def _check_network_policies(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping[str, list[dict]],
+                            config: PlatformConfig) -> None:
+    """The flows jobs need pass and the doors that must stay shut are shut, under every policy the app applies
+    (ours and the charts', which add up)."""
+    if not config.services.network_policies:
+        report.notes.append("NetworkPolicies are off (services.network_policies: false): every pod reaches every pod")
+        return
+    objects = [obj for _, obj in snap.objects()]
+    objects += [obj for objs in rendered.values() for obj in objs if obj.get("kind") == "NetworkPolicy"]
+    for subject, field_, message in network_policy_findings(objects, namespaces=namespaces_of(config),
+                                                            vpc_cidr=config.network.cidr):
+        report.fail("network-policy", subject, field_, message)
 
 
 def _check_iam(snap: PlatformSnapshot, report: CheckReport, config: PlatformConfig) -> None:

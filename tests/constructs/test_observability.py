@@ -17,7 +17,7 @@ from aws_cdk import aws_logs as logs
 from aws_cdk import aws_sns as sns
 from aws_cdk.lambda_layer_kubectl_v35 import KubectlV35Layer
 
-from eks_training.constructs import training_metrics as tm
+from eks_training.core import training_metrics as tm
 from eks_training.constructs.observability import (
     CLOUDWATCH_ADDON,
     DEFAULT_CLOUDWATCH_ADDON_VERSION,

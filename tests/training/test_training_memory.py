@@ -13,7 +13,8 @@ import torch
 
 from eks_training.training.config import parse_config
 from eks_training.training.device import select_runtime
-from eks_training.training.model import LlamaDecoder, build_model, fill_local_rows
+from eks_training.training.model import LlamaDecoder, build_model
+from eks_training.training.shards import fill_local_rows
 from eks_training.training.parallel import build_for_training
 
 from training_helpers import TINY_FLAGS, VENV_BIN, quiet_env

@@ -10,11 +10,12 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from eks_training.training import model as model_module
+from eks_training.training import loss as loss_module
 from eks_training.training.checkpoint import complete_steps
 from eks_training.training.config import parse_config
 from eks_training.training.device import Runtime, select_runtime
-from eks_training.training.model import build_model, chunked_cross_entropy
+from eks_training.training.loss import chunked_cross_entropy
+from eks_training.training.model import build_model
 from eks_training.training.parallel import compile_blocks
 from eks_training.training.train import _build_optimizer, train
 
@@ -44,7 +45,7 @@ def test_native_gqa_matches_repeated_key_value_heads() -> None:
 
 
 def test_chunked_loss_matches_the_full_fp32_loss_and_gradients(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(model_module, "_LOSS_CHUNK_ELEMENTS", 256 * 5)  # 5 tokens per chunk: many chunks
+    monkeypatch.setattr(loss_module, "LOSS_CHUNK_ELEMENTS", 256 * 5)  # 5 tokens per chunk: many chunks
     generator = torch.Generator().manual_seed(0)
     hidden = torch.randn(37, 16, generator=generator).bfloat16().requires_grad_()
     weight = torch.randn(256, 16, generator=generator).bfloat16().requires_grad_()

@@ -12,7 +12,7 @@ from eks_training.workloads.sbatch import sbatch_script
 from support.k8s_schemas import chart_objects, validate_k8s_objects
 
 NAMES = PlacementNames(queue="ml-training-queue", partition="gpu-a100")
-K8S_KINDS = [k for k, kind in JOB_KINDS.items() if not kind.is_script]
+K8S_KINDS = [k for k, kind in JOB_KINDS.items() if not kind.is_script and kind.accelerator != "none"]
 
 
 def _job(kind: str, **overrides) -> TrainingJob:
@@ -113,7 +113,7 @@ def test_sbatch_runs_one_torchrun_per_node() -> None:
     (srun,) = [line for line in lines if line.startswith("srun ")]
     assert "--nnodes=$SLURM_NNODES" in srun and "--nproc_per_node=8" in srun and "--ntasks" not in srun
     assert "--rdzv_endpoint=$head_node:29500" in srun
-    assert any(line.startswith("#SBATCH --output=/shared/") for line in lines)
+    assert any(line.startswith("#SBATCH --output=/fsx/") for line in lines)
 
 
 def test_bionemo_takes_8_gpus_configmap_and_models_claim() -> None:

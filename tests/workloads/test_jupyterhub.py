@@ -58,7 +58,7 @@ def test_eight_gpu_profile_has_efa_and_fsx(profiles):
     assert override["extra_resource_limits"] == {"nvidia.com/gpu": "8", "vpc.amazonaws.com/efa": "4"}
     assert override["node_selector"] == {"node.kubernetes.io/instance-type": "p4d.24xlarge"}
     assert override["volumes"]["shared"]["persistentVolumeClaim"] == {"claimName": "fsx-lustre"}
-    assert override["volume_mounts"]["shared"] == {"name": "shared", "mountPath": "/shared"}
+    assert override["volume_mounts"]["shared"] == {"name": "shared", "mountPath": "/fsx"}
 
 
 def test_trainium_profile_asks_for_all_sixteen_neuron_devices(profiles):

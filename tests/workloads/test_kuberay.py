@@ -65,7 +65,7 @@ def test_gpu_workers_target_the_instance_request_efa_and_mount_fsx(cluster) -> N
     assert container["resources"]["requests"] == container["resources"]["limits"]
     mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
     volumes = {v["name"]: v for v in pod["volumes"]}
-    assert volumes[mounts["/shared"]]["persistentVolumeClaim"] == {"claimName": "fsx-lustre"}
+    assert volumes[mounts["/fsx"]]["persistentVolumeClaim"] == {"claimName": "fsx-lustre"}
     assert volumes[mounts["/dev/shm"]]["emptyDir"] == {"medium": "Memory"}
     assert pod["serviceAccountName"] == "ray-training"
     assert cluster["spec"]["enableInTreeAutoscaling"] is True

@@ -157,11 +157,12 @@ def test_partition_name_and_config_reach_slurm(objects):
     assert gpu["controllerRef"] == {"name": "ml"} and trn["controllerRef"] == {"name": "ml"}
 
 
-def test_fsx_is_mounted_at_shared_and_shm_is_memory_in_slurmd_and_login_pods(objects):
+def test_fsx_is_mounted_at_fsx_and_shm_is_memory_in_slurmd_and_login_pods(objects):
     for cr, container_field in ((nodeset_for(objects, "gpu-a100"), "slurmd"), (only(objects, "LoginSet"), "login")):
         volumes = {v["name"]: v for v in cr["spec"]["template"]["spec"]["volumes"]}
         mounts = {m["mountPath"]: m["name"] for m in cr["spec"][container_field]["volumeMounts"]}
-        assert volumes[mounts["/shared"]]["persistentVolumeClaim"] == {"claimName": "fsx-lustre"}
+        # The one FSx mount path of every pod: sbatch scripts and rendered jobs name the same paths.
+        assert volumes[mounts["/fsx"]]["persistentVolumeClaim"] == {"claimName": "fsx-lustre"}
     slurmd = nodeset_for(objects, "trainium")["spec"]
     volumes = {v["name"]: v for v in slurmd["template"]["spec"]["volumes"]}
     mounts = {m["mountPath"]: m["name"] for m in slurmd["slurmd"]["volumeMounts"]}
@@ -203,7 +204,15 @@ def test_in_cluster_mariadb_backs_accounting(objects):
     env = {e["name"]: e for e in database["spec"]["template"]["spec"]["containers"][0]["env"]}
     assert env["MARIADB_USER"]["value"] == accounting["spec"]["storageConfig"]["username"]
     assert env["MARIADB_DATABASE"]["value"] == accounting["spec"]["storageConfig"]["database"]
-    assert env["MARIADB_PASSWORD"]["valueFrom"]["secretKeyRef"] == accounting["spec"]["storageConfig"]["passwordKeyRef"]
+    # The password reaches the server as a file from the same Secret slurmdbd reads, never as an env value.
+    pod = database["spec"]["template"]["spec"]
+    secret_ref = accounting["spec"]["storageConfig"]["passwordKeyRef"]
+    volume = next(v for v in pod["volumes"] if v["name"] == "password")
+    mount = next(m for m in pod["containers"][0]["volumeMounts"] if m["name"] == "password")
+    assert volume["secret"]["secretName"] == secret_ref["name"]
+    assert volume["secret"]["items"] == [{"key": secret_ref["key"], "path": secret_ref["key"]}]
+    assert env["MARIADB_PASSWORD_FILE"]["value"] == f"{mount['mountPath']}/{secret_ref['key']}"
+    assert "MARIADB_PASSWORD" not in env
 
 
 def test_external_database_uses_its_host_and_existing_password_secret():
@@ -329,6 +338,8 @@ def test_output_has_no_key_or_password_material():
             for env in container.get("env", []):
                 if env["name"] == "SECRETS_SPEC":  # what to generate: names and sizes, never values
                     assert all(set(item) == {"name", "key", "encoding", "size"} for item in json.loads(env["value"]))
+                elif env["name"].endswith("_FILE"):  # a path to a mounted Secret, no value
+                    assert env["value"].startswith("/run/secrets/"), env
                 elif re.search(r"(?i)pass|token|key", env["name"]):
                     assert "valueFrom" in env or env["value"] in ("1", "yes"), env
 
