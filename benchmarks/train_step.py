@@ -91,9 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     ours_median, plain_median = statistics.median(ours), statistics.median(plain)
     print(f"device: {runtime.peak_flops_name()}  model: {args.model}  seq {args.seq_len} x batch "
           f"{args.micro_batch_size}  steps/round {args.steps}  rounds {args.rounds}")
-    print(f"{'loop':<8}{'median tokens/s':>18}{'rounds':>40}")
+    print(f"{'loop':<8}{'median tokens/s':>18}  rounds")
     for name, values, median in (("ours", ours, ours_median), ("plain", plain, plain_median)):
-        print(f"{name:<8}{median:>18,.0f}{'  '.join(f'{v:,.0f}' for v in values):>40}")
+        print(f"{name:<8}{median:>18,.0f}  {'  '.join(f'{v:,.0f}' for v in values)}")
     print(f"ratio ours/plain: {ours_median / plain_median:.3f}")
     peak = peak_flops_for(runtime.peak_flops_name())
     if runtime.kind == "cuda" and peak:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -28,13 +29,8 @@ from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_
 from eks_training.training.checkpoint import complete_steps, step_folder_name
 from eks_training.training.config import ConfigError, invalid
 from eks_training.training.lora import LoRALinear, apply_lora, merge_lora
-from eks_training.training.model import (
-    LlamaDecoder,
-    build_model,
-    exported_weights_file,
-    load_exported_weights,
-    write_export_config,
-)
+from eks_training.training.model import LlamaDecoder, build_model, exported_weights_file
+from eks_training.training.weights import load_exported_weights, write_export_config
 
 _DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
@@ -89,7 +85,7 @@ def write_model(model: nn.Module, out: Path, dtype: torch.dtype) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     if isinstance(model, LlamaDecoder):
         _save_safetensors(model.state_dict(), out / "model.safetensors", dtype)
-        write_export_config(out, model.args)
+        write_export_config(out, asdict(model.args))
     else:
         model.inner.to(dtype).save_pretrained(out, safe_serialization=True)
     return out / "model.safetensors"

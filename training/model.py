@@ -7,20 +7,19 @@ Projection names follow Llama (``q_proj``, ``k_proj``, ``v_proj``, ``o_proj``, `
 from __future__ import annotations
 
 import contextlib
-import json
 import math
-import zlib
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 import torch
 import torch.nn.functional as F
-import torch.utils.checkpoint
 from torch import nn
-from torch.distributed.tensor import DTensor
 
 from eks_training.training.config import ConfigError, invalid
+from eks_training.training.loss import chunked_cross_entropy
+from eks_training.training.shards import fill_rows
+from eks_training.training.weights import read_export_config
 
 
 @dataclass(frozen=True)
@@ -52,13 +51,6 @@ MODEL_SIZES: dict[str, ModelArgs] = {
 }
 
 CheckpointFn = Callable[..., torch.Tensor]
-# `config.json` of a folder written by the export command (a LlamaDecoder in safetensors).
-EXPORT_FORMAT = "eks-training-llama"
-# Rows of a weight drawn from one seeded generator: initial weights depend on (seed, name, rows), never on
-# how the weight is sharded, so every world size and DDP/FSDP start from the same model.
-_INIT_ROWS = 256
-# Most logits (tokens x vocab) upcast to fp32 at once by the chunked loss: 2**26 floats = 256 MiB.
-_LOSS_CHUNK_ELEMENTS = 1 << 26
 
 
 def _rotary_tables(head_dim: int, max_seq_len: int, theta: float) -> tuple[torch.Tensor, torch.Tensor]:
@@ -73,95 +65,6 @@ def _apply_rotary(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torc
     first, second = x.chunk(2, dim=-1)
     rotated = torch.cat([-second, first], dim=-1)
     return (x * cos + rotated * sin).to(x.dtype)
-
-
-def _local_rows(parameter: torch.Tensor) -> tuple[torch.Tensor, int]:
-    """The tensor this rank holds and the global row it starts at (FSDP2 shards dim 0 like torch.chunk)."""
-    if not isinstance(parameter, DTensor):
-        return parameter, 0
-    offset = 0
-    for mesh_dim, placement in enumerate(parameter.placements):
-        if placement.is_shard(0):
-            size = parameter.device_mesh.size(mesh_dim)
-            offset += parameter.device_mesh.get_local_rank(mesh_dim) * math.ceil(parameter.shape[0] / size)
-        elif not placement.is_replicate():
-            raise ValueError(f"cannot initialise a parameter placed as {placement}")
-    return parameter.to_local(), offset
-
-
-def _fill_rows(parameter: torch.Tensor, seed: int, name: str,
-               sample: Callable[[torch.Tensor, torch.Generator], torch.Tensor]) -> None:
-    """Fill this rank's rows of ``parameter`` with values drawn per block of rows from a generator seeded by
-    (seed, name, block): the same values whatever the sharding, and at most one block beyond the shard."""
-    local, first = _local_rows(parameter)
-    fill_local_rows(local, first, parameter.shape[0], seed, name, sample)
-
-
-def fill_local_rows(local: torch.Tensor, first: int, total: int, seed: int, name: str,
-                    sample: Callable[[torch.Tensor, torch.Generator], torch.Tensor]) -> None:
-    """Fill ``local``, rows ``first ..`` of a ``total``-row weight, with that weight's seeded values."""
-    rows = local.shape[0]
-    if rows == 0:
-        return
-    key = zlib.crc32(name.encode())
-    for block in range(first // _INIT_ROWS, (first + rows - 1) // _INIT_ROWS + 1):
-        start, stop = block * _INIT_ROWS, min(total, (block + 1) * _INIT_ROWS)
-        mixed = ((seed * 1_000_003 + key) * 65_537 + block) % (1 << 63)
-        generator = torch.Generator(device=local.device).manual_seed(mixed)
-        values = sample(torch.empty((stop - start, *local.shape[1:]), device=local.device), generator)
-        low, high = max(first, start), min(first + rows, stop)
-        local[low - first:high - first].copy_(values[low - start:high - start])
-
-
-class _LinearCrossEntropy(torch.autograd.Function):
-    """Summed cross-entropy of ``hidden @ weight.T`` whose gradients are computed during forward, chunk by
-    chunk: each chunk's logits are upcast to fp32, turned into their gradient (softmax - one-hot) and folded
-    into the input and weight gradients at once, then dropped. Nothing of size tokens x vocab outlives its
-    chunk and nothing is recomputed in backward (the FLOPs are those of a plain forward and backward)."""
-
-    @staticmethod
-    def forward(ctx, hidden: torch.Tensor, weight: torch.Tensor, targets: torch.Tensor, chunk: int) -> torch.Tensor:
-        want_hidden, want_weight = ctx.needs_input_grad[0], ctx.needs_input_grad[1]
-        total = torch.zeros((), dtype=torch.float32, device=hidden.device)
-        # Gradients are kept in fp32 until backward scales them: no rounding before the 1/tokens factor.
-        grad_hidden = torch.empty(hidden.shape, dtype=torch.float32, device=hidden.device) if want_hidden else None
-        grad_weight = torch.zeros(weight.shape, dtype=torch.float32, device=weight.device) if want_weight else None
-        for start in range(0, hidden.shape[0], chunk):
-            rows, labels = hidden[start:start + chunk], targets[start:start + chunk]
-            logits = F.linear(rows, weight).float()
-            log_probs = logits.log_softmax(dim=-1)
-            total += -log_probs.gather(1, labels[:, None]).sum()
-            if want_hidden or want_weight:
-                grad_logits = log_probs.exp_()
-                grad_logits[torch.arange(rows.shape[0], device=rows.device), labels] -= 1.0
-                grad_logits = grad_logits.to(rows.dtype if rows.dtype != torch.float32 else logits.dtype)
-                if want_hidden:
-                    grad_hidden[start:start + chunk] = grad_logits @ weight.to(grad_logits.dtype)
-                if want_weight:
-                    grad_weight += (grad_logits.t() @ rows.to(grad_logits.dtype)).float()
-        ctx.save_for_backward(*(g for g in (grad_hidden, grad_weight) if g is not None))
-        ctx.dtypes = hidden.dtype, weight.dtype
-        return total
-
-    @staticmethod
-    def backward(ctx, grad_total: torch.Tensor):
-        saved = list(ctx.saved_tensors)
-        grad_hidden = (saved.pop(0) * grad_total).to(ctx.dtypes[0]) if ctx.needs_input_grad[0] else None
-        grad_weight = (saved.pop(0) * grad_total).to(ctx.dtypes[1]) if ctx.needs_input_grad[1] else None
-        return grad_hidden, grad_weight, None, None
-
-
-def chunked_cross_entropy(hidden: torch.Tensor, weight: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-    """Mean cross-entropy of ``hidden @ weight.T`` against ``targets``, in fp32.
-
-    With bf16/fp16 logits, upcasting all of them at once costs tokens x vocab x 4 bytes (2 GiB for 4k tokens
-    of a 128k vocabulary), kept for backward. Here they are handled per chunk of tokens
-    (:class:`_LinearCrossEntropy`). fp32 logits need no copy and take the plain path.
-    """
-    if F.linear(hidden[:1], weight).dtype == torch.float32:
-        return F.cross_entropy(F.linear(hidden, weight), targets)
-    chunk = max(1, _LOSS_CHUNK_ELEMENTS // weight.shape[0])
-    return _LinearCrossEntropy.apply(hidden, weight, targets, chunk) / hidden.shape[0]
 
 
 class Attention(nn.Module):
@@ -251,12 +154,12 @@ class LlamaDecoder(nn.Module):
                     parameter.zero_()
                 elif name.endswith("lora_A.weight"):
                     bound = 1.0 / math.sqrt(parameter.shape[1])  # kaiming_uniform_(a=sqrt(5))
-                    _fill_rows(parameter, seed, name, lambda block, gen, b=bound: block.uniform_(-b, b, generator=gen))
+                    fill_rows(parameter, seed, name, lambda block, gen, b=bound: block.uniform_(-b, b, generator=gen))
                 elif parameter.dim() < 2:
                     parameter.fill_(1.0)
                 else:
                     std = residual_std if name.endswith(("o_proj.weight", "down_proj.weight")) else 0.02
-                    _fill_rows(parameter, seed, name, lambda block, gen, s=std: block.normal_(0.0, s, generator=gen))
+                    fill_rows(parameter, seed, name, lambda block, gen, s=std: block.normal_(0.0, s, generator=gen))
             cos, sin = _rotary_tables(self.args.head_dim, self.args.max_seq_len, self.args.rope_theta)
             self.rope_cos.copy_(cos)
             self.rope_sin.copy_(sin)
@@ -316,22 +219,13 @@ def vocab_size_of(model: nn.Module) -> int:
 
 def read_export_args(folder: Path) -> ModelArgs | None:
     """The sizes in a folder written by the export command, or None for any other folder."""
-    try:
-        document = json.loads((folder / "config.json").read_text())
-    except (OSError, ValueError):
-        return None
-    if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
-        return None
-    return ModelArgs(**document["args"])
-
-
-def write_export_config(folder: Path, args: ModelArgs) -> None:
-    (folder / "config.json").write_text(json.dumps({"format": EXPORT_FORMAT, "args": asdict(args)}, indent=2))
+    args = read_export_config(folder)
+    return ModelArgs(**args) if args is not None else None
 
 
 def build_model(spec: str, device: torch.device | str | None = None) -> nn.Module:
     """A named size from :data:`MODEL_SIZES`, an exported folder (sizes only: weights are loaded later by
-    :func:`load_exported_weights`), or a local Hugging Face model folder (needs transformers).
+    :func:`weights.load_exported_weights`), or a local Hugging Face model folder (needs transformers).
 
     ``device="meta"`` builds the Llama shapes without memory; the caller shards, materialises and
     initialises them (see training/parallel.py).
@@ -365,25 +259,6 @@ def exported_weights_file(spec: str) -> Path | None:
     return folder / "model.safetensors"
 
 
-def load_exported_weights(model: nn.Module, path: Path) -> None:
-    """Copy an exported model's weights into ``model``, reading only the rows this rank holds.
-
-    Parameters may be FSDP shards (DTensors) or plain tensors; LoRA-wrapped layers read their base weight
-    under the plain name. Each read maps just the slice it needs, so no rank holds the whole model.
-    """
-    from safetensors import safe_open
-
-    with safe_open(str(path), framework="pt") as source, torch.no_grad():
-        stored = set(source.keys())
-        for name, parameter in model.named_parameters():
-            key = name.replace(".base.", ".")
-            if key not in stored:
-                if ".lora_" in key:
-                    continue  # adapters start fresh (B = 0) and are not part of an exported base
-                raise invalid("--model", str(path.parent), f"an exported model with weight {key}")
-            local, first = _local_rows(parameter)
-            if local.shape[0]:
-                local.copy_(source.get_slice(key)[first:first + local.shape[0]])
 def non_embedding_parameters(model: nn.Module) -> int:
     """Parameter count without the input embedding (a lookup, not a matmul)."""
     embedding_ids = {id(p) for m in model.modules() if isinstance(m, nn.Embedding) for p in m.parameters()}

@@ -18,14 +18,8 @@ from torch.nn.parallel import DistributedDataParallel
 from eks_training.training.config import TrainConfig, invalid
 from eks_training.training.device import Runtime
 from eks_training.training.lora import apply_lora, freeze_base_to
-from eks_training.training.model import (
-    Attention,
-    LlamaDecoder,
-    build_model,
-    exported_weights_file,
-    flops_per_token,
-    load_exported_weights,
-)
+from eks_training.training.model import Attention, LlamaDecoder, build_model, exported_weights_file, flops_per_token
+from eks_training.training.weights import load_exported_weights
 
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": None}
 
