@@ -157,7 +157,8 @@ FLAGS: tuple[Flag, ...] = (
     _int("max_loss_spikes", 0, "Stop the run (exit 3) after this many spikes in a row; 0 only logs them.",
          minimum=0),
     _float("exit_timeout", 600.0, "Seconds the run may take from its last step to exit (final save, "
-           "uploads, barriers); past it the run logs what it waited for and exits 4.", low_open=True),
+           "uploads, barriers); past it the run logs what it waited for and exits 4. Raise it when the last "
+           "checkpoint takes longer to write.", low_open=True),
     Flag("profile", "steps", None, "Record a torch profiler trace of these steps (one step: N)."),
     Flag("profile_dir", "str", "profile", "Folder for the profiler trace (rank R writes rank-R.json).",
          allowed_text="a folder path"),

@@ -87,7 +87,7 @@ class Runtime:
                     raise ShutdownError(f"rank {self.rank}: the final barrier failed within "
                                         f"{timeout.total_seconds():g} s: {_first_line(error)}") from None
             else:
-                dist.barrier()
+                self.barrier()
         if watchdog is not None:
             watchdog.waiting_for("process-group teardown (destroy_process_group)")
         dist.destroy_process_group()
@@ -102,7 +102,8 @@ class Runtime:
 
     def barrier(self) -> None:
         if self.distributed:
-            dist.barrier()
+            # NCCL needs the device named, or it guesses one per rank (and may pick a wrong one).
+            dist.barrier(device_ids=[self.local_rank] if self.kind == "cuda" else None)
 
     def mark_step(self) -> None:
         """Cut and run the lazy graph (XLA); nothing elsewhere."""

@@ -117,7 +117,7 @@ def test_placeholder_neuron_package_gives_one_line_error(monkeypatch: pytest.Mon
 def test_ranks_leave_together_unless_one_failed(monkeypatch: pytest.MonkeyPatch, fails: bool) -> None:
     calls: list[str] = []
     monkeypatch.setattr(device_module.dist, "is_initialized", lambda: True)
-    monkeypatch.setattr(device_module.dist, "barrier", lambda: calls.append("barrier"))
+    monkeypatch.setattr(device_module.dist, "barrier", lambda **kwargs: calls.append("barrier"))
     monkeypatch.setattr(device_module.dist, "destroy_process_group", lambda: calls.append("destroy"))
     runtime = select_runtime("cpu", env={})
     monkeypatch.setattr(runtime, "init_process_group", lambda: None)

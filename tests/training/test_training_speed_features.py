@@ -86,10 +86,15 @@ def test_compiled_blocks_keep_names_and_results() -> None:
     tokens = torch.randint(0, 256, (2, 16))
     plain = _grads(_tiny(), tokens)
     model = _tiny()
+    from torch._dynamo.utils import counters
+
+    counters.clear()
     # The trainer passes inductor on CUDA; "eager" exercises the same graph capture without a C++ build.
     assert compile_blocks(model, backend="eager") == model.args.n_layers
     assert all(hasattr(block.forward, "_torchdynamo_orig_callable") for block in model.layers)
     grads = _grads(model, tokens)
+    # Every block reuses one graph: no per-layer recompiles (which would hit dynamo's recompile limit).
+    assert counters["stats"]["unique_graphs"] == 1
     assert grads.keys() == plain.keys()  # checkpoints keep their parameter names
     for name, grad in grads.items():
         torch.testing.assert_close(grad, plain[name], msg=name)
