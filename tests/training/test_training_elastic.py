@@ -52,3 +52,11 @@ def test_resume_on_other_world_sizes_trains_each_sample_once(token_data: Path, t
     assert len(combined) == len(set(combined))  # no sample twice
     result = json.loads((tmp_path / "c" / "rank-0.json").read_text())
     assert result["samples_consumed"] == 42 and sorted(map(int, result["losses"])) == [7, 8, 9]
+
+
+def test_checkpoints_from_before_the_global_position_still_resume() -> None:
+    from eks_training.training.train import _samples_consumed
+
+    # Older checkpoints counted micro-steps per rank; same world size x micro-batch converts them exactly.
+    assert _samples_consumed({"data_position": 5}, samples_per_micro_step=8) == 40
+    assert _samples_consumed({"samples_consumed": 42, "data_position": 5}, samples_per_micro_step=8) == 42
