@@ -216,12 +216,18 @@ class TrainingBuckets(Construct):
             server_access_logs_prefix=f"{id}/",
         )
 
-    def grant_training_access(self, grantee: iam.IGrantable) -> iam.Grant:
+    def grant_training_access(self, grantee: iam.IGrantable, *, checkpoint_prefix: str | None = None) -> iam.Grant:
         """Let ``grantee`` read the data bucket, read and write the checkpoint bucket, and use the key for both.
 
-        The statements name only the two buckets, their objects and the key: no wildcard actions
-        such as ``s3:*`` and no other resources.
+        ``checkpoint_prefix`` (a namespace, say) confines checkpoint reads, writes, deletes and listings to
+        ``<prefix>/``: one team's role cannot touch another's checkpoints. The statements name only the two
+        buckets, their objects and the key: no wildcard actions such as ``s3:*`` and no other resources.
         """
+        if checkpoint_prefix is not None and not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,62}", str(checkpoint_prefix)):
+            raise ValueError(f"checkpoint_prefix={checkpoint_prefix!r} is not allowed: use a namespace-like name such "
+                             "as 'training' (lowercase letters, digits, '-')")
+        objects = f"{checkpoint_prefix}/*" if checkpoint_prefix else "*"
+        listing = {"StringLike": {"s3:prefix": [f"{checkpoint_prefix}/*", f"{checkpoint_prefix}/"]}} if checkpoint_prefix else None
         data, checkpoints = self.data_bucket, self.checkpoint_bucket
         grants = [
             iam.Grant.add_to_principal(
@@ -231,18 +237,21 @@ class TrainingBuckets(Construct):
                 grantee=grantee, actions=list(_DATA_OBJECT_ACTIONS), resource_arns=[data.arn_for_objects("*")]
             ),
             iam.Grant.add_to_principal(
-                grantee=grantee, actions=list(_CHECKPOINT_BUCKET_ACTIONS), resource_arns=[checkpoints.bucket_arn]
+                grantee=grantee, actions=list(_CHECKPOINT_BUCKET_ACTIONS), resource_arns=[checkpoints.bucket_arn],
+                conditions=listing,
             ),
             iam.Grant.add_to_principal(
                 grantee=grantee,
                 actions=list(_CHECKPOINT_OBJECT_ACTIONS),
-                resource_arns=[checkpoints.arn_for_objects("*")],
+                resource_arns=[checkpoints.arn_for_objects(objects)],
             ),
             iam.Grant.add_to_principal(grantee=grantee, actions=list(_KEY_ACTIONS), resource_arns=[self.key.key_arn]),
         ]
         if isinstance(grantee, Construct):
-            acknowledge(grantee, "object ARNs of exactly the data and checkpoint buckets: checkpoint keys are named at "
-                        "run time", *(wildcard_resource_finding(self, b.arn_for_objects("*")) for b in (data, checkpoints)))
+            acknowledge(grantee, "object ARNs of exactly the data and checkpoint buckets (checkpoints under the grantee's "
+                        "prefix): checkpoint keys are named at run time",
+                        wildcard_resource_finding(self, data.arn_for_objects("*")),
+                        wildcard_resource_finding(self, checkpoints.arn_for_objects(objects)))
         combined = grants[0]
         for grant in grants[1:]:
             combined = combined.combine(grant)

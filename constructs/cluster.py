@@ -79,6 +79,11 @@ class TrainingCluster(Construct):
         endpoint = _ENDPOINTS[endpoint_access]
         if public_access_cidrs and endpoint_access != "private":
             endpoint = endpoint.only_from(*public_access_cidrs)
+        if endpoint_access != "private" and (not public_access_cidrs or "0.0.0.0/0" in public_access_cidrs):
+            Annotations.of(self).add_warning_v2(
+                "eks-training:public-endpoint",
+                f"endpoint_access={endpoint_access!r} with public_access_cidrs={list(public_access_cidrs) or 'unset'}: the "
+                "Kubernetes API endpoint is open to the whole internet (authentication still applies); name your networks")
 
         self.secrets_key = kms.Key(self, "SecretsKey", enable_key_rotation=True, removal_policy=removal_policy,
                                    description="EKS secrets envelope encryption")

@@ -17,7 +17,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from eks_training.core.versions import KUBERNETES_RELEASES, default_kubernetes_version
-from eks_training.core.catalog import INSTANCE_TYPES, instance_facts
+from eks_training.core.catalog import INSTANCE_TYPES, instance_facts, node_capacity
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent / "environments"
 
@@ -46,6 +46,7 @@ _INSTANCE_TYPE = r"^[a-z][a-z0-9-]*\.[a-z0-9]+$"
 _FILE_SYSTEM_PATH = r"^/[A-Za-z0-9._/-]*$"
 _S3_PREFIX = r"^[A-Za-z0-9!_.*'()/-]*$"
 _ACCOUNT = r"^\d{12}$"
+_HTTPS_URL = r"^https://[A-Za-z0-9.-]+(:\d+)?(/\S*)?$"
 #: What each pattern allows, in words: pattern errors name this instead of the regular expression.
 _PATTERN_HELP = {
     _DNS_LABEL.pattern: "use lowercase letters, digits and '-', starting with a letter (e.g. gpu-h100)",
@@ -54,6 +55,7 @@ _PATTERN_HELP = {
     _FILE_SYSTEM_PATH: "use an absolute path of letters, digits and . _ / - (e.g. /data)",
     _S3_PREFIX: "use an S3 key prefix of letters, digits and ! _ . * ' ( ) / -",
     _ACCOUNT: "use the 12-digit AWS account id",
+    _HTTPS_URL: "use an https:// URL of your provider",
 }
 
 Name = Annotated[str, Field(pattern=_DNS_LABEL.pattern, max_length=40)]
@@ -89,7 +91,9 @@ class NetworkConfig(_Model):
 class ClusterConfig(_Model):
     """The EKS control plane."""
 
-    endpoint_access: Literal["public", "private", "public_and_private"] = "public_and_private"
+    #: Private by default: a public endpoint needs `public_access_cidrs` naming who may reach it.
+    endpoint_access: Literal["public", "private", "public_and_private"] = "private"
+    #: Client networks the public endpoint admits (0.0.0.0/0 is accepted with a synth warning).
     public_access_cidrs: tuple[str, ...] = ()
     admin_role_arns: tuple[str, ...] = ()
     #: EKS add-on versions: "latest" resolves at deploy time, or a pinned "vX.Y.Z-eksbuild.N".
@@ -104,6 +108,16 @@ class ClusterConfig(_Model):
             except ValueError:
                 raise ValueError(f"'{cidr}' is not a network such as 203.0.113.0/24") from None
         return value
+
+    @model_validator(mode="after")
+    def _public_needs_cidrs(self) -> "ClusterConfig":
+        if self.endpoint_access != "private" and not self.public_access_cidrs:
+            raise ValueError(f"cluster.public_access_cidrs = [] with endpoint_access = {self.endpoint_access!r}: a public "
+                             "API endpoint must name the client networks it admits (e.g. [203.0.113.0/24]), or use private")
+        if self.endpoint_access == "private" and self.public_access_cidrs:
+            raise ValueError(f"cluster.public_access_cidrs = {list(self.public_access_cidrs)} is ignored with "
+                             "endpoint_access = 'private': remove it or make the endpoint public_and_private")
+        return self
 
     @field_validator("admin_role_arns")
     @classmethod
@@ -134,6 +148,13 @@ class SystemNodesConfig(_Model):
     desired_size: PositiveInt = 2
     max_size: PositiveInt = 4
     disk_gib: Annotated[int, Field(ge=20, le=2000)] = 100
+
+    @field_validator("instance_type")
+    @classmethod
+    def _known_type(cls, value: str) -> str:
+        # The check sizes every controller against this type's allocatable: it must be a type we know.
+        node_capacity(value)
+        return value
 
     @model_validator(mode="after")
     def _sizes(self) -> "SystemNodesConfig":
@@ -361,6 +382,20 @@ class SlurmPartitionConfig(_Model):
         return value
 
 
+class SignInConfig(_Model):
+    """JupyterHub sign-in through your OpenID Connect provider; the client secret stays in a Kubernetes Secret."""
+
+    authorize_url: Annotated[str, Field(pattern=_HTTPS_URL)]
+    token_url: Annotated[str, Field(pattern=_HTTPS_URL)]
+    userdata_url: Annotated[str, Field(pattern=_HTTPS_URL)]
+    client_id: Annotated[str, Field(min_length=1, max_length=256)]
+    #: Kubernetes Secret (key `client-secret`) in the jupyterhub namespace, created with kubectl before sign-in.
+    client_secret_name: Name = "jupyterhub-oidc"
+    allowed_users: tuple[str, ...] = ()
+    allowed_groups: tuple[str, ...] = ()
+    callback_url: Annotated[str, Field(pattern=r"^https?://\S+/hub/oauth_callback$")] = "http://localhost:8000/hub/oauth_callback"
+
+
 class ServicesConfig(_Model):
     """Cluster services: operators from their official charts and what we configure on top."""
 
@@ -370,6 +405,8 @@ class ServicesConfig(_Model):
     mpi_operator: bool = True
     slinky: bool = True
     jupyterhub: bool = False
+    #: Required with `jupyterhub: true`: who may sign in, and through which provider.
+    jupyterhub_sign_in: SignInConfig | None = None
     nvidia_device_plugin: bool = True
     neuron_device_plugin: bool = True
     neuron_scheduler_extension: bool = False
@@ -498,6 +535,9 @@ class PlatformConfig(_Model):
         ns = [n.name for n in self.training_namespaces]
         if len(set(ns)) != len(ns):
             raise ValueError(f"training_namespaces: names repeat in {ns}")
+        if self.services.jupyterhub and self.services.jupyterhub_sign_in is None:
+            raise ValueError("services.jupyterhub_sign_in is required with services.jupyterhub = true: JupyterHub's default "
+                             "authenticator lets anyone in (give your OIDC provider's URLs, client id and an allow-list)")
         if self.services.jupyterhub and not self.on_demand_instance_types():
             raise ValueError("services.jupyterhub = true needs accelerated capacity a notebook gets on demand: "
                              "a Karpenter pool, or a node group with desired_size > 0")

@@ -157,10 +157,14 @@ class TrainingPlatformStack(Stack):
             addons.append(self.cluster.add_addon(name, "latest", pod_identity_associations=[
                 {"roleArn": role.role_arn, "serviceAccount": service_account}]))
 
-        # Training pods: one identity that reads the data bucket and reads/writes checkpoints, nothing more.
-        self.training_role = self.cluster.pod_identity_role("Training")
-        self.buckets.grant_training_access(self.training_role)
+        # One identity per workload namespace: it reads the data bucket and reads/writes checkpoints under
+        # `<namespace>/` only, so one team's jobs (or a notebook) cannot read or delete another's checkpoints.
         namespaces = self._workload_namespaces()
+        self.training_roles = {}
+        for ns in namespaces:
+            role = self.cluster.pod_identity_role(f"Training-{ns}")
+            self.buckets.grant_training_access(role, checkpoint_prefix=ns)
+            self.training_roles[ns] = role
         accounts = self.cluster.cluster.add_manifest("TrainingServiceAccounts", *(
             {"apiVersion": "v1", "kind": "ServiceAccount",
              "metadata": {"name": TRAINING_SERVICE_ACCOUNT, "namespace": ns,
@@ -169,7 +173,7 @@ class TrainingPlatformStack(Stack):
         accounts.node.add_dependency(self.namespaces_manifest)
         for ns in namespaces:
             self.cluster.grant_pod_identity(f"Training-{ns}", namespace=ns, service_account=TRAINING_SERVICE_ACCOUNT,
-                                            role=self.training_role)
+                                            role=self.training_roles[ns])
 
         # Always: the default gp3 StorageClass serves claims that name no class (hub and controller state).
         fsx = self.lustre

@@ -111,6 +111,33 @@ CONFIG_CASES = [
      "storage.fsx: per_unit_throughput=300 is not allowed: PERSISTENT_2 takes one of [125, 250, 500, 1000] MB/s/TiB"),
     (("storage", "fsx"), {"deployment_type": "SCRATCH_2", "per_unit_storage_throughput": 250},
      "storage.fsx: per_unit_throughput=250 is not allowed: SCRATCH_2 takes none; leave it None"),
+    # Doors and settings that would silently mean something else (issue 14, point 6).
+    (("cluster",), {"endpoint_access": "public_and_private"},
+     "cluster: cluster.public_access_cidrs = [] with endpoint_access = 'public_and_private': a public API endpoint must "
+     "name the client networks it admits (e.g. [203.0.113.0/24]), or use private"),
+    (("cluster",), {"endpoint_access": "private", "public_access_cidrs": ["198.51.100.0/24"]},
+     "cluster: cluster.public_access_cidrs = ['198.51.100.0/24'] is ignored with endpoint_access = 'private': remove it "
+     "or make the endpoint public_and_private"),
+    (("services", "jupyterhub_sign_in"), None,
+     "services.jupyterhub_sign_in is required with services.jupyterhub = true: JupyterHub's default authenticator lets "
+     "anyone in (give your OIDC provider's URLs, client id and an allow-list)"),
+    (("services", "jupyterhub_sign_in", "authorize_url"), "http://login.example.com/authorize",
+     "services.jupyterhub_sign_in.authorize_url = 'http://login.example.com/authorize': not allowed: use an https:// URL "
+     "of your provider"),
+    (("images",), {"gpu_image": "registry.example/trainer:1"},
+     "images: images.gpu_image='registry.example/trainer:1' is ignored while images.build_training_images is true: set "
+     "build_training_images: false to use your own image"),
+    (("images",), {"build_training_images": False, "gpu_image": "registry.example/trainer:latest"},
+     "images: images.gpu_image='registry.example/trainer:latest' is not allowed: use a pinned registry/name:tag or "
+     "@sha256 digest"),
+    (("system_nodes", "instance_type"), "m6i.huge",
+     f"system_nodes.instance_type = 'm6i.huge': instance_type: 'm6i.huge' is not a known instance type (allowed: the "
+     f"accelerated types {ALLOWED_TYPES}, or a system type such as m6i.2xlarge: families m5, m5a, m6i, m6a, m7i, m7a, c5, "
+     "c6i, c6a, c7i, c7a, r5, r6i, r6a, r7i, r7a, sizes large, xlarge, 2xlarge, 4xlarge, 8xlarge, 12xlarge, 16xlarge, "
+     "24xlarge)"),
+    (("observability", "log_retention_days"), 10,
+     "observability.log_retention_days = 10: Input should be 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, "
+     "731, 1096, 1827, 2192, 2557, 2922, 3288 or 3653"),
 ]
 
 

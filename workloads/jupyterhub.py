@@ -197,6 +197,54 @@ def _profile_entry(profile: NotebookProfile, *, image: str, fsx_claim_name: str)
     return entry
 
 
+@dataclass(frozen=True)
+class OidcSignIn:
+    """Sign-in through an OpenID Connect provider (Amazon Cognito, Okta, Entra ID...) with an allow-list.
+
+    The client secret never enters a template: ``client_secret_name`` names a Kubernetes Secret (key
+    ``client-secret``) in the hub's namespace that the operator creates (`kubectl create secret generic`).
+    ``callback_url`` defaults to the hub reached by `kubectl port-forward svc/proxy-public 8000:80`.
+    """
+
+    authorize_url: str
+    token_url: str
+    userdata_url: str
+    client_id: str
+    client_secret_name: str
+    allowed_users: tuple[str, ...] = ()
+    allowed_groups: tuple[str, ...] = ()
+    callback_url: str = "http://localhost:8000/hub/oauth_callback"
+    username_claim: str = "email"
+
+    def __post_init__(self) -> None:
+        for field in ("authorize_url", "token_url", "userdata_url"):
+            if not re.match(r"^https://[a-z0-9.-]+(:\d+)?/\S*$", str(getattr(self, field))):
+                raise ValueError(f"sign-in {field}={getattr(self, field)!r} is not allowed: use an https:// URL of your provider")
+        if not re.match(r"^https?://[a-z0-9.-]+(:\d+)?/\S*oauth_callback$", str(self.callback_url)):
+            raise ValueError(f"sign-in callback_url={self.callback_url!r} is not allowed: use the hub's "
+                             ".../hub/oauth_callback URL")
+        if not str(self.client_id).strip():
+            raise ValueError("sign-in client_id='' is not allowed: give the provider's app client id")
+        check_dns_subdomain("sign-in client_secret_name", self.client_secret_name)
+        if not self.allowed_users and not self.allowed_groups:
+            raise ValueError("sign-in allowed_users=[] and allowed_groups=[] is not allowed: name who may sign in")
+
+    def hub_values(self) -> dict[str, Any]:
+        authenticator = {
+            "client_id": self.client_id, "oauth_callback_url": self.callback_url,
+            "authorize_url": self.authorize_url, "token_url": self.token_url, "userdata_url": self.userdata_url,
+            "scope": ["openid", "email", "profile"], "username_claim": self.username_claim,
+            **({"allowed_users": list(self.allowed_users)} if self.allowed_users else {}),
+            **({"allowed_groups": list(self.allowed_groups), "claim_groups_key": "groups"} if self.allowed_groups else {}),
+        }
+        return {
+            "config": {"JupyterHub": {"authenticator_class": "generic-oauth"}, "GenericOAuthenticator": authenticator},
+            # OAuthenticator reads the secret from this variable: it stays in the cluster's Secret.
+            "extraEnv": {"OAUTH_CLIENT_SECRET": {"valueFrom": {"secretKeyRef": {
+                "name": self.client_secret_name, "key": "client-secret"}}}},
+        }
+
+
 def jupyterhub_values(
     *,
     namespace: str,
@@ -205,12 +253,14 @@ def jupyterhub_values(
     profiles: Sequence[NotebookProfile],
     gpu_image: str,
     neuron_image: str,
+    sign_in: OidcSignIn | None = None,
 ) -> dict[str, Any]:
     """Values for the z2jh chart `JUPYTERHUB_CHART_VERSION`, to install as a release in `namespace`.
 
     `fsx_claim_name` and `training_service_account` must exist in `namespace` (the release's namespace, where
     notebook pods run). The GPU image serves nvidia profiles and is the default image; the Neuron image serves
-    Trainium profiles.
+    Trainium profiles. ``sign_in`` replaces the chart's default (the dummy authenticator, which lets anyone in):
+    without it the values keep the chart's default, which `eks-training check` reports as an open door.
     """
     check_dns_label("namespace", namespace)
     check_dns_subdomain("fsx_claim_name", fsx_claim_name)
@@ -228,7 +278,7 @@ def jupyterhub_values(
         )
     return {
         # Hub, proxy and the user scheduler are platform services: on the system nodes, never on accelerators.
-        "hub": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)},
+        "hub": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR), **(sign_in.hub_values() if sign_in else {})},
         # ClusterIP: a LoadBalancer Service here would be an internet-facing load balancer (kubectl port-forward,
         # or an ingress of the user's choosing, reaches it).
         "proxy": {"service": {"type": "ClusterIP"}, "chp": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}},

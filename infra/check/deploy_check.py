@@ -120,6 +120,7 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig, jobs: Mapp
     _check_storage(snap, report, releases_pods)
     _check_services(snap, report, releases_pods)
     _check_network_policies(snap, report, releases_pods, config)
+    _check_sign_in(snap, report)
     for source in snap.node_sources:  # a group at size 0 too: an operator may scale it by hand
         for what, why in unreachable(snap, source):
             report.fail("network", source.name, what, why)
@@ -369,6 +370,23 @@ def _check_network_policies(snap: PlatformSnapshot, report: CheckReport, rendere
     for subject, field_, message in network_policy_findings(objects, namespaces=namespaces_of(config),
                                                             vpc_cidr=config.network.cidr):
         report.fail("network-policy", subject, field_, message)
+
+
+def _check_sign_in(snap: PlatformSnapshot, report: CheckReport) -> None:
+    """A notebook is a shell with the namespace's identity: the hub must sign people in, never the chart's default."""
+    for release in snap.releases:
+        if release.release != "jupyterhub":
+            continue
+        hub = release.values.get("hub") or {}
+        authenticator = ((hub.get("config") or {}).get("JupyterHub") or {}).get("authenticator_class")
+        if authenticator in (None, "dummy", "null", "nullauthenticator"):
+            report.fail("sign-in", "helm release jupyterhub", "hub.config.JupyterHub.authenticator_class",
+                        f"{authenticator or 'unset (the chart default: dummy)'} lets anyone in and hands them a GPU pod "
+                        "with the namespace's role: configure services.jupyterhub_sign_in")
+        oauth = (hub.get("config") or {}).get("GenericOAuthenticator") or {}
+        if "example.com" in str(oauth.get("authorize_url", "")):
+            report.notes.append("JupyterHub sign-in still points at example.com: set services.jupyterhub_sign_in to your "
+                                "provider before anyone signs in")
 
 
 def _check_iam(snap: PlatformSnapshot, report: CheckReport, config: PlatformConfig) -> None:

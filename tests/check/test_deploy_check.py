@@ -275,3 +275,32 @@ def test_check_command_bad_arguments_are_one_line(argv, message):
     with redirect_stderr(err):
         assert main(argv) == 2
     assert err.getvalue().startswith(message) and err.getvalue().count("\n") == 1
+
+
+# --- issue 14: doors ------------------------------------------------------------------------------------------------
+
+
+def test_a_hub_with_the_charts_default_authenticator_is_an_open_door(prod, prod_jobs):
+    snap = load_snapshot(copy.deepcopy(prod.template))
+    hub = next(r for r in snap.releases if r.release == "jupyterhub")
+    del hub.values["hub"]["config"]  # as before: the chart's dummy authenticator
+    report = _check(prod, prod_jobs, snapshot=snap)
+    assert [f.field for f in _failures(report, "sign-in")] == ["hub.config.JupyterHub.authenticator_class"]
+
+
+def test_each_workload_namespace_has_its_own_role_scoped_to_its_checkpoints(prod):
+    associations = {r["Properties"]["Namespace"]: r["Properties"]["RoleArn"]["Fn::GetAtt"][0]
+                    for r in prod.resources("AWS::EKS::PodIdentityAssociation").values()
+                    if r["Properties"].get("ServiceAccount") == "training"}
+    assert set(associations) == {"training", "ai-research", "slurm", "jupyterhub"}
+    assert len(set(associations.values())) == 4  # one role each
+    policies = prod.resources("AWS::IAM::Policy").values()
+    for namespace, role in associations.items():
+        statements = [s for p in policies if {"Ref": role} in p["Properties"]["Roles"]
+                      for s in p["Properties"]["PolicyDocument"]["Statement"]]
+        text = json.dumps(statements)
+        assert f"/{namespace}/*" in text
+        others = {"training", "ai-research", "slurm", "jupyterhub"} - {namespace}
+        assert not any(f"/{other}/*" in text for other in others)
+        writes = [s for s in statements if "s3:DeleteObject" in s["Action"]]
+        assert writes and all(json.dumps(s["Resource"]).endswith(f'/{namespace}/*"]]}}') for s in writes), writes
