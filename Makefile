@@ -21,7 +21,7 @@ export AWS_EC2_METADATA_DISABLED := true
 CDK := node_modules/.bin/cdk
 CDK_FLAGS := --no-notices --no-version-reporting --no-asset-metadata --no-path-metadata
 
-.PHONY: synth test install install-dev node clean diagram benchmark
+.PHONY: synth test install install-dev node clean diagram benchmark deploy
 .DEFAULT_GOAL := synth
 
 synth: install
@@ -32,6 +32,10 @@ synth: install
 
 test: install-dev
 	$(PY) -m pytest -n 2 -q
+
+# Deploy (AWS credentials for the environment's account; Docker builds the training images the stack pushes).
+deploy: install
+	$(CDK) deploy $(CDK_FLAGS) -c env=$(ENV)
 
 diagram: install-dev
 	$(PY) -m eks_training.infra.diagram --env $(ENV) --out docs/architecture-$(ENV).png
