@@ -8,6 +8,9 @@ FSX_CLAIM_NAME = "fsx-lustre"
 MODELS_CLAIM_NAME = "models"
 #: ServiceAccount of training pods in every training namespace (Pod Identity: read data, read/write checkpoints).
 TRAINING_SERVICE_ACCOUNT = "training"
+#: ServiceAccount of MPIJob launchers in every training namespace (read-only on its pods); the MPI Operator
+#: support chart creates it, the MPIJob builders name it.
+MPI_LAUNCHER_SERVICE_ACCOUNT = "mpi-launcher"
 #: Where every pod (jobs, notebooks, Ray, Slurm) mounts the FSx claim.
 FSX_MOUNT_PATH = "/fsx"
 #: Datasets on FSx: the data bucket's objects, imported by the `/data` data repository association. A dataset

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import yaml
 
-from eks_training.core.catalog import INSTANCE_TYPES, UnsupportedInstanceTypeError
-from eks_training.infra.config import ConfigError, PlatformConfig, load_environment
+from eks_training.core.catalog import UnsupportedInstanceTypeError
+from eks_training.infra.config import ConfigError, load_environment
 from eks_training.infra.planner import deepspeed_json, plan_parallelism
 
 
@@ -23,8 +22,24 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    #: Adds a subcommand's arguments when it is the one that runs (see :func:`_lazy_command`).
+    fill: Callable[[argparse.ArgumentParser], None] | None = None
+
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(message)
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        if self.fill is not None:
+            fill, self.fill = self.fill, None
+            fill(self)
+        return super().parse_known_args(args, namespace)
+
+
+def _lazy_command(subparsers: argparse._SubParsersAction, name: str, help: str,
+                  fill: Callable[[argparse.ArgumentParser], None]) -> None:
+    """A subcommand whose module is imported only when it runs: `check` alone loads cdk8s and Node (~1 s),
+    which `list`, `render` and `plan` must not pay for."""
+    subparsers.add_parser(name, help=help).fill = fill
 
 
 def _render(args: argparse.Namespace) -> int:
@@ -77,8 +92,7 @@ def _preflight(args: argparse.Namespace) -> int:
     return preflight.run(args)
 
 
-def _add_preflight(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("preflight", help="check an environment before deploying")
+def _fill_preflight(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(handler=_preflight)
     try:
         from eks_training.infra import preflight
@@ -88,32 +102,28 @@ def _add_preflight(subparsers: argparse._SubParsersAction) -> None:
     preflight.add_arguments(parser)
 
 
-def _add_data(subparsers: argparse._SubParsersAction) -> None:
+def _fill_data(data: argparse.ArgumentParser) -> None:
     """`data prepare`: tokenize a corpus into the trainer's --data folders (eks_training.training.data_prep)."""
-    # data_prep imports its heavy packages (tokenizers, pyarrow, boto3) only when it runs, so this is cheap.
     from eks_training.training import data_prep
 
-    data = subparsers.add_parser("data", help="prepare training data")
     actions = data.add_subparsers(dest="data_command", metavar="{prepare}", required=True, parser_class=_Parser)
     prepare = actions.add_parser("prepare", help="tokenize text/JSON Lines/Parquet into token shards + meta.json")
     data_prep.add_arguments(prepare)
     prepare.set_defaults(handler=data_prep.run)
 
 
-def _add_check(subparsers: argparse._SubParsersAction) -> None:
-    """`check`: would the synthesized platform run a job? (eks_training.infra.check, imported when it runs)."""
+def _fill_check(parser: argparse.ArgumentParser) -> None:
+    """`check`: would the synthesized platform run a job? (eks_training.infra.check)."""
     from eks_training.infra.check import deploy_check
 
-    parser = subparsers.add_parser("check", help="prove offline that the environment's pods land, reach and start")
     deploy_check.add_arguments(parser)
     parser.set_defaults(handler=deploy_check.run)
 
 
-def _add_status(subparsers: argparse._SubParsersAction) -> None:
+def _fill_status(parser: argparse.ArgumentParser) -> None:
     """`status`: a job's pods, nodes, last step, tokens/s and checkpoint (eks_training.infra.status, read-only)."""
     from eks_training.infra import status
 
-    parser = subparsers.add_parser("status", help="show a job's pods, nodes and progress (read-only, needs credentials)")
     status.add_arguments(parser)
     parser.set_defaults(handler=status.run)
 
@@ -162,10 +172,10 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--deepspeed-config")
     plan.add_argument("--hf-trainer", action="store_true")
     plan.set_defaults(handler=_plan)
-    _add_preflight(subparsers)
-    _add_data(subparsers)
-    _add_check(subparsers)
-    _add_status(subparsers)
+    _lazy_command(subparsers, "preflight", "check an environment before deploying", _fill_preflight)
+    _lazy_command(subparsers, "data", "prepare training data", _fill_data)
+    _lazy_command(subparsers, "check", "prove offline that the environment's pods land, reach and start", _fill_check)
+    _lazy_command(subparsers, "status", "show a job's pods, nodes and progress (read-only, needs credentials)", _fill_status)
     return parser
 
 

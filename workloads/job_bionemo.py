@@ -6,11 +6,8 @@ platform's FSx claim, the model cache from its EFS `models` claim, and /dev/shm 
 
 from __future__ import annotations
 
-import cdk8s
-import constructs
-
 from eks_training.workloads.job_pods import TrainingJob, training_container, training_pod_spec
-from eks_training.workloads.k8s_objects import check_dns_subdomain, emit
+from eks_training.workloads.k8s_objects import check_dns_subdomain
 from eks_training.workloads.labels import common_labels
 from eks_training.core.names import MODELS_CLAIM_NAME
 
@@ -51,14 +48,3 @@ def bionemo_job(job: TrainingJob, *, config_map_name: str | None = None, config_
             },
         },
     }
-
-
-class BioNemoJobChart(cdk8s.Chart):
-    """One BioNeMo Job (see :func:`bionemo_job`)."""
-
-    def __init__(self, scope: constructs.Construct, id: str, *, job: TrainingJob, config_map_name: str | None = None,
-                 config_name: str = DEFAULT_CONFIG_NAME, module: str = DEFAULT_MODULE,
-                 models_claim_name: str = MODELS_CLAIM_NAME) -> None:
-        super().__init__(scope, id)
-        emit(self, bionemo_job(job, config_map_name=config_map_name, config_name=config_name, module=module,
-                               models_claim_name=models_claim_name))

@@ -31,14 +31,10 @@ from __future__ import annotations
 import dataclasses
 import shlex
 
-import cdk8s
-import constructs
-
 from eks_training.workloads.job_mpi import IMAGE_SSH_DIR, MPIJOB_API, worker_host
 from eks_training.workloads.job_pods import TrainingJob, fabric_env, training_container, training_pod_spec
-from eks_training.workloads.k8s_objects import emit
 from eks_training.workloads.labels import common_labels
-from eks_training.workloads.mpi_operator import LAUNCHER_SERVICE_ACCOUNT
+from eks_training.core.names import MPI_LAUNCHER_SERVICE_ACCOUNT
 
 COMPONENT = "health-check"
 NCCL_ALL_REDUCE = "all_reduce_perf"
@@ -293,7 +289,7 @@ def health_check(job: TrainingJob) -> list[dict]:
     }
     launcher_template = {
         "metadata": {"labels": common_labels(COMPONENT)},
-        "spec": {"serviceAccountName": LAUNCHER_SERVICE_ACCOUNT, "restartPolicy": "Never", "containers": [launcher]},
+        "spec": {"serviceAccountName": MPI_LAUNCHER_SERVICE_ACCOUNT, "restartPolicy": "Never", "containers": [launcher]},
     }
     return [{
         "apiVersion": MPIJOB_API,
@@ -313,12 +309,3 @@ def health_check(job: TrainingJob) -> list[dict]:
             },
         },
     }]
-
-
-class HealthCheckChart(cdk8s.Chart):
-    """The health-check MPIJob (see :func:`health_check`)."""
-
-    def __init__(self, scope: constructs.Construct, id: str, *, job: TrainingJob) -> None:
-        super().__init__(scope, id)
-        for obj in health_check(job):
-            emit(self, obj)

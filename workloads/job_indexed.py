@@ -10,9 +10,6 @@ to a few steps) that fills the shared Neuron compile cache on FSx; the real run 
 
 from __future__ import annotations
 
-import cdk8s
-import constructs
-
 from eks_training.workloads.job_pods import (
     RENDEZVOUS_PORT,
     TrainingJob,
@@ -20,7 +17,7 @@ from eks_training.workloads.job_pods import (
     training_container,
     training_pod_spec,
 )
-from eks_training.workloads.k8s_objects import check_int, emit
+from eks_training.workloads.k8s_objects import check_int
 from eks_training.workloads.labels import common_labels
 
 COMPONENT = "training-job"
@@ -108,21 +105,3 @@ def neuron_job(job: TrainingJob, *, precompile_steps: int | None = None) -> list
         headless_service(job, "neuron"),
         indexed_job(job, component="neuron", init_containers=inits, extra_env=cache_env, extra_mounts=[cache_mount]),
     ]
-
-
-class PyTorchJobChart(cdk8s.Chart):
-    """GPU training on a plain indexed Job (see :func:`pytorch_job`)."""
-
-    def __init__(self, scope: constructs.Construct, id: str, *, job: TrainingJob) -> None:
-        super().__init__(scope, id)
-        for obj in pytorch_job(job):
-            emit(self, obj)
-
-
-class NeuronJobChart(cdk8s.Chart):
-    """Trainium training on an indexed Job (see :func:`neuron_job`)."""
-
-    def __init__(self, scope: constructs.Construct, id: str, *, job: TrainingJob, precompile_steps: int | None = None) -> None:
-        super().__init__(scope, id)
-        for obj in neuron_job(job, precompile_steps=precompile_steps):
-            emit(self, obj)

@@ -8,9 +8,6 @@ request every EFA interface of the instance type.
 
 from __future__ import annotations
 
-import cdk8s
-import constructs
-
 from eks_training.workloads.job_pods import (
     TrainingJob,
     c10d_rendezvous,
@@ -19,9 +16,9 @@ from eks_training.workloads.job_pods import (
     training_container,
     training_pod_spec,
 )
-from eks_training.workloads.k8s_objects import check_int, emit
+from eks_training.workloads.k8s_objects import check_int
 from eks_training.workloads.labels import common_labels
-from eks_training.workloads.mpi_operator import LAUNCHER_SERVICE_ACCOUNT
+from eks_training.core.names import MPI_LAUNCHER_SERVICE_ACCOUNT
 
 COMPONENT = "mpi-operator"
 MPIJOB_API = "kubeflow.org/v2beta1"
@@ -60,7 +57,7 @@ def mpi_job(job: TrainingJob, *, slots_per_worker: int | None = None) -> dict:
     # The launcher needs no accelerator and runs on any node; the operator's RBAC for it is in mpi_operator.py.
     launcher_template = {
         "metadata": {"labels": common_labels(COMPONENT)},
-        "spec": {"serviceAccountName": LAUNCHER_SERVICE_ACCOUNT, "restartPolicy": "OnFailure", "containers": [launcher]},
+        "spec": {"serviceAccountName": MPI_LAUNCHER_SERVICE_ACCOUNT, "restartPolicy": "OnFailure", "containers": [launcher]},
     }
     # The operator starts no process in workers: sshd in the foreground keeps them up for mpirun.
     worker = training_container(job, ["/usr/sbin/sshd", "-De"], name="worker")
@@ -88,11 +85,3 @@ def mpi_job(job: TrainingJob, *, slots_per_worker: int | None = None) -> dict:
             },
         },
     }
-
-
-class MpiJobChart(cdk8s.Chart):
-    """One MPIJob (see :func:`mpi_job`)."""
-
-    def __init__(self, scope: constructs.Construct, id: str, *, job: TrainingJob, slots_per_worker: int | None = None) -> None:
-        super().__init__(scope, id)
-        emit(self, mpi_job(job, slots_per_worker=slots_per_worker))

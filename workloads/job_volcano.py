@@ -8,11 +8,8 @@ collective cannot continue with a member missing.
 
 from __future__ import annotations
 
-import cdk8s
-import constructs
-
 from eks_training.workloads.job_pods import TrainingJob, c10d_rendezvous, torchrun_command, training_container, training_pod_spec
-from eks_training.workloads.k8s_objects import check_dns_label, check_int, emit
+from eks_training.workloads.k8s_objects import check_dns_label, check_int
 from eks_training.workloads.labels import common_labels
 
 COMPONENT = "volcano"
@@ -53,11 +50,3 @@ def volcano_job(job: TrainingJob, *, queue: str, max_retry: int = 3) -> dict:
             ],
         },
     }
-
-
-class VolcanoJobChart(cdk8s.Chart):
-    """One gang-scheduled Volcano Job (see :func:`volcano_job`)."""
-
-    def __init__(self, scope: constructs.Construct, id: str, *, job: TrainingJob, queue: str, max_retry: int = 3) -> None:
-        super().__init__(scope, id)
-        emit(self, volcano_job(job, queue=queue, max_retry=max_retry))

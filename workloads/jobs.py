@@ -8,9 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import cdk8s
-import constructs
-
 from eks_training.workloads.job_bionemo import bionemo_job
 from eks_training.workloads.job_data_prep import data_prep_job
 from eks_training.workloads.job_healthcheck import health_check
@@ -19,7 +16,6 @@ from eks_training.workloads.job_mpi import mpi_job
 from eks_training.workloads.job_pods import TrainingJob
 from eks_training.workloads.job_ray import ray_cluster_for, ray_job_for
 from eks_training.workloads.job_volcano import volcano_job
-from eks_training.workloads.k8s_objects import emit
 from eks_training.workloads.sbatch import sbatch_script
 
 
@@ -86,16 +82,3 @@ def job_kind(name: str) -> JobKind:
     if name not in JOB_KINDS:
         raise ValueError(f"kind={name!r} is not a job kind: use one of {', '.join(JOB_KINDS)}")
     return JOB_KINDS[name]
-
-
-class JobChart(cdk8s.Chart):
-    """Any Kubernetes job kind of :data:`JOB_KINDS` as a chart (slurm-batch is a script, not a chart)."""
-
-    def __init__(self, scope: constructs.Construct, id: str, *, kind: str, job: TrainingJob,
-                 names: PlacementNames = PlacementNames()) -> None:
-        super().__init__(scope, id)
-        selected = job_kind(kind)
-        if selected.is_script:
-            raise ValueError(f"kind={kind!r} renders an sbatch script, not Kubernetes objects: use sbatch_script()")
-        for obj in selected.build(job, names):
-            emit(self, obj)

@@ -1,4 +1,4 @@
-"""Input checks and object emission shared by the platform's cdk8s charts.
+"""Input checks shared by the job builders and the platform's cdk8s charts, and object emission for the charts.
 
 Every user-facing value goes through one of the `check_*` helpers so a mistake surfaces as a one-line
 ValueError naming the field, the bad value and what is allowed, instead of a manifest the API server rejects
@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import cdk8s
-import constructs
+if TYPE_CHECKING:
+    import cdk8s
+    import constructs
 
 # RFC 1123 label (namespaces, most object names) and subdomain (names of cluster-scoped kinds, label prefixes).
 _DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
@@ -112,6 +113,10 @@ def check_unique(field: str, values: list[str]) -> None:
 
 def emit(chart: constructs.Construct, obj: Mapping[str, Any]) -> cdk8s.ApiObject:
     """Add a complete object dict to a chart as a cdk8s ApiObject (construct id `<kind>:<namespace>:<name>`)."""
+    # Imported here, not at the top: the job builders use this module's checks, and `eks-training render` must not
+    # pay for cdk8s (it starts jsii's Node runtime) when it only prints dicts.
+    import cdk8s
+
     metadata = obj["metadata"]
     # ':' appears in no Kubernetes name, so the id is unique per (kind, namespace, name).
     construct_id = ":".join(part for part in (obj["kind"], metadata.get("namespace"), metadata["name"]) if part)

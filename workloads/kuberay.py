@@ -11,16 +11,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-import cdk8s
-import constructs
-
 from eks_training.workloads.k8s_objects import (
     check_dns_label,
     check_dns_subdomain,
     check_int,
     check_labels,
     check_quantity,
-    emit,
 )
 from eks_training.workloads.labels import common_labels
 from eks_training.core.names import FSX_MOUNT_PATH, SYSTEM_NODE_SELECTOR
@@ -260,36 +256,3 @@ def ray_job(
         "metadata": {"name": name, "namespace": namespace, "labels": common_labels(COMPONENT)},
         "spec": spec,
     }
-
-
-class RayClusterChart(cdk8s.Chart):
-    """A long-lived GPU RayCluster for interactive and Ray Train work."""
-
-    def __init__(
-        self,
-        scope: constructs.Construct,
-        id: str,
-        *,
-        namespace: str,
-        name: str,
-        workers: RayGpuWorkers,
-        fsx_claim_name: str,
-        service_account_name: str,
-        ray_version: str = "2.49.1",
-        image: str | None = None,
-        head: RayHead | None = None,
-        enable_in_tree_autoscaling: bool = True,
-    ) -> None:
-        super().__init__(scope, id)
-        config = RayClusterConfig(
-            namespace=namespace,
-            name=name,
-            workers=workers,
-            fsx_claim_name=fsx_claim_name,
-            service_account_name=service_account_name,
-            ray_version=ray_version,
-            image=image,
-            head=head or RayHead(),
-            enable_in_tree_autoscaling=enable_in_tree_autoscaling,
-        )
-        emit(self, ray_cluster(config))

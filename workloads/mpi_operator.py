@@ -14,11 +14,11 @@ from collections.abc import Sequence
 import cdk8s
 import constructs
 
+from eks_training.core.names import MPI_LAUNCHER_SERVICE_ACCOUNT as LAUNCHER_SERVICE_ACCOUNT
 from eks_training.workloads.k8s_objects import check_dns_label, check_unique, emit
 from eks_training.workloads.labels import common_labels
 
 COMPONENT = "mpi-operator"
-LAUNCHER_SERVICE_ACCOUNT = "mpi-launcher"
 _LAUNCHER_POD_VERBS = ["get", "list", "watch"]
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import shlex
 
+from eks_training.core.names import FSX_MOUNT_PATH
 from eks_training.workloads.job_pods import CHECKPOINT_SYNC_MODULE, RENDEZVOUS_PORT, TRAIN_MODULE, TrainingJob, train_args
 from eks_training.workloads.k8s_objects import check_dns_label
-from eks_training.workloads.slinky import SHARED_MOUNT_PATH
 
-LOG_DIR = f"{SHARED_MOUNT_PATH}/logs"
+LOG_DIR = f"{FSX_MOUNT_PATH}/logs"
 
 
 def sbatch_script(job: TrainingJob, *, partition: str) -> str:

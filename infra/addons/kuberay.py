@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from eks_training.core.catalog import INSTANCE_TYPES, whole_node_requests
 from eks_training.core.names import FSX_CLAIM_NAME, SYSTEM_NODE_SELECTOR, TRAINING_SERVICE_ACCOUNT
 from eks_training.core.versions import KUBERAY
-from eks_training.workloads.kuberay import RayClusterChart, RayGpuWorkers
+from eks_training.workloads.job_charts import RayClusterChart
+from eks_training.workloads.kuberay import RayGpuWorkers
 
 
 @dataclass(frozen=True)

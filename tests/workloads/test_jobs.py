@@ -7,7 +7,8 @@ import pytest
 
 from eks_training.core.catalog import INSTANCE_TYPES
 from eks_training.workloads.job_pods import TrainingJob
-from eks_training.workloads.jobs import JOB_KINDS, JobChart, PlacementNames
+from eks_training.workloads.job_charts import JobChart
+from eks_training.workloads.jobs import JOB_KINDS, PlacementNames
 from eks_training.workloads.sbatch import sbatch_script
 from support.k8s_schemas import chart_objects, validate_k8s_objects
 

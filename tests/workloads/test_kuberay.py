@@ -5,7 +5,8 @@ from __future__ import annotations
 import cdk8s
 import pytest
 
-from eks_training.workloads.kuberay import RayClusterChart, RayClusterConfig, RayGpuWorkers, RayHead, ray_job
+from eks_training.workloads.job_charts import RayClusterChart
+from eks_training.workloads.kuberay import RayClusterConfig, RayGpuWorkers, RayHead, ray_job
 from support.k8s_schemas import chart_objects, validate_k8s_object, validate_k8s_objects
 
 P5_WORKERS = RayGpuWorkers(
