@@ -25,17 +25,19 @@ class DivergenceGuard:
         self._recent: deque[float] = deque(maxlen=window)
         self._min_history = min_history
         self.consecutive_spikes = 0
-        self.nonfinite: torch.Tensor | None = None
+        # A running sum of the observed scalars: NaN and infinity stay in a sum, so one device op per step
+        # records them (losses and norms are non-negative, so finite values cannot cancel to a non-finite).
+        self._observed: torch.Tensor | None = None
 
-    def observe(self, *values: torch.Tensor) -> None:
-        """Fold scalars (a loss, a gradient norm) into the device-side non-finite flag (no host read)."""
-        for value in values:
-            bad = ~torch.isfinite(value.detach().float())
-            self.nonfinite = bad if self.nonfinite is None else self.nonfinite | bad
+    def observe(self, value: torch.Tensor) -> None:
+        """Fold a scalar (a loss, a gradient norm) into the device-side record (no host read)."""
+        value = value.detach().float()
+        self._observed = value if self._observed is None else self._observed + value
 
     def raise_if_diverged(self, step: int) -> None:
-        """Host read of the flag: raises :class:`TrainingDiverged` if any step since the last read diverged."""
-        if self.nonfinite is not None and bool(self.nonfinite):
+        """Host read of the record: raises :class:`TrainingDiverged` if any value since the start was NaN or
+        infinite."""
+        if self._observed is not None and not bool(torch.isfinite(self._observed)):
             raise TrainingDiverged(f"training diverged by step {step}: the loss or gradient norm is NaN or "
                                    "infinite; no checkpoint was written for it (lower --lr or check the data)")
 

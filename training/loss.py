@@ -47,6 +47,14 @@ class _LinearCrossEntropy(torch.autograd.Function):
         return grad_hidden, grad_weight, None, None
 
 
+def _logits_dtype(hidden: torch.Tensor, weight: torch.Tensor) -> torch.dtype:
+    """The dtype ``F.linear(hidden, weight)`` will produce (autocast decides when it is on)."""
+    device = hidden.device.type
+    if torch.is_autocast_enabled(device):
+        return torch.get_autocast_dtype(device)
+    return torch.promote_types(hidden.dtype, weight.dtype)
+
+
 def chunked_cross_entropy(hidden: torch.Tensor, weight: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
     """Mean cross-entropy of ``hidden @ weight.T`` against ``targets``, in fp32.
 
@@ -54,7 +62,7 @@ def chunked_cross_entropy(hidden: torch.Tensor, weight: torch.Tensor, targets: t
     of a 128k vocabulary), kept for backward. Here they are handled per chunk of tokens
     (:class:`_LinearCrossEntropy`). fp32 logits need no copy and take the plain path.
     """
-    if F.linear(hidden[:1], weight).dtype == torch.float32:
+    if _logits_dtype(hidden, weight) == torch.float32:
         return F.cross_entropy(F.linear(hidden, weight), targets)
     chunk = max(1, LOSS_CHUNK_ELEMENTS // weight.shape[0])
     return _LinearCrossEntropy.apply(hidden, weight, targets, chunk) / hidden.shape[0]

@@ -175,14 +175,14 @@ def train(config: TrainConfig, runtime: Runtime, reporter: Reporter | None = Non
     try:
         while step < config.max_steps:
             profiler.before_step(step + 1)
-            loss_sum = torch.zeros((), device=runtime.device)
+            loss_sum = None
             for micro in range(config.grad_accum):
                 inputs, targets = (t.to(runtime.device) for t in dataset.batch_at(consumed))
                 consumed += dataset.samples_per_micro_step
                 with _gradient_sync(model, micro == config.grad_accum - 1), runtime.autocast(autocast_dtype):
                     loss = model(inputs, targets) / config.grad_accum
                 (scaler.scale(loss) if scaler is not None else loss).backward()
-                loss_sum += loss.detach()
+                loss_sum = loss.detach() if loss_sum is None else loss_sum + loss.detach()
             runtime.reduce_gradients(optimizer)
             if scaler is not None:
                 scaler.unscale_(optimizer)

@@ -45,12 +45,17 @@ def test_spikes_are_reported_and_stop_the_run_after_too_many_in_a_row() -> None:
 
 def test_device_flag_catches_a_non_finite_value_between_reads() -> None:
     guard = DivergenceGuard(3.0, 0)
-    guard.observe(torch.tensor(1.0), torch.tensor(0.5))
+    guard.observe(torch.tensor(1.0))
     guard.raise_if_diverged(1)
-    guard.observe(torch.tensor(float("nan")), torch.tensor(0.5))
-    guard.observe(torch.tensor(1.0), torch.tensor(0.5))  # a later finite step does not clear it
+    guard.observe(torch.tensor(float("nan")))
+    guard.observe(torch.tensor(1.0))  # a later finite step does not clear it
     with pytest.raises(TrainingDiverged, match="diverged by step 3"):
         guard.raise_if_diverged(3)
+    infinite = DivergenceGuard(3.0, 0)
+    infinite.observe(torch.tensor(float("inf")))
+    infinite.observe(torch.tensor(2.0))
+    with pytest.raises(TrainingDiverged):
+        infinite.raise_if_diverged(2)
 
 
 @pytest.mark.slow
