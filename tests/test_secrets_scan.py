@@ -77,9 +77,27 @@ def is_vendored_tool_layer(path: Path) -> bool:
         return any(name.endswith("awscli/__init__.py") for name in archive.namelist())
 
 
+def docker_contexts(folder: Path) -> set[Path]:
+    """The staged build contexts of Docker image assets (our own package source, copied by `cdk synth`)."""
+    contexts = set()
+    for manifest in folder.glob("*.assets.json"):
+        for image in json.loads(manifest.read_text()).get("dockerImages", {}).values():
+            contexts.add((folder / image["source"]["directory"]).resolve())
+    return contexts
+
+
 def scan_folder(folder: Path) -> list[str]:
-    return [finding for path in sorted(folder.rglob("*")) if path.is_file() and not is_vendored_tool_layer(path)
-            for name, text in _texts(path) for finding in scan_text(name, text)]
+    contexts = docker_contexts(folder)
+    findings = []
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or is_vendored_tool_layer(path):
+            continue
+        # Python source in an image's build context names passwords in code ("password: GeneratedSecret"); keys,
+        # tokens and credentials are still looked for there.
+        source = path.suffix == ".py" and any(context in path.resolve().parents for context in contexts)
+        for name, text in _texts(path):
+            findings += [f for f in scan_text(name, text) if not (source and f.startswith("password literal"))]
+    return findings
 
 
 def test_environment_artifacts_hold_no_secrets(env) -> None:
@@ -128,3 +146,13 @@ def test_secret_objects_with_values_are_caught() -> None:
         {"kind": "ConfigMap", "metadata": {"name": "cm"}, "data": {"blob": "c2x1cm0ta2V5LW1hdGVyaWFsLTEyMzQ="}},
     ]
     assert scan_secret_objects(iter(objects)) == ["base64 data slurm-key.slurm.key", "stringData db.password"]
+
+
+def test_image_build_contexts_are_still_scanned_for_keys(tmp_path: Path) -> None:
+    context = tmp_path / "asset.abc"
+    (context / "pkg").mkdir(parents=True)
+    (tmp_path / "S.assets.json").write_text(json.dumps({"dockerImages": {"abc": {"source": {"directory": "asset.abc"}}}}))
+    (context / "pkg" / "code.py").write_text("password: GeneratedSecret\nKEY = 'AKIAIOSFODNN7EXAMPLE'\n")
+    (context / "pkg" / "values.yaml").write_text("password: hunter2-prod\n")
+    assert scan_folder(tmp_path) == ["AWS access key in code.py: AKIAIOSFODNN7EXAMPLE",
+                                     "password literal in values.yaml: password: hunter2-prod"]
