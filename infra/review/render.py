@@ -30,6 +30,9 @@ def readable_token(value: Any) -> str:
         if function == "Fn::GetAtt":
             target = ".".join(argument) if isinstance(argument, list) else str(argument)
             return f"${{Token[{target}]}}"
+        if function == "Fn::Sub" and isinstance(argument, str):
+            # Its own text names what is filled in (e.g. the image repository of the deploy account).
+            return f"${{Token[Sub:{argument}]}}"
         return f"${{Token[{function}]}}"
     return "${Token[?]}"
 
