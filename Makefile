@@ -43,6 +43,16 @@ diagram: install-dev
 benchmark: install-dev
 	$(PY) benchmarks/synth.py
 
+# The API reference, from the docstrings, into docs/api/ (git-ignored). constructs/ has no __init__.py (see
+# DESIGN.md), so pdoc is given its modules one by one; tests/test_docs.py builds the same list.
+DOC_MODULES := eks_training.core $(patsubst constructs/%.py,eks_training.constructs.%,$(wildcard constructs/*.py)) eks_training.workloads eks_training.infra
+docs: install-dev
+	rm -rf docs/api
+	@# The pdoc script, not `python -m pdoc`: -m puts the repo root on sys.path, where constructs/ would shadow the
+	@# library. PDOC_ALLOW_EXEC: pdoc blocks subprocesses during imports, and importing aws_cdk starts jsii's Node.
+	PDOC_ALLOW_EXEC=1 $(VENV)/bin/pdoc --output-directory docs/api $(DOC_MODULES)
+	@echo "API reference: docs/api/index.html"
+
 install: $(VENV)/.stamp-runtime node
 install-dev: $(VENV)/.stamp-dev node .tools/checkov-venv/.stamp
 

@@ -16,8 +16,6 @@ chart that puts them together). Every public name is importable from here.
 
 from __future__ import annotations
 
-from typing import Any
-
 from eks_training.workloads.slinky.builders import (
     SSSD_CONF,
     build_accounting,
@@ -26,6 +24,7 @@ from eks_training.workloads.slinky.builders import (
     build_nodeset,
     build_rest_api,
 )
+from eks_training.workloads.slinky.chart import SlurmClusterChart
 from eks_training.workloads.slinky.mariadb import MARIADB_IMAGE, build_mariadb
 from eks_training.workloads.slinky.secrets import (
     SECRET_GENERATOR_IMAGE,
@@ -61,17 +60,3 @@ __all__ = [
     "build_accounting", "build_controller", "build_login_set", "build_mariadb", "build_nodeset", "build_rest_api",
     "build_secret_generator", "check_slurm_image_tag", "generated_secrets",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    # The chart is loaded on first use: it imports cdk8s (and so jsii's Node runtime), which the settings and
-    # builders (e.g. SHARED_MOUNT_PATH for notebooks and sbatch scripts) do not need.
-    if name == "SlurmClusterChart":
-        from eks_training.workloads.slinky.chart import SlurmClusterChart
-
-        return SlurmClusterChart
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), "SlurmClusterChart"})
