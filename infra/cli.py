@@ -128,6 +128,15 @@ def _fill_status(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(handler=status.run)
 
 
+def _fill_plot(parser: argparse.ArgumentParser) -> None:
+    """`plot`: loss, eval loss, tokens/s and MFU curves from the trainer's metrics file (eks_training.training.plot);
+    matplotlib is imported only when it draws."""
+    from eks_training.training import plot
+
+    plot.add_arguments(parser)
+    parser.set_defaults(handler=plot.run)
+
+
 def _float(text: str) -> float:
     try:
         return float(text)
@@ -175,6 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     _lazy_command(subparsers, "preflight", "check an environment before deploying", _fill_preflight)
     _lazy_command(subparsers, "data", "prepare training data", _fill_data)
     _lazy_command(subparsers, "check", "prove offline that the environment's pods land, reach and start", _fill_check)
+    _lazy_command(subparsers, "plot", "draw loss, eval loss, tokens/s and MFU curves from a metrics file", _fill_plot)
     _lazy_command(subparsers, "status", "show a job's pods, nodes and progress (read-only, needs credentials)", _fill_status)
     return parser
 
