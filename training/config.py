@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
 import yaml
+
+from eks_training.training.telemetry import split_endpoint
 
 
 class ConfigError(ValueError):
@@ -41,7 +44,7 @@ class Flag:
     """One trainer option: the single source of its ``--help`` text, its default and its validation."""
 
     name: str
-    kind: str  # int, float, choice, bool, str, list, s3, steps
+    kind: str  # int, float, choice, bool, str, list, s3, steps, endpoint
     default: Any
     help: str
     minimum: float | None = None
@@ -75,6 +78,8 @@ class Flag:
                 return "s3://BUCKET[/PREFIX]"
             case "steps":
                 return "START-END or N (step numbers, START <= END), e.g. 10-12"
+            case "endpoint":
+                return "tcp://HOST:PORT or udp://HOST:PORT, e.g. tcp://cloudwatch-agent.amazon-cloudwatch:25888"
             case _:
                 return "a non-empty string"
 
@@ -145,6 +150,16 @@ FLAGS: tuple[Flag, ...] = (
     _int("log_every", 10, "Write a metrics line every this many steps (and at the last step)."),
     Flag("metrics_file", "str", None, "Append JSON-lines metrics here instead of stdout (rank 0).",
          allowed_text="a file path"),
+    Flag("emf", "bool", False, "Also print each metrics record as one CloudWatch embedded metric format line on "
+         "stdout (rank 0), for a log route that delivers EMF to CloudWatch (see training/telemetry.py)."),
+    Flag("emf_endpoint", "endpoint", None, "Send each metrics record as EMF to the CloudWatch agent's listener "
+         "here (rank 0); an unreachable agent costs a warning, never the run."),
+    Flag("job_name", "str", None, "The Job dimension of the EMF metrics; none reads JOB_NAME, else 'unknown'. "
+         "The Namespace dimension is POD_NAMESPACE or the pod's service-account namespace.",
+         allowed_text="a job name"),
+    Flag("tensorboard_dir", "str", None, "Write loss, lr, grad norm, tokens/s, MFU and eval loss as TensorBoard "
+         "scalars here (rank 0; needs the tensorboard package), e.g. CHECKPOINT_DIR/tensorboard.",
+         allowed_text="a folder path"),
     _float("peak_flops", None, "Peak FLOP/s of one device for MFU; none looks it up from the device name.",
            low_open=True),
     Flag("eval_data", "str", None, "Held-out folder in the --data format; its loss and perplexity are "
@@ -203,6 +218,10 @@ class TrainConfig:
     seed: int = FLAG_BY_NAME["seed"].default
     log_every: int = FLAG_BY_NAME["log_every"].default
     metrics_file: str | None = None
+    emf: bool = FLAG_BY_NAME["emf"].default
+    emf_endpoint: str | None = None
+    job_name: str | None = None
+    tensorboard_dir: str | None = None
     peak_flops: float | None = None
     eval_data: str | None = None
     eval_every: int = FLAG_BY_NAME["eval_every"].default
@@ -336,6 +355,12 @@ def _convert(name: str, value: Any) -> Any:
             return _to_bool(name, value)
         case "steps":
             return _to_steps(spec, value)
+        case "endpoint":
+            try:
+                split_endpoint(str(value))
+            except ValueError:
+                raise invalid(spec.flag, value, spec.allowed) from None
+            return str(value).strip()
         case "list":
             items = value if isinstance(value, (list, tuple)) else str(value).split(",")
             targets = tuple(str(item).strip() for item in items if str(item).strip())
@@ -397,4 +422,8 @@ def parse_config(argv: Sequence[str] | None = None) -> TrainConfig:
         raise invalid("--shard-group-size", config.shard_group_size, "0 unless --parallel fsdp")
     if config.s3_uri and not config.checkpoint_dir:
         raise invalid("--checkpoint-dir", None, "a local folder when --s3-uri is given")
+    # Checked here, on every rank, so a missing package is exit 2 everywhere, not an error on rank 0 alone.
+    if config.tensorboard_dir and importlib.util.find_spec("tensorboard") is None:
+        raise invalid("--tensorboard-dir", config.tensorboard_dir, "a folder path, with the tensorboard package "
+                      "installed (pip install tensorboard==2.21.0)")
     return config

@@ -7,7 +7,10 @@ import math
 import os
 import sys
 import time
-from typing import IO, Any, Mapping
+from typing import IO, TYPE_CHECKING, Any, Mapping, Sequence
+
+if TYPE_CHECKING:
+    from eks_training.training.telemetry import Sink
 
 # Dense bf16 peak FLOP/s per device (vendor data sheets, without sparsity), most specific name first:
 # the first key found in the device name wins. H100/H200 PCIe and NVL boards run at lower clocks and power
@@ -62,8 +65,10 @@ def _json_number(value: Any) -> Any:
 class MetricsLogger:
     """Writes one JSON object per line; on rank 0 with a terminal, also redraws a progress bar."""
 
-    def __init__(self, stream: IO[str] | None, total_steps: int, progress: IO[str] | None = None) -> None:
+    def __init__(self, stream: IO[str] | None, total_steps: int, progress: IO[str] | None = None,
+                 sinks: Sequence[Sink] = ()) -> None:
         self.stream, self.total_steps = stream, total_steps
+        self.sinks = list(sinks)  # telemetry.open_sinks: EMF, TensorBoard
         self.progress = progress if progress is not None and progress.isatty() else None
 
     def event(self, **fields: Any) -> None:
@@ -75,6 +80,8 @@ class MetricsLogger:
         # Strict JSON: NaN/Infinity are not JSON, so a diverged value is written as null.
         self.stream.write(json.dumps(record, allow_nan=False) + "\n")
         self.stream.flush()
+        for sink in self.sinks:  # the raw values: EMF counts a NaN loss rather than reading null
+            sink.write({"time": record["time"], **fields})
         if self.progress is not None and "step" in fields and isinstance(record.get("loss"), float):
             self._draw(fields["step"], fields["loss"], fields.get("tokens_per_s"))
 
@@ -89,5 +96,7 @@ class MetricsLogger:
         self.progress.flush()
 
     def close(self) -> None:
+        for sink in self.sinks:
+            sink.close()
         if self.stream not in (None, sys.stdout, sys.stderr):
             self.stream.close()

@@ -283,18 +283,27 @@ class TensorBoardSink:
         self.writer.close()
 
 
-def open_sinks(*, emf: bool = False, emf_endpoint: str | None = None, tensorboard_dir: str | None = None,
-               job_name: str | None = None, stdout: IO[str] | None = None,
+class TelemetrySettings(Protocol):
+    """The trainer flags that choose the sinks (a TrainConfig has them; config.py imports this module)."""
+
+    emf: bool
+    emf_endpoint: str | None
+    tensorboard_dir: str | None
+    job_name: str | None
+
+
+def open_sinks(settings: TelemetrySettings, *, stdout: IO[str] | None = None,
                env: Mapping[str, str] | None = None) -> list[Sink]:
-    """The sinks the trainer's flags ask for (``--emf``, ``--emf-endpoint``, ``--tensorboard-dir``,
-    ``--job-name``); an empty list when none. Call on rank 0 only. ValueError (one line) for a bad value."""
+    """The sinks ``--emf``, ``--emf-endpoint`` and ``--tensorboard-dir`` ask for (``--job-name`` names the job);
+    an empty list when none. Call on rank 0 only: TensorBoard's writer creates its file when it opens."""
     env = os.environ if env is None else env
     sinks: list[Sink] = []
-    if emf or emf_endpoint:
-        namespace, job = job_identity(job_name, env)
+    if settings.emf or settings.emf_endpoint:
+        namespace, job = job_identity(settings.job_name, env)
         cluster = env.get("CLUSTER_NAME", "").strip()
-        sinks.append(EmfSink(namespace, job, stream=(stdout or sys.stdout) if emf else None, endpoint=emf_endpoint,
+        sinks.append(EmfSink(namespace, job, stream=(stdout or sys.stdout) if settings.emf else None,
+                             endpoint=settings.emf_endpoint,
                              log_group=tm.metrics_log_group_name(cluster) if cluster else None))
-    if tensorboard_dir:
-        sinks.append(TensorBoardSink(tensorboard_dir))
+    if settings.tensorboard_dir:
+        sinks.append(TensorBoardSink(settings.tensorboard_dir))
     return sinks

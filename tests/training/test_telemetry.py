@@ -9,6 +9,7 @@ import math
 import socket
 import threading
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -277,17 +278,21 @@ def test_the_contract_endpoint_parses() -> None:
     assert split_endpoint("udp://[::1]:25888") == ("udp", "::1", 25888)
 
 
-def test_open_sinks_follows_the_flags(tmp_path: Path) -> None:
-    assert open_sinks(env={}) == []
+def test_open_sinks_follows_the_settings() -> None:
+    def settings(**values: Any) -> SimpleNamespace:
+        return SimpleNamespace(**{"emf": False, "emf_endpoint": None, "tensorboard_dir": None, "job_name": None,
+                                  **values})
+
+    assert open_sinks(settings(), env={}) == []
     stream = io.StringIO()
-    (sink,) = open_sinks(emf=True, job_name="run-9", stdout=stream,
+    (sink,) = open_sinks(settings(emf=True, job_name="run-9"), stdout=stream,
                          env={"POD_NAMESPACE": "team-d", "CLUSTER_NAME": "staging"})
     sink.write(STEP_RECORD)
     document = json.loads(stream.getvalue())
     assert (document["Namespace"], document["Job"]) == ("team-d", "run-9")
     assert document["_aws"]["LogGroupName"] == "/eks-training/staging/training-metrics"
     # The endpoint alone sends to the agent and prints nothing.
-    (agent_only,) = open_sinks(emf_endpoint="udp://127.0.0.1:9", env={}, stdout=stream)
+    (agent_only,) = open_sinks(settings(emf_endpoint="udp://127.0.0.1:9"), env={}, stdout=stream)
     assert agent_only.stream is None and agent_only.agent is not None
     agent_only.close()
 
@@ -321,3 +326,82 @@ def test_tensorboard_scalars_read_back_from_the_event_file(tmp_path: Path) -> No
     assert scalars["train/mfu"] == [(10, 0.25)]
     assert scalars["eval/loss"] == [(20, 2.25)]
     assert [(s, pytest.approx(v)) for s, v in scalars["train/lr"]] == [(10, 1e-4), (20, 2e-4)]
+
+
+def test_the_trainer_flags_open_the_sinks_and_the_metrics_logger_feeds_them(tmp_path: Path) -> None:
+    from eks_training.training.config import parse_config
+    from eks_training.training.metrics import MetricsLogger
+
+    config = parse_config(["--data", "/d", "--emf", "true", "--job-name", "run-5",
+                           "--emf-endpoint", "udp://127.0.0.1:25888"])
+    assert (config.emf, config.job_name, config.emf_endpoint) == (True, "run-5", "udp://127.0.0.1:25888")
+    defaults = parse_config(["--data", "/d"])
+    assert (defaults.emf, defaults.emf_endpoint, defaults.tensorboard_dir, defaults.job_name) == (False, None, None, None)
+    assert open_sinks(defaults) == []
+
+    stdout, json_lines = io.StringIO(), io.StringIO()
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as agent:
+        agent.bind(("127.0.0.1", 0))
+        agent.settimeout(5)
+        config = parse_config(["--data", "/d", "--emf", "true", "--job-name", "run-5",
+                               "--emf-endpoint", f"udp://127.0.0.1:{agent.getsockname()[1]}"])
+        logger = MetricsLogger(json_lines, 100, sinks=open_sinks(config, stdout=stdout, env={"POD_NAMESPACE": "ns"}))
+        logger.event(step=10, loss=float("nan"), lr=1e-4, grad_norm=2.0, tokens_per_s=900.0, mfu=None)
+        sent = json.loads(agent.recvfrom(65536)[0])
+        written = json_lines.getvalue()
+        logger.close()
+    # The JSON line keeps null for the NaN (strict JSON); EMF drops it from the metrics and counts it.
+    (line,) = [json.loads(text) for text in written.splitlines()]
+    assert line["loss"] is None and line["step"] == 10
+    (printed,) = [json.loads(text) for text in stdout.getvalue().splitlines()]
+    assert printed == sent
+    assert validate_emf(printed) == []
+    assert (printed["Namespace"], printed["Job"], printed["nonfinite_loss"]) == ("ns", "run-5", 1)
+    assert printed["_aws"]["Timestamp"] == int(line["time"] * 1000)  # the JSON line's time, to the millisecond
+    assert "loss" not in printed and printed["grad_norm"] == 2.0 and printed["tokens_per_second"] == 900.0
+
+
+def test_the_metrics_logger_writes_tensorboard_from_the_flag(tmp_path: Path) -> None:
+    pytest.importorskip("tensorboard")
+    from eks_training.training.config import parse_config
+    from eks_training.training.metrics import MetricsLogger
+
+    folder = tmp_path / "ckpt" / "tensorboard"
+    config = parse_config(["--data", "/d", "--tensorboard-dir", str(folder)])
+    logger = MetricsLogger(io.StringIO(), 100, sinks=open_sinks(config))
+    logger.event(step=5, loss=4.0, lr=1e-3, grad_norm=1.0, tokens_per_s=10.0, mfu=0.5)
+    logger.event(event="eval", step=5, eval_loss=4.5)
+    logger.close()
+    scalars = _scalars(folder)
+    assert scalars["train/loss"] == [(5, 4.0)] and scalars["eval/loss"] == [(5, 4.5)]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--emf-endpoint", "http://agent:25888"], "--emf-endpoint: got 'http://agent:25888'; allowed: "
+                                                   "tcp://HOST:PORT or udp://HOST:PORT, e.g. "
+                                                   "tcp://cloudwatch-agent.amazon-cloudwatch:25888"),
+        (["--emf", "maybe"], "--emf: got 'maybe'; allowed: true or false"),
+        (["--job-name", " "], "--job-name: got ' '; allowed: a job name"),
+    ],
+)
+def test_bad_telemetry_flags_are_one_line(argv: list[str], message: str) -> None:
+    from eks_training.training.config import ConfigError, parse_config
+
+    with pytest.raises(ConfigError) as caught:
+        parse_config(["--data", "/d", *argv])
+    assert str(caught.value) == message
+
+
+def test_tensorboard_dir_without_the_package_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from eks_training.training.config import ConfigError, parse_config
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "tensorboard" else real(name, *a))
+    with pytest.raises(ConfigError) as caught:
+        parse_config(["--data", "/d", "--tensorboard-dir", "/ckpt/tb"])
+    assert str(caught.value) == ("--tensorboard-dir: got '/ckpt/tb'; allowed: a folder path, with the tensorboard "
+                                 "package installed (pip install tensorboard==2.21.0)")
