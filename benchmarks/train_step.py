@@ -94,7 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'loop':<8}{'median tokens/s':>18}  rounds")
     for name, values, median in (("ours", ours, ours_median), ("plain", plain, plain_median)):
         print(f"{name:<8}{median:>18,.0f}  {'  '.join(f'{v:,.0f}' for v in values)}")
-    print(f"ratio ours/plain: {ours_median / plain_median:.3f}")
+    paired = statistics.median(o / p for o, p in zip(ours, plain))
+    print(f"ratio ours/plain: {ours_median / plain_median:.3f} (medians); {paired:.3f} (median of each round's "
+          f"ratio: adjacent runs share the machine's load); {max(ours) / max(plain):.3f} (best rounds)")
     peak = peak_flops_for(runtime.peak_flops_name())
     if runtime.kind == "cuda" and peak:
         token_flops = flops_per_token(build_model(args.model), args.seq_len)
