@@ -103,13 +103,16 @@ def draw(curves: Curves, output: str | Path, title: str | None = None) -> Path:
     figure = Figure(figsize=FIGURE_INCHES, dpi=DPI, layout="constrained")
     FigureCanvasAgg(figure)
     axes = figure.subplots(2, 2, sharex=True)
+    # An empty panel says why it is empty: evals need --eval-data, MFU a known peak (a CPU run logs none).
     panels = (
-        (axes[0][0], curves.loss, "Training loss", "loss (nats/token)", "tab:blue"),
-        (axes[0][1], curves.eval_loss, "Eval loss", "eval loss (nats/token)", "tab:orange"),
-        (axes[1][0], curves.tokens_per_second, "Throughput", "tokens/s", "tab:green"),
-        (axes[1][1], curves.mfu_percent, "MFU", "MFU (% of peak)", "tab:red"),
+        (axes[0][0], curves.loss, "Training loss", "loss (nats/token)", "tab:blue", "no training loss in this file"),
+        (axes[0][1], curves.eval_loss, "Eval loss", "eval loss (nats/token)", "tab:orange",
+         "no eval records\n(the trainer evaluates with --eval-data)"),
+        (axes[1][0], curves.tokens_per_second, "Throughput", "tokens/s", "tab:green", "no tokens/s in this file"),
+        (axes[1][1], curves.mfu_percent, "MFU", "MFU (% of peak)", "tab:red",
+         "no MFU in this file\n(needs a known device peak, or --peak-flops)"),
     )
-    for ax, points, name, label, color in panels:
+    for ax, points, name, label, color, empty in panels:
         ax.set_title(name)
         ax.set_ylabel(label)
         ax.grid(True, alpha=0.3)
@@ -119,7 +122,7 @@ def draw(curves: Curves, output: str | Path, title: str | None = None) -> Path:
             ax.plot(steps, [points[s] for s in steps], color=color, linewidth=1.5,
                     marker="o" if len(steps) <= 50 else None, markersize=4)
         else:
-            ax.text(0.5, 0.5, f"no {name.lower()} in this file", ha="center", va="center", transform=ax.transAxes,
+            ax.text(0.5, 0.5, empty, ha="center", va="center", transform=ax.transAxes,
                     color="gray")
     axes[1][0].yaxis.set_major_formatter(EngFormatter())  # 51.2k rather than 51234
     for ax in axes[1]:

@@ -122,3 +122,23 @@ def test_an_unwritable_output_is_one_line_and_exit_2(tmp_path: Path, capsys: pyt
     assert main(["plot", str(metrics), "-o", str(output)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: -o: cannot write '{output}'") and err.count("\n") == 1
+
+
+def test_a_cpu_run_without_mfu_or_evals_still_plots_its_loss_and_throughput(tmp_path: Path) -> None:
+    # On CPU the trainer logs "mfu": null (no known peak) and evaluates only with --eval-data.
+    metrics = tmp_path / "metrics.jsonl"
+    metrics.write_text("".join(json.dumps({"step": s, "loss": 5.0 - s / 10, "tokens_per_s": 900.0 + s, "mfu": None})
+                               + "\n" for s in range(5, 25, 5)))
+    output = tmp_path / "curves.png"
+    assert main(["plot", str(metrics), "-o", str(output)]) == 0
+    with Image.open(output) as image:
+        saturation = image.convert("RGB").convert("HSV").getchannel("S")
+        width, height = image.size
+
+        def coloured(box: tuple[int, int, int, int]) -> int:
+            return sum(saturation.crop(box).point(lambda value: 255 if value > 100 else 0).histogram()[255:])
+
+        assert coloured((0, 0, width // 2, height // 2)) > 200  # loss
+        assert coloured((0, height // 2, width // 2, height)) > 200  # tokens/s
+        assert coloured((width // 2, 0, width, height // 2)) == 0  # no eval curve
+        assert coloured((width // 2, height // 2, width, height)) == 0  # no MFU curve
