@@ -7,12 +7,10 @@ import math
 from pathlib import Path
 
 import pytest
+from PIL import Image, ImageStat
 
 from eks_training.infra.cli import main
 
-pytest.importorskip("matplotlib")
-Image = pytest.importorskip("PIL.Image")
-ImageStat = pytest.importorskip("PIL.ImageStat")
 
 
 def _write_metrics(path: Path, steps: int = 40) -> Path:

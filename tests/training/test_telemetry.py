@@ -307,7 +307,6 @@ def _scalars(folder: Path) -> dict[str, list[tuple[int, float]]]:
 
 
 def test_tensorboard_scalars_read_back_from_the_event_file(tmp_path: Path) -> None:
-    pytest.importorskip("tensorboard")
     folder = tmp_path / "tensorboard"
     sink = TensorBoardSink(folder)
     sink.write({"step": 10, "loss": 3.0, "lr": 1e-4, "grad_norm": 1.5, "tokens_per_s": 1000.0, "mfu": 0.25})
@@ -362,7 +361,6 @@ def test_the_trainer_flags_open_the_sinks_and_the_metrics_logger_feeds_them(tmp_
 
 
 def test_the_metrics_logger_writes_tensorboard_from_the_flag(tmp_path: Path) -> None:
-    pytest.importorskip("tensorboard")
     from eks_training.training.config import parse_config
     from eks_training.training.metrics import MetricsLogger
 
