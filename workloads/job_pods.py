@@ -200,6 +200,12 @@ def checkpoint_sidecar(job: TrainingJob) -> dict:
     }
 
 
+def job_identity_env(job: TrainingJob) -> list[dict]:
+    """JOB_NAME and POD_NAMESPACE: the dimensions the trainer's CloudWatch metrics carry (training.telemetry)."""
+    return [{"name": "JOB_NAME", "value": job.name},
+            {"name": "POD_NAMESPACE", "valueFrom": {"fieldRef": {"fieldPath": "metadata.namespace"}}}]
+
+
 def training_container(job: TrainingJob, command: list[str], *, name: str = "trainer", extra_env: list[dict] = (),
                        extra_mounts: list[dict] = (), with_efa: bool = True) -> dict:
     """The container that runs `command` with the whole node's accelerators, EFA (unless `with_efa` is
@@ -209,7 +215,7 @@ def training_container(job: TrainingJob, command: list[str], *, name: str = "tra
         "name": name,
         "image": job.image,
         "command": command,
-        "env": [*fabric_env(job, with_efa=with_efa), *extra_env],
+        "env": [*fabric_env(job, with_efa=with_efa), *job_identity_env(job), *extra_env],
         # Extended resources need requests == limits; equal CPU/memory also make the pod Guaranteed.
         "resources": {"requests": resources, "limits": dict(resources)},
         "volumeMounts": [*TRAINING_MOUNTS, *extra_mounts],
