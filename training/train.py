@@ -41,6 +41,7 @@ from eks_training.training.profiling import StepProfiler
 from eks_training.training.s3_sync import BackgroundUploader, S3CheckpointStore
 from eks_training.training.schedule import build_scheduler
 from eks_training.training.shutdown import EXIT_DIVERGED, EXIT_HUNG, ExitWatchdog, exit_now
+from eks_training.training.telemetry import open_sinks
 
 _DTYPES = DTYPES  # kept for callers of the earlier name (benchmarks)
 
@@ -156,7 +157,9 @@ def train(config: TrainConfig, runtime: Runtime, reporter: Reporter | None = Non
                 scaler.load_state_dict(state["grad_scaler"])
 
     stream = (open(config.metrics_file, "a") if config.metrics_file else sys.stdout) if runtime.is_main else None
-    logger = MetricsLogger(stream, config.max_steps, progress=sys.stderr)
+    # Rank 0 also hands each record to the telemetry sinks (--emf, --emf-endpoint, --tensorboard-dir).
+    logger = MetricsLogger(stream, config.max_steps, progress=sys.stderr,
+                           sinks=open_sinks(config) if runtime.is_main else ())
     if resumed_from is not None:
         if runtime.is_main:
             print(f"resumed from step {resumed_from}", file=sys.stderr, flush=True)

@@ -403,3 +403,22 @@ def test_tensorboard_dir_without_the_package_is_one_line(monkeypatch: pytest.Mon
         parse_config(["--data", "/d", "--tensorboard-dir", "/ckpt/tb"])
     assert str(caught.value) == ("--tensorboard-dir: got '/ckpt/tb'; allowed: a folder path, with the tensorboard "
                                  "package installed (pip install tensorboard==2.21.0)")
+
+
+def test_a_training_run_with_emf_prints_cloudwatch_records(token_data, tmp_path, capsys, monkeypatch):
+    # End to end through train(): the flags reach the metrics logger, and rank 0's records go out as EMF too.
+    from eks_training.training.config import parse_config
+    from eks_training.training.device import select_runtime
+    from eks_training.training.train import train
+    from training_helpers import TINY_FLAGS
+
+    monkeypatch.setenv("POD_NAMESPACE", "ai-research")
+    config = parse_config(["--data", str(token_data), *TINY_FLAGS, "--max-steps", "3", "--emf", "true",
+                           "--job-name", "llm-run", "--metrics-file", str(tmp_path / "metrics.jsonl")])
+    train(config, select_runtime("cpu", env={}))
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith('{"_aws"')]
+    assert [r["step"] for r in records] == [1, 2, 3]
+    for record in records:
+        assert (record["Namespace"], record["Job"]) == ("ai-research", "llm-run")
+        names = {m["Name"] for m in record["_aws"]["CloudWatchMetrics"][0]["Metrics"]}
+        assert {"loss", "tokens_per_second"} <= names and all(isinstance(record[n], (int, float)) for n in names)
