@@ -25,24 +25,22 @@ _LABEL_VALUE = re.compile(r"^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$")
 _QUANTITY = re.compile(r"^(\d+(\.\d*)?|\.\d+)(([KMGTPE]i)|[mkMGTPE]|[eE][+-]?\d+)?$")
 
 
+def _check_name(field: str, value: object, pattern: re.Pattern[str], max_length: int, what: str, allowed: str) -> str:
+    if not isinstance(value, str) or len(value) > max_length or not pattern.match(value):
+        raise ValueError(f"{field}={value!r} is not a valid {what}: use {allowed}")
+    return value
+
+
 def check_dns_label(field: str, value: object) -> str:
     """A name that must be an RFC 1123 label (at most 63 lower-case letters, digits and '-')."""
-    if not isinstance(value, str) or len(value) > 63 or not _DNS_LABEL.match(value):
-        raise ValueError(
-            f"{field}={value!r} is not a valid name: use 1-63 lower-case letters, digits or '-',"
-            " starting and ending with a letter or digit"
-        )
-    return value
+    return _check_name(field, value, _DNS_LABEL, 63, "name", "1-63 lower-case letters, digits or '-', starting and "
+                       "ending with a letter or digit")
 
 
 def check_dns_subdomain(field: str, value: object) -> str:
     """A name that must be an RFC 1123 subdomain (at most 253 characters, dot-separated labels)."""
-    if not isinstance(value, str) or len(value) > 253 or not _DNS_SUBDOMAIN.match(value):
-        raise ValueError(
-            f"{field}={value!r} is not a valid name: use lower-case letters, digits, '-' and '.'"
-            " (at most 253), starting and ending with a letter or digit"
-        )
-    return value
+    return _check_name(field, value, _DNS_SUBDOMAIN, 253, "name", "lower-case letters, digits, '-' and '.' (at most "
+                       "253), starting and ending with a letter or digit")
 
 
 def check_label_key(field: str, key: object) -> str:
@@ -59,12 +57,8 @@ def check_label_key(field: str, key: object) -> str:
 
 def check_label_value(field: str, value: object) -> str:
     """A label value: at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric (or empty)."""
-    if not isinstance(value, str) or len(value) > 63 or not _LABEL_VALUE.match(value):
-        raise ValueError(
-            f"{field}={value!r} is not a valid label value: use at most 63 letters, digits, '-', '_' or '.',"
-            " starting and ending with a letter or digit"
-        )
-    return value
+    return _check_name(field, value, _LABEL_VALUE, 63, "label value", "at most 63 letters, digits, '-', '_' or '.', "
+                       "starting and ending with a letter or digit")
 
 
 def check_labels(field: str, labels: Mapping[str, str]) -> dict[str, str]:
