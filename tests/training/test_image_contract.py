@@ -117,6 +117,10 @@ def test_gpu_image_python_layer_runs_the_rendered_jobs(image_venv: dict, tmp_pat
     assert probe[0].startswith(str(venv)) and probe[1:] == ["True", "[]"]
     print(f"first import of the trainer modules (torch's bytecode compiled here): {time.monotonic() - started:.1f} s")
 
+    # JupyterHub's GPU profiles start this image with the singleuser server: the command must be there.
+    singleuser = _run([venv / "bin" / "jupyterhub-singleuser", "--version"], env, tmp_path)
+    assert singleuser.stdout.strip().startswith("5.")
+
     # The data-prep job, as the cluster runs it in this image.
     rng = random.Random(5)
     words = [f"w{i}" for i in range(120)]
