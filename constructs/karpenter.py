@@ -40,7 +40,8 @@ class KarpenterController(Construct):
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: eks.Cluster, cluster_name: str,
-                 version: str = KARPENTER.version, pod_identity_dependency: Construct | None = None) -> None:
+                 version: str = KARPENTER.version, pod_identity_dependency: Construct | None = None,
+                 node_repair: bool = False) -> None:
         super().__init__(scope, id)
         stack = Stack.of(self)
         self.node_role_name = f"{cluster_name}-karpenter-node"
@@ -76,7 +77,10 @@ class KarpenterController(Construct):
         self.chart = cluster.add_helm_chart(
             "Karpenter", chart=KARPENTER.chart, version=version, namespace=KARPENTER_NAMESPACE,
             release=KARPENTER.release, wait=True, values={
-                "settings": {"clusterName": cluster_name, "interruptionQueue": self.queue.queue_name},
+                # nodeRepair (alpha in 1.14): replace nodes whose conditions (set by the EKS node monitoring agent,
+                # e.g. AcceleratedHardwareReady) stay unhealthy.
+                "settings": {"clusterName": cluster_name, "interruptionQueue": self.queue.queue_name,
+                             "featureGates": {"nodeRepair": node_repair}},
                 "serviceAccount": {"name": KARPENTER_SERVICE_ACCOUNT},
                 "replicas": 2,
                 # The controller never runs on the nodes it manages.

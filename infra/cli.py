@@ -53,7 +53,8 @@ def _render(args: argparse.Namespace) -> int:
                           images=lambda: environment_images(config, cdk_out=Path(args.cdk_out), account=args.account),
                           name=args.name, namespace=args.namespace, train_args=args.train_args,
                           dataset=args.dataset, model=args.model, checkpoint_sidecar=args.checkpoint_sidecar,
-                          checkpoint_s3_uri=args.checkpoint_s3_uri, data_input=args.data_input, tokenizer=args.tokenizer)
+                          checkpoint_s3_uri=args.checkpoint_s3_uri, data_input=args.data_input, tokenizer=args.tokenizer,
+                          health_check=args.health_check)
     if isinstance(rendered, str):
         sys.stdout.write(rendered)
     elif args.output == "json":
@@ -160,6 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--cdk-out", default="cdk.out", help="the synthesized app to read image tags from")
     render.add_argument("--data-input", help="data-prep: the corpus, s3://bucket/prefix or a path under /fsx")
     render.add_argument("--tokenizer", help="data-prep: tokenizer.json, s3:// or a path under /fsx")
+    render.add_argument("--health-check", action="store_true",
+                        help="check each node's accelerators (all-reduce on the node) before training starts")
     render.add_argument("--name", default="train")
     render.add_argument("--namespace")
     render.add_argument("--train-args", help="extra trainer flags, one shell-quoted string")

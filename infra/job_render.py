@@ -46,7 +46,8 @@ def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = No
                name: str = "train",
                namespace: str | None = None, train_args: str | None = None, dataset: str | None = None,
                model: str | None = DEFAULT_MODEL, checkpoint_sidecar: bool = False, checkpoint_s3_uri: str | None = None,
-               data_input: str | None = None, tokenizer: str | None = None) -> list[dict] | str:
+               data_input: str | None = None, tokenizer: str | None = None,
+               health_check: bool = False) -> list[dict] | str:
     """The objects (or, for slurm-batch, the sbatch script) of one job of ``kind_name`` in ``config``'s platform.
 
     ``images`` maps a variant (gpu, neuron, ray) to the environment's image (:func:`eks_training.infra.images.
@@ -120,7 +121,7 @@ def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = No
         s3_uri = checkpoint_s3_uri or f"s3://{bucket}/{namespace}/{name}"
     job = TrainingJob(name=name, namespace=namespace, instance_type=instance_type, nodes=nodes, image=image,
                       train_args=tuple(shlex.split(train_args or "")), checkpoint_s3_uri=s3_uri, dataset=dataset,
-                      model=model if kind.name not in _NO_DATASET else None)
+                      model=model if kind.name not in _NO_DATASET else None, health_check=health_check)
     queues = config.services.volcano_queues
     return kind.build(job, PlacementNames(queue=queues[0].name if queues else None, partition=partition))
 

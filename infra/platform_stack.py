@@ -209,7 +209,9 @@ class TrainingPlatformStack(Stack):
         self.network.tag_for_karpenter(cluster_name)
         self.karpenter = KarpenterController(
             self, "Karpenter", cluster=self.cluster.cluster, cluster_name=cluster_name,
-            pod_identity_dependency=self.cluster.addons["eks-pod-identity-agent"])
+            pod_identity_dependency=self.cluster.addons["eks-pod-identity-agent"],
+            # Node repair reads the node monitoring agent's conditions: on with the observability add-on.
+            node_repair=config.observability.enabled)
         # Installed with wait: its controller pods need the system nodes to exist first.
         self.karpenter.chart.node.add_dependency(self.cluster.system_nodegroup)
         pools = [KarpenterPool(

@@ -78,3 +78,9 @@ def test_the_observability_addon_follows_its_config_switch():
     prod = load_environment("prod")
     assert ADDON.enabled(prod)
     assert not ADDON.enabled(prod.model_copy(update={"observability": prod.observability.model_copy(update={"enabled": False})}))
+
+
+def test_karpenter_and_neuron_repair_follow_observability(prod):
+    values = {r["Release"]: r.get("Values", {}) for r in prod.helm_releases.values()}
+    assert values["karpenter"]["settings"]["featureGates"]["nodeRepair"] is True
+    assert values["neuron-helm-chart"]["npd"]["enabled"] is True

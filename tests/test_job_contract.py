@@ -152,3 +152,27 @@ def test_data_prep_writes_where_training_reads(prod, prod_images):
     command = job["spec"]["template"]["spec"]["containers"][0]["command"]
     assert command[command.index("--output") + 1] == f"{DATA_PATH}/wiki"
     validate_k8s_objects([job], kubernetes_versions=("1.31", "1.35"))
+
+
+@pytest.mark.parametrize("kind", ["pytorch-job", "mpijob", "neuron-job"])
+def test_health_check_runs_first_on_every_training_node(prod, prod_images, kind):
+    rendered = render_job(prod.config, kind, images=prod_images, dataset="wiki", health_check=True)
+    specs = [spec for obj in rendered for spec in _pod_specs(obj)
+             if any("/" in name for c in spec["containers"] for name in c.get("resources", {}).get("limits", {}))]
+    assert specs
+    for spec in specs:
+        assert spec["initContainers"][0]["name"] == "node-health-check"
+    plain = render_job(prod.config, kind, images=prod_images, dataset="wiki")
+    assert "node-health-check" not in json.dumps(plain)
+
+
+def _pod_specs(node):
+    """Every pod spec (a dict with containers) inside a rendered object."""
+    if isinstance(node, dict):
+        if isinstance(node.get("containers"), list):
+            yield node
+        for value in node.values():
+            yield from _pod_specs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _pod_specs(value)

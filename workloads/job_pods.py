@@ -63,6 +63,9 @@ class TrainingJob:
     dataset: str | None = None
     #: The trainer's ``--model`` size; None: give it in ``train_args``.
     model: str | None = None
+    #: Run the single-node all-reduce check (job_healthcheck) before training on every node: a broken GPU, Neuron
+    #: device or NVLink fails the pod fast, naming the node, instead of hanging the job.
+    health_check: bool = False
 
     def __post_init__(self) -> None:
         check_dns_label("name", self.name)
@@ -226,6 +229,10 @@ def training_pod_spec(job: TrainingJob, containers: list[dict], *, restart_polic
                       extra_volumes: list[dict] = (), **extra: object) -> dict:
     """A pod spec pinned to the job's instance type, tolerating its taint, with the sidecar when asked for."""
     inits = list(init_containers)
+    if job.health_check:
+        from eks_training.workloads.job_healthcheck import health_check_init_container  # it builds on this module
+
+        inits.insert(0, health_check_init_container(job))
     if job.checkpoint_s3_uri is not None:
         inits.insert(0, checkpoint_sidecar(job))
     spec: dict = {

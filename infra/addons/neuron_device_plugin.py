@@ -17,7 +17,9 @@ class NeuronDevicePlugin:
         return config.services.neuron_device_plugin and "neuron" in config.accelerators()
 
     def install(self, ctx):
-        return ctx.release(NEURON, {"devicePlugin": on_accelerator("neuron"), "npd": {"enabled": False},
+        # npd: Neuron's node problem detector marks a node with a failing Neuron device (for node repair).
+        return ctx.release(NEURON, {"devicePlugin": on_accelerator("neuron"),
+                                    "npd": {"enabled": ctx.config.observability.enabled},
                                     "scheduler": {"enabled": ctx.config.services.neuron_scheduler_extension}})
 
 
