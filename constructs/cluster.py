@@ -15,8 +15,10 @@ from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
+from eks_training.core.catalog import instance_facts
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding
+from eks_training.constructs.node_groups import AcceleratedNodeGroup
 from eks_training.core.versions import (DEFAULT_ADDONS, KUBERNETES_RELEASES, default_kubernetes_version,
                                                     support_warning)
 
@@ -59,9 +61,12 @@ class TrainingCluster(Construct):
                  addon_versions: Mapping[str, str] | None = None, system_instance_type: str = "m6i.2xlarge",
                  system_min_size: int = 2, system_desired_size: int = 2, system_max_size: int = 4,
                  system_disk_gib: int = 100, removal_policy: RemovalPolicy = RemovalPolicy.DESTROY,
-                 today: date | None = None, network_policy: bool = True) -> None:
+                 today: date | None = None, network_policy: bool = True,
+                 training_subnet: ec2.ISubnet | None = None, efa_security_group: ec2.ISecurityGroup | None = None) -> None:
         super().__init__(scope, id)
         self.network_policy = network_policy
+        # Where add_accelerated_node_group puts nodes unless told otherwise (TrainingNetwork makes both).
+        self.training_subnet, self.efa_security_group = training_subnet, efa_security_group
         version = version or default_kubernetes_version(today or date.today())
         if version not in KUBERNETES_RELEASES:
             raise ValueError(f"version: '{version}' is not supported (allowed: {', '.join(KUBERNETES_RELEASES)})")
@@ -151,6 +156,24 @@ class TrainingCluster(Construct):
             props["pod_identity_associations"] = [self._addon_role(
                 "EbsCsi", "ebs-csi-controller-sa", ["service-role/AmazonEBSCSIDriverPolicy"])]
         return self.add_addon(name, version, **props)
+
+    def add_accelerated_node_group(self, id: str, *, instance_type: str, subnet: ec2.ISubnet | None = None,
+                                   efa: bool | None = None, **props) -> AcceleratedNodeGroup:
+        """A managed GPU or Trainium node group of this cluster, like aws-eks-v2's ``add_nodegroup_capacity``.
+
+        The accelerator kind, the node role, the subnet (``training_subnet`` given to the cluster) and the EFA
+        security group come from the cluster; ``efa`` defaults to whether the instance type has EFA. Other props
+        (sizes, capacity type, volumes, labels) are :class:`AcceleratedNodeGroup`'s, with its defaults.
+        """
+        facts = instance_facts(instance_type)
+        subnet = subnet or self.training_subnet
+        if subnet is None:
+            raise ValueError("subnet=None is not allowed: give the training subnet (one AZ, for EFA and the placement "
+                             "group) here or as TrainingCluster(training_subnet=...)")
+        efa = facts.efa_supported if efa is None else efa
+        return AcceleratedNodeGroup(self, id, cluster=self.cluster, instance_type=instance_type,
+                                    accelerator=facts.accelerator, subnet=subnet, node_role=self.node_role,
+                                    efa_security_group=self.efa_security_group if efa else None, efa=efa, **props)
 
     def add_addon(self, name: str, version: str = "latest", **props) -> eks.CfnAddon:
         """Install an EKS managed add-on; ``version`` "latest" lets EKS pick its default for this cluster."""

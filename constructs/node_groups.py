@@ -72,6 +72,8 @@ class AcceleratedNodeGroup(Construct):
                  root_volume_gib: int = 500, root_volume_iops: int = 10000, root_volume_throughput: int = 500,
                  nodegroup_name: str | None = None, labels: Mapping[str, str] | None = None) -> None:
         super().__init__(scope, id)
+        # The TrainingCluster wrapper works too: the node group needs its aws-eks-v2 cluster.
+        cluster = getattr(cluster, "cluster", cluster)
         facts = instance_facts(instance_type)
         self.facts = facts
         if facts.accelerator != accelerator:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A small training platform built from the eks-training constructs alone, without the project's config files.
 
-One VPC over two zones, an EKS 1.33 cluster with two system nodes, one p5.48xlarge node group with EFA that
+One VPC over two zones, an EKS 1.35 cluster with two system nodes, one p5.48xlarge node group with EFA that
 scales from zero to two nodes, encrypted S3 buckets for data and checkpoints, and a PERSISTENT_2 FSx for
 Lustre file system linked to both buckets. Synthesize it with:
 
@@ -17,7 +17,6 @@ import aws_cdk as cdk
 from eks_training.constructs.buckets import TrainingBuckets
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.constructs.network import TrainingNetwork
-from eks_training.constructs.node_groups import AcceleratedNodeGroup
 from eks_training.constructs.storage import LustreStorage
 
 REGION = "us-west-2"
@@ -35,13 +34,13 @@ class SmallTrainingPlatform(cdk.Stack):
             reason="zones are fixed on purpose: EFA needs one known training zone and synth runs offline"))
         network = TrainingNetwork(self, "Network", availability_zones=ZONES, training_az=TRAINING_ZONE,
                                   cidr="10.20.0.0/16", training_ips=500, nat_gateways=1)
-        cluster = TrainingCluster(self, "Cluster", vpc=network.vpc, version="1.33",
+        cluster = TrainingCluster(self, "Cluster", vpc=network.vpc, version="1.35",
                                   cluster_name="small-training", system_min_size=2, system_desired_size=2,
-                                  system_max_size=3)
-        AcceleratedNodeGroup(self, "H100", cluster=cluster.cluster, instance_type="p5.48xlarge",
-                             accelerator="nvidia", subnet=network.training_subnet, node_role=cluster.node_role,
-                             efa_security_group=network.efa_security_group, min_size=0, desired_size=0,
-                             max_size=2, nodegroup_name="h100")
+                                  system_max_size=3, training_subnet=network.training_subnet,
+                                  efa_security_group=network.efa_security_group)
+        # The accelerator, node role, subnet and EFA group come from the cluster and the instance type.
+        cluster.add_accelerated_node_group("H100", instance_type="p5.48xlarge", min_size=0, desired_size=0,
+                                           max_size=2, nodegroup_name="h100")
         buckets = TrainingBuckets(self, "Buckets", retain=False)
         fsx = LustreStorage(self, "Lustre", vpc=network.vpc, subnet=network.training_subnet,
                             peer_security_groups=[network.efa_security_group], capacity_gib=1200,
