@@ -27,6 +27,7 @@ from aws_cdk import aws_kms as kms
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
+from eks_training.constructs.acknowledgements import acknowledge, wildcard_resource_finding
 from eks_training.constructs.buckets import bucket_name_error
 from eks_training.core.fsx import check_lustre_settings, check_metadata_iops, invalid, is_whole_number
 
@@ -300,6 +301,33 @@ class LustreStorage(Construct):
                 ),
             ),
         )
+
+    def grant_csi_driver(self, grantee: iam.IGrantable) -> None:
+        """What the FSx CSI driver's controller needs to provision scratch file systems, and no more.
+
+        The driver's documented minimal policy (aws-fsx-csi-driver docs/install.md) instead of AmazonFSxFullAccess:
+        create, tag, update and delete file systems of this account and region, describe them, and create the FSx
+        service-linked role. Not granted: the S3 data-source role and s3:ListBucket (our dynamic class imports from
+        no bucket). Denied: updating or deleting this stack's own file system, which holds every team's data.
+        """
+        stack = cdk.Stack.of(self)
+        file_systems = f"arn:{stack.partition}:fsx:{stack.region}:{stack.account}:file-system/*"
+        grantee.grant_principal.add_to_principal_policy(iam.PolicyStatement(
+            sid="ProvisionScratchFileSystems", actions=["fsx:CreateFileSystem", "fsx:TagResource", "fsx:UpdateFileSystem",
+                                                        "fsx:DeleteFileSystem"], resources=[file_systems]))
+        grantee.grant_principal.add_to_principal_policy(iam.PolicyStatement(
+            sid="DescribeFileSystems", actions=["fsx:DescribeFileSystems"], resources=["*"]))
+        grantee.grant_principal.add_to_principal_policy(iam.PolicyStatement(
+            sid="FsxServiceLinkedRole", actions=["iam:CreateServiceLinkedRole"], resources=["*"],
+            conditions={"StringLike": {"iam:AWSServiceName": ["fsx.amazonaws.com"]}}))
+        grantee.grant_principal.add_to_principal_policy(iam.PolicyStatement(
+            sid="NeverThePlatformFileSystem", effect=iam.Effect.DENY,
+            actions=["fsx:UpdateFileSystem", "fsx:DeleteFileSystem"],
+            resources=[f"arn:{stack.partition}:fsx:{stack.region}:{stack.account}:file-system/{self.file_system_id}"]))
+        if isinstance(grantee, Construct):
+            acknowledge(grantee, "the FSx CSI driver names the scratch file systems it creates at run time (account and "
+                        "region scoped); Describe and the service-linked role take no resource ARN",
+                        wildcard_resource_finding(self, file_systems), "AwsSolutions-IAM5[Resource::*]")
 
     def allow_clients(self, peer: ec2.IConnectable) -> None:
         """Let ``peer`` (e.g. a node security group) mount the file system: Lustre ports 988 and 1018-1023."""

@@ -32,7 +32,8 @@ from eks_training.workloads.storage import FsxVolume, StorageChart
 
 #: AWS managed policies the CSI drivers' documentation prescribes for their controllers.
 _CSI_DRIVERS = {
-    "aws-fsx-csi-driver": ("FsxCsi", "fsx-csi-controller-sa", "AmazonFSxFullAccess"),
+    # None: a policy of our own (LustreStorage.grant_csi_driver), narrower than AmazonFSxFullAccess.
+    "aws-fsx-csi-driver": ("FsxCsi", "fsx-csi-controller-sa", None),
     "aws-efs-csi-driver": ("EfsCsi", "efs-csi-controller-sa", "service-role/AmazonEFSCSIDriverPolicy"),
 }
 
@@ -153,7 +154,9 @@ class TrainingPlatformStack(Stack):
         addons = []
         for name in csi_addons:
             id, service_account, policy = _CSI_DRIVERS[name]
-            role = self.cluster.pod_identity_role(id, [policy])
+            role = self.cluster.pod_identity_role(id, [policy] if policy else [])
+            if name == "aws-fsx-csi-driver":
+                self.lustre.grant_csi_driver(role)
             addons.append(self.cluster.add_addon(name, "latest", pod_identity_associations=[
                 {"roleArn": role.role_arn, "serviceAccount": service_account}]))
 

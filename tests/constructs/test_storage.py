@@ -429,3 +429,20 @@ def test_buckets_and_explicit_associations_together_are_refused(fresh) -> None:
     buckets = TrainingBuckets(fresh[0], "Buckets")
     with pytest.raises(ValueError, match=r"^data_bucket/checkpoint_bucket=\['Bad/Buckets/DataBucket'\] is not allowed"):
         _lustre(fresh, data_bucket=buckets.data_bucket, data_repository_associations=[])
+
+
+def test_the_fsx_csi_driver_gets_a_scoped_policy_that_cannot_touch_the_platform_file_system(prod):
+    # Not AmazonFSxFullAccess (any file system in the account): what the driver's docs list, scoped, plus a deny.
+    roles = prod.resources("AWS::IAM::Role")
+    fsx_role = next(lid for lid in roles if lid.startswith("ClusterFsxCsiRole"))
+    assert "ManagedPolicyArns" not in roles[fsx_role]["Properties"]
+    statements = [s for p in prod.resources("AWS::IAM::Policy").values() if {"Ref": fsx_role} in p["Properties"]["Roles"]
+                  for s in p["Properties"]["PolicyDocument"]["Statement"]]
+    by_sid = {s["Sid"]: s for s in statements}
+    assert set(by_sid) == {"ProvisionScratchFileSystems", "DescribeFileSystems", "FsxServiceLinkedRole",
+                           "NeverThePlatformFileSystem"}
+    deny = by_sid["NeverThePlatformFileSystem"]
+    assert deny["Effect"] == "Deny" and set(deny["Action"]) == {"fsx:UpdateFileSystem", "fsx:DeleteFileSystem"}
+    assert "Lustre" in json.dumps(deny["Resource"])  # this stack's file system, by reference
+    assert by_sid["FsxServiceLinkedRole"]["Condition"] == {"StringLike": {"iam:AWSServiceName": ["fsx.amazonaws.com"]}}
+    assert not any(a.startswith(("s3:", "ec2:")) for s in statements for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"]))
