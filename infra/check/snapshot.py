@@ -80,7 +80,6 @@ class Release:
     version: str
     namespace: str
     values: Mapping[str, Any]
-    depends_on: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -198,10 +197,8 @@ def load_snapshot(template: dict[str, Any]) -> PlatformSnapshot:
     for lid, resource in snap.of_type(HELM_CHART).items():
         props = resource["Properties"]
         values = json.loads(text(props["Values"])) if "Values" in props else {}
-        depends = resource.get("DependsOn") or []
         snap.releases.append(Release(lid, props["Release"], props["Chart"], str(props.get("Version", "")),
-                                     props.get("Namespace", "default"), values,
-                                     tuple([depends] if isinstance(depends, str) else depends)))
+                                     props.get("Namespace", "default"), values))
     snap.read_node_sources()
     return snap
 
