@@ -3,7 +3,9 @@
 A folder counts only once its ``COMPLETE`` marker exists. Rank 0 writes the marker after every rank has
 finished writing (a barrier), so a job killed mid-save leaves a folder that is ignored and later replaced.
 Model and optimizer go through DCP (sharded under FSDP, one copy under DDP); each rank's RNG state and the
-trainer state (scheduler, data position) go into a small ``trainer-rank-R.pt`` next to them.
+trainer state (step, data position, scheduler) go into a small ``trainer-rank-R.pt`` next to them.
+The :class:`Checkpointer` is built with every object it saves, so a save or a load names only the step: the
+trainer cannot forget a piece of state at one call site, and a new stateful object is added in one place.
 For multi-node jobs the root must be shared storage (FSx), since every rank writes its shards there.
 
 With ``adapters_only`` (LoRA) frozen parameters are left out: the folder holds adapters and optimizer state.
@@ -15,16 +17,17 @@ so a crash before then loses that save but never leaves a marked, half-written f
 from __future__ import annotations
 
 import os
-import random
 import re
 import shutil
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 import torch
 import torch.distributed.checkpoint as dcp
 from torch import nn
 from torch.distributed.checkpoint.state_dict import StateDictOptions, get_state_dict, set_state_dict
+
+from eks_training.core.validation import invalid
 
 COMPLETE_MARKER = "COMPLETE"
 _STEP_FOLDER = re.compile(r"^step-(\d+)$")
@@ -76,18 +79,12 @@ def prune(root: str | Path, keep_last: int, marker: str = COMPLETE_MARKER) -> li
     return sorted(deleted)
 
 
-def _rng_state() -> dict[str, Any]:
-    state = {"python": random.getstate(), "torch": torch.get_rng_state()}
-    if torch.cuda.is_available() and torch.cuda.is_initialized():
-        state["cuda"] = torch.cuda.get_rng_state()
-    return state
+class Stateful(Protocol):
+    """An object a checkpoint saves and restores by asking it for its state (scheduler, grad scaler, RNG)."""
 
+    def state_dict(self) -> dict[str, Any]: ...
 
-def _set_rng_state(state: dict[str, Any]) -> None:
-    random.setstate(state["python"])
-    torch.set_rng_state(state["torch"])
-    if "cuda" in state and torch.cuda.is_available():
-        torch.cuda.set_rng_state(state["cuda"])
+    def load_state_dict(self, state: dict[str, Any]) -> None: ...
 
 
 class Uploader(Protocol):
@@ -99,11 +96,20 @@ class Uploader(Protocol):
 
 
 class Checkpointer:
-    """Saves, prunes and restores ``step-N`` folders for one training job."""
+    """Saves, prunes and restores ``step-N`` folders of one training job, from and into the objects it owns.
 
-    def __init__(self, root: str | Path, keep_last: int, rank: int = 0, barrier: Callable[[], None] = lambda: None,
-                 uploader: Uploader | None = None, adapters_only: bool = False, async_save: bool = False) -> None:
+    ``model`` and ``optimizer`` go through DCP. Each entry of ``states`` is saved under its name in the rank's
+    ``trainer-rank-R.pt``; each of ``progress`` (train state, data position) has its keys at the top level
+    of that file, where export and checkpoints of earlier versions have them.
+    """
+
+    def __init__(self, root: str | Path, keep_last: int, model: nn.Module, optimizer: torch.optim.Optimizer, *,
+                 states: Mapping[str, Stateful] | None = None, progress: Sequence[Stateful] = (), rank: int = 0,
+                 barrier: Callable[[], None] = lambda: None, uploader: Uploader | None = None,
+                 adapters_only: bool = False, async_save: bool = False) -> None:
         self.root, self.keep_last, self.rank = Path(root), keep_last, rank
+        self.model, self.optimizer = model, optimizer
+        self.states, self.progress = dict(states or {}), tuple(progress)
         self._barrier, self.uploader = barrier, uploader
         self._options = StateDictOptions(ignore_frozen_params=adapters_only)
         # Loading adapters only: the frozen base is deliberately absent, so it is not an error.
@@ -115,6 +121,14 @@ class Checkpointer:
             # The background writer's collectives run on their own gloo group, never interleaved with the
             # training loop's collectives on the default group.
             self._group = torch.distributed.new_group(backend="gloo")
+
+    def folder(self, step: int) -> Path:
+        return self.root / step_folder_name(step)
+
+    def latest(self) -> int | None:
+        """The newest complete step, or None when there is none."""
+        steps = complete_steps(self.root)
+        return steps[-1] if steps else None
 
     def finish(self) -> Path | None:
         """Complete a pending background save (wait for its writes, then mark it); returns its folder."""
@@ -139,21 +153,32 @@ class Checkpointer:
                 self.uploader.submit(folder)
         self._barrier()
 
-    def save(self, step: int, model: nn.Module, optimizer: torch.optim.Optimizer,
-             trainer_state: dict[str, Any]) -> list[Path]:
+    def _rank_state(self) -> dict[str, Any]:
+        state: dict[str, Any] = {}
+        for stateful in self.progress:
+            state.update(stateful.state_dict())
+        clash = sorted(set(state) & set(self.states))
+        if clash:
+            raise invalid("states", clash, "names that no progress object uses as a key")
+        return {**state, **{name: stateful.state_dict() for name, stateful in self.states.items()}}
+
+    def _dcp_state(self) -> dict[str, Any]:
+        model_state, optimizer_state = get_state_dict(self.model, self.optimizer, options=self._options)
+        return {"model": model_state, "optimizer": optimizer_state}
+
+    def save(self, step: int) -> list[Path]:
         """Write folder ``step-N`` from all ranks; returns the folders that became complete in this call
         (this one when saving synchronously; the previous pending one when saving in the background)."""
         completed = [folder] if (folder := self.finish()) is not None else []
-        folder = self.root / step_folder_name(step)
+        folder = self.folder(step)
         if self.rank == 0:
             # A folder of the same step without a marker is a killed earlier attempt: start it clean.
             if folder.exists() and not (folder / COMPLETE_MARKER).exists():
                 shutil.rmtree(folder)
             folder.mkdir(parents=True, exist_ok=True)
         self._barrier()
-        model_state, optimizer_state = get_state_dict(model, optimizer, options=self._options)
-        state = {"model": model_state, "optimizer": optimizer_state}
-        torch.save({"rng": _rng_state(), **trainer_state}, folder / f"trainer-rank-{self.rank}.pt")
+        state = self._dcp_state()
+        torch.save(self._rank_state(), folder / f"trainer-rank-{self.rank}.pt")
         if self._async:
             self._pending = (step, folder, dcp.async_save(state, checkpoint_id=folder, process_group=self._group))
             return completed
@@ -161,23 +186,28 @@ class Checkpointer:
         self._complete(step, folder)
         return [*completed, folder]
 
-    def latest(self) -> int | None:
+    def load(self, step: int | None = None) -> int | None:
+        """Restore every owned object from complete folder ``step-N`` (default: the newest); returns the step
+        loaded, or None when there is no complete checkpoint yet."""
         steps = complete_steps(self.root)
-        return steps[-1] if steps else None
-
-    def load_latest(self, model: nn.Module, optimizer: torch.optim.Optimizer) -> dict[str, Any] | None:
-        """Restore model, optimizer and RNG from the newest complete folder; returns its trainer state."""
-        step = self.latest()
         if step is None:
-            return None
-        folder = self.root / step_folder_name(step)
-        model_state, optimizer_state = get_state_dict(model, optimizer, options=self._options)
-        state = {"model": model_state, "optimizer": optimizer_state}
+            if not steps:
+                return None
+            step = steps[-1]
+        elif step not in steps:
+            raise invalid("step", step, f"a complete checkpoint under {self.root}: {steps or 'none yet'}")
+        folder = self.folder(step)
+        state = self._dcp_state()
         dcp.load(state, checkpoint_id=folder)
-        set_state_dict(model, optimizer, model_state_dict=state["model"], optim_state_dict=state["optimizer"],
-                       options=self._load_options)
+        set_state_dict(self.model, self.optimizer, model_state_dict=state["model"],
+                       optim_state_dict=state["optimizer"], options=self._load_options)
         own = folder / f"trainer-rank-{self.rank}.pt"
-        # A restart with more ranks than the save had: those ranks take rank 0's trainer state.
-        trainer_state = torch.load(own if own.exists() else folder / "trainer-rank-0.pt", weights_only=False)
-        _set_rng_state(trainer_state.pop("rng"))
-        return trainer_state
+        # A restart with more ranks than the save had: those ranks take rank 0's state.
+        rank_state = torch.load(own if own.exists() else folder / "trainer-rank-0.pt", weights_only=False)
+        for stateful in self.progress:
+            stateful.load_state_dict(rank_state)
+        for name, stateful in self.states.items():
+            # A state the saving run did not have (a grad scaler added by switching to fp16) starts fresh.
+            if name in rank_state:
+                stateful.load_state_dict(rank_state[name])
+        return step

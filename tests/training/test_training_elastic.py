@@ -71,9 +71,12 @@ def test_resume_on_other_world_sizes_trains_each_sample_once(token_data: Path, t
     assert result.resumed_from == 6 and result.samples_consumed == 42 and sorted(result.losses) == [7, 8, 9]
 
 
-def test_checkpoints_from_before_the_global_position_still_resume() -> None:
-    from eks_training.training.train import _samples_consumed
+def test_checkpoints_from_before_the_global_position_still_resume(token_data: Path) -> None:
+    from eks_training.training.data_iterator import DataIterator
 
     # Older checkpoints counted micro-steps per rank; same world size x micro-batch converts them exactly.
-    assert _samples_consumed({"data_position": 5}, samples_per_micro_step=8) == 40
-    assert _samples_consumed({"samples_consumed": 42, "data_position": 5}, samples_per_micro_step=8) == 42
+    position = DataIterator(TokenDataset(token_data, 32, micro_batch_size=4, world_size=2))
+    position.load_state_dict({"data_position": 5})
+    assert position.samples_consumed == 40
+    position.load_state_dict({"samples_consumed": 42, "data_position": 5})
+    assert position.samples_consumed == 42

@@ -17,7 +17,8 @@ from eks_training.training.device import Runtime, select_runtime
 from eks_training.training.loss import chunked_cross_entropy
 from eks_training.training.model import build_model
 from eks_training.training.parallel import compile_blocks
-from eks_training.training.train import _build_optimizer, train
+from eks_training.training.train import train
+from eks_training.training.trainer import build_optimizer
 
 from training_helpers import TINY_FLAGS
 
@@ -103,8 +104,8 @@ def test_compiled_blocks_keep_names_and_results() -> None:
 def test_adamw_is_fused_on_cuda_only(token_data: Path) -> None:
     config = parse_config(["--data", str(token_data)])
     model = _tiny()
-    cpu = _build_optimizer(model, config, select_runtime("cpu", env={}))
-    cuda_like = _build_optimizer(model, config, Runtime("cuda", torch.device("cpu")))
+    cpu = build_optimizer(model, config, select_runtime("cpu", env={}))
+    cuda_like = build_optimizer(model, config, Runtime("cuda", torch.device("cpu")))
     assert not cpu.defaults["fused"] and cuda_like.defaults["fused"] is True
 
 
@@ -137,16 +138,17 @@ def test_background_save_is_marked_complete_only_after_its_writes(tmp_path: Path
 
     model = _tiny()
     optimizer = torch.optim.AdamW(model.parameters())
-    saver = Checkpointer(tmp_path, keep_last=3, async_save=True)
-    assert saver.save(2, model, optimizer, {"step": 2}) == []  # written in the background: not complete yet
+    saver = Checkpointer(tmp_path, keep_last=3, model=model, optimizer=optimizer, async_save=True)
+    assert saver.save(2) == []  # written in the background: not complete yet
     assert complete_steps(tmp_path) == []
     with torch.no_grad():
         model.lm_head.weight.add_(1.0)  # training goes on; the staged copy must not change
-    assert saver.save(4, model, optimizer, {"step": 4}) == [tmp_path / "step-2"]
+    assert saver.save(4) == [tmp_path / "step-2"]
     assert saver.finish() == tmp_path / "step-4" and complete_steps(tmp_path) == [2, 4]
     restored = _tiny(seed=1)
-    Checkpointer(tmp_path, keep_last=3).load_latest(restored, torch.optim.AdamW(restored.parameters()))
+    loader = Checkpointer(tmp_path, keep_last=3, model=restored, optimizer=torch.optim.AdamW(restored.parameters()))
+    assert loader.load() == 4
     torch.testing.assert_close(restored.lm_head.weight, model.lm_head.weight)
     (tmp_path / "step-4" / "COMPLETE").unlink()
-    Checkpointer(tmp_path, keep_last=3).load_latest(restored, torch.optim.AdamW(restored.parameters()))
+    assert loader.load() == 2
     torch.testing.assert_close(restored.lm_head.weight, model.lm_head.weight - 1.0)  # step 2: before the change
