@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
+from eks_training.core.validation import InvalidValue, invalid
+
 Accelerator = Literal["nvidia", "neuron"]
 
 #: Extended Kubernetes resource that a pod requests for one accelerator of each kind.
@@ -122,7 +124,7 @@ _ROWS: tuple[InstanceFacts, ...] = (
 INSTANCE_TYPES: dict[str, InstanceFacts] = {row.instance_type: row for row in _ROWS}
 
 
-class UnsupportedInstanceTypeError(ValueError):
+class UnsupportedInstanceTypeError(InvalidValue):
     """An instance type that is not in the catalog."""
 
 
@@ -132,9 +134,7 @@ def instance_facts(instance_type: str, *, field: str = "instance_type") -> Insta
         return INSTANCE_TYPES[instance_type]
     except KeyError:
         allowed = ", ".join(INSTANCE_TYPES)
-        raise UnsupportedInstanceTypeError(
-            f"{field}: '{instance_type}' is not a supported accelerated instance type (allowed: {allowed})"
-        ) from None
+        raise UnsupportedInstanceTypeError(field, instance_type, f"use a supported accelerated instance type: {allowed}") from None
 
 
 def supported_types(accelerator: Accelerator | None = None) -> list[str]:
@@ -207,11 +207,28 @@ def node_capacity(instance_type: str, *, field: str = "instance_type") -> NodeCa
         accelerator, accelerators, cores, efa = None, 0, 0, 0
     else:
         raise UnsupportedInstanceTypeError(
-            f"{field}: '{instance_type}' is not a known instance type (allowed: the accelerated types "
-            f"{', '.join(INSTANCE_TYPES)}, or a system type such as m6i.2xlarge: families "
-            f"{', '.join(_GENERAL_MEMORY_PER_VCPU)}, sizes {', '.join(_GENERAL_SIZES)})")
+            field, instance_type, f"use an accelerated type ({', '.join(INSTANCE_TYPES)}) or a system type such as "
+            f"m6i.2xlarge: families {', '.join(_GENERAL_MEMORY_PER_VCPU)}, sizes {', '.join(_GENERAL_SIZES)}")
     reserved_memory = Decimal((255 + 11 * MAX_PODS + 100) * 2**20) + DAEMONSET_HEADROOM_MEMORY
     return NodeCapacity(
         instance_type, vcpus, memory_gib, accelerator, accelerators, cores, efa, MAX_PODS,
         allocatable_cpu=Decimal(vcpus) - _kube_reserved_cpu(vcpus) - DAEMONSET_HEADROOM_CPU,
         allocatable_memory=Decimal(memory_gib * 2**30) * KUBELET_VISIBLE_MEMORY - reserved_memory)
+
+
+def check_accelerator(field: str, instance_type: str, accelerator: str) -> InstanceFacts:
+    """The catalog row of ``instance_type``, which must carry ``accelerator`` ("nvidia" or "neuron") devices."""
+    facts = instance_facts(instance_type, field=field)
+    if facts.accelerator != accelerator:
+        kinds = ", ".join(supported_types(accelerator))  # type: ignore[arg-type]
+        raise invalid(field, instance_type, f"use a type with {accelerator} accelerators ({kinds}); this one has "
+                                            f"{facts.accelerator_name} ({facts.accelerator})")
+    return facts
+
+
+def check_efa(field: str, efa: bool, instance_types: "list[str] | tuple[str, ...]") -> None:
+    """``efa=True`` only where every one of ``instance_types`` has EFA interfaces."""
+    without = [t for t in instance_types if not instance_facts(t).efa_supported]
+    if efa and without:
+        raise invalid(field, efa, f"{', '.join(without)} {'has' if len(without) == 1 else 'have'} no EFA interfaces: "
+                                  "set efa to false or pick EFA types")

@@ -1,17 +1,35 @@
-"""One error format for every input a user can get wrong, and the test for values CDK fills in at deploy time."""
+"""One error format for every input a user can get wrong, the checks that config, constructs, workloads and
+training share, and the test for values CDK fills in at deploy time.
+
+Every check raises :func:`invalid`'s one line, ``field=value is not allowed: what is allowed``, and lets a CDK
+token through (its value is known only at deploy time). The config layer (``infra/config.py``) calls these same
+checks, so a setting is held to one rule whether it comes from an environment file or a construct's props.
+"""
 
 from __future__ import annotations
 
+import ipaddress
 import re
+from typing import Iterable
 
 # How CDK writes an unresolved value into a string ("${Token[Ref::12]}") and into a number (a reserved double).
 _STRING_TOKEN = re.compile(r"\$\{Token\[[^\]]+\]\}")
 _NUMBER_TOKEN_MAGNITUDE = 1e289
 
 
-def invalid(field: str, value: object, allowed: str) -> ValueError:
+class InvalidValue(ValueError):
+    """A user-input error: ``str(err)`` is the one line; ``field``, ``value`` and ``allowed`` are its parts."""
+
+    def __init__(self, field: str, value: object, allowed: str) -> None:
+        super().__init__(f"{field}={value!r} is not allowed: {allowed}")
+        self.field = field
+        self.value = value
+        self.allowed = allowed
+
+
+def invalid(field: str, value: object, allowed: str) -> InvalidValue:
     """The project's one-line error: the field, the bad value and what is allowed."""
-    return ValueError(f"{field}={value!r} is not allowed: {allowed}")
+    return InvalidValue(field, value, allowed)
 
 
 def is_token(value: object) -> bool:
@@ -21,3 +39,174 @@ def is_token(value: object) -> bool:
     if isinstance(value, float):
         return abs(value) > _NUMBER_TOKEN_MAGNITUDE
     return False
+
+
+def check_one_of(field: str, value: object, allowed: Iterable[object]) -> object:
+    """``value`` if it is one of ``allowed``, else the one-line error listing them."""
+    choices = tuple(allowed)
+    if is_token(value):
+        return value
+    if isinstance(value, bool) and not any(isinstance(c, bool) for c in choices) or value not in choices:
+        raise invalid(field, value, f"use one of {', '.join(map(str, choices))}")
+    return value
+
+
+def check_whole_number(field: str, value: object, *, minimum: int, maximum: int | None = None, unit: str = "") -> int:
+    """An ``int`` (not a bool) from ``minimum`` to ``maximum`` (no upper bound when None)."""
+    if is_token(value):
+        return value  # type: ignore[return-value]
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum or (maximum is not None and value > maximum):
+        span = f">= {minimum}" if maximum is None else f"from {minimum} to {maximum}"
+        raise invalid(field, value, f"use a whole number{' of ' + unit if unit else ''} {span}")
+    return value
+
+
+# --- names and ids AWS defines -------------------------------------------------------------------------------
+
+#: A DNS label (RFC 1123): Kubernetes namespaces and most object names, and the platform's own names.
+DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
+_REGION = re.compile(r"^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$")
+_ROLE_ARN = re.compile(r"^arn:aws[a-z-]*:iam::\d{12}:role/[\w+=,.@/-]{1,512}$")
+_CAPACITY_RESERVATION = re.compile(r"^cr-[0-9a-f]{17}$")
+_ADDON_VERSION = re.compile(r"^v\d+\.\d+\.\d+-eksbuild\.\d+$")
+_METRICS_NAMESPACE = re.compile(r"^[A-Za-z0-9_./#:-]{1,255}$")
+
+# S3 general purpose bucket naming rules:
+# https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html
+_BUCKET_NAME_CHARS = re.compile(r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
+_RESERVED_BUCKET_PREFIXES = ("xn--", "sthree-", "amzn-s3-demo-")
+_RESERVED_BUCKET_SUFFIXES = ("-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3")
+BUCKET_NAME_RULE = (
+    "3-63 characters of lowercase letters, digits, '.' and '-', starting and ending with a letter or digit, "
+    "no '..', not an IP address, no reserved prefix (xn--, sthree-, amzn-s3-demo-) or suffix "
+    "(-s3alias, --ol-s3, .mrap, --x-s3, --table-s3)"
+)
+
+#: Days CloudWatch Logs can keep a log group (its retention values).
+LOG_RETENTION_DAYS = (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922,
+                      3288, 3653)
+#: Minutes an idle-accelerator alarm may wait: one CloudWatch alarm period, which goes up to one day.
+IDLE_MINUTES = (1, 1440)
+#: Capacity a managed node group can be bought with.
+NODE_GROUP_CAPACITY_TYPES = ("on-demand", "spot", "capacity-reservation", "capacity-block")
+#: Capacity types that run on reserved capacity and so need its ``cr-`` id.
+RESERVED_CAPACITY_TYPES = ("capacity-reservation", "capacity-block")
+#: Who can reach the EKS API endpoint.
+ENDPOINT_ACCESS = ("public", "private", "public_and_private")
+
+
+def check_dns_label(field: str, value: object) -> str:
+    """A DNS label: 1-63 lowercase letters, digits or '-', starting and ending with a letter or digit."""
+    if not is_token(value) and (not isinstance(value, str) or not DNS_LABEL.match(value)):
+        raise invalid(field, value, "use 1-63 lowercase letters, digits or '-', starting and ending with a letter or digit")
+    return value  # type: ignore[return-value]
+
+
+def check_bucket_name(field: str, value: object) -> str:
+    """An S3 general purpose bucket name."""
+    if is_token(value):
+        return value  # type: ignore[return-value]
+    broken = (
+        not isinstance(value, str)
+        or not _BUCKET_NAME_CHARS.match(value)
+        or ".." in value
+        or value.startswith(_RESERVED_BUCKET_PREFIXES)
+        or value.endswith(_RESERVED_BUCKET_SUFFIXES)
+        or _is_ip_address(value)
+    )
+    if broken:
+        raise invalid(field, value, f"use an S3 bucket name: {BUCKET_NAME_RULE}")
+    return value  # type: ignore[return-value]
+
+
+def _is_ip_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def check_region(field: str, value: object) -> str:
+    if not is_token(value) and (not isinstance(value, str) or not _REGION.match(value)):
+        raise invalid(field, value, "use an AWS region name such as us-west-2")
+    return value  # type: ignore[return-value]
+
+
+def check_role_arn(field: str, value: object) -> str:
+    if not is_token(value) and (not isinstance(value, str) or not _ROLE_ARN.match(value)):
+        raise invalid(field, value, "use an IAM role ARN such as arn:aws:iam::123456789012:role/NAME")
+    return value  # type: ignore[return-value]
+
+
+def check_capacity_reservation_id(field: str, value: object) -> str:
+    if not is_token(value) and (not isinstance(value, str) or not _CAPACITY_RESERVATION.match(value)):
+        raise invalid(field, value, "use an ODCR or Capacity Block id such as cr-0123456789abcdef0")
+    return value  # type: ignore[return-value]
+
+
+def check_addon_version(field: str, value: object, *, latest: bool = False) -> str:
+    """An EKS add-on version, ``vX.Y.Z-eksbuild.N`` (or ``latest`` where the caller resolves it at deploy time)."""
+    if is_token(value) or (latest and value == "latest"):
+        return value  # type: ignore[return-value]
+    if not isinstance(value, str) or not _ADDON_VERSION.match(value):
+        allowed = "'latest' or " if latest else ""
+        raise invalid(field, value, f"use {allowed}an EKS add-on version vX.Y.Z-eksbuild.N, e.g. v1.19.0-eksbuild.1")
+    return value
+
+
+def check_metrics_namespace(field: str, value: object) -> str:
+    """A CloudWatch metrics namespace of our own (the AWS/ prefix is CloudWatch's)."""
+    if is_token(value):
+        return value  # type: ignore[return-value]
+    if not isinstance(value, str) or not _METRICS_NAMESPACE.match(value) or value.startswith("AWS/"):
+        raise invalid(field, value, "use 1-255 letters, digits or '._-/#:', not starting with 'AWS/'")
+    return value
+
+
+def check_job_reference(field: str, value: object) -> str:
+    """A training job named as ``namespace/job``, both DNS labels."""
+    namespace, _, job = value.partition("/") if isinstance(value, str) else ("", "", "")
+    if not (DNS_LABEL.match(namespace) and DNS_LABEL.match(job)):
+        raise invalid(field, value, "use 'namespace/job', each 1-63 lowercase letters, digits or '-'")
+    return value  # type: ignore[return-value]
+
+
+def check_node_group_sizes(min_size: object, desired_size: object, max_size: object, *, smallest: int = 0) -> None:
+    """A node group's sizes: whole numbers with ``smallest <= min_size <= desired_size <= max_size`` and max >= 1."""
+    check_whole_number("min_size", min_size, minimum=smallest)
+    check_whole_number("desired_size", desired_size, minimum=smallest)
+    check_whole_number("max_size", max_size, minimum=max(smallest, 1))
+    if any(is_token(v) for v in (min_size, desired_size, max_size)):
+        return
+    if min_size > max_size:  # type: ignore[operator]
+        raise invalid("min_size", min_size, f"use at most max_size={max_size}")
+    if not min_size <= desired_size <= max_size:  # type: ignore[operator]
+        raise invalid("desired_size", desired_size, f"use from min_size={min_size} to max_size={max_size}")
+
+
+def check_capacity_reservation(capacity_type: object, capacity_reservation_id: object) -> None:
+    """A node group's capacity type, and the ``cr-`` id that reserved types need and the others must not have."""
+    check_one_of("capacity_type", capacity_type, NODE_GROUP_CAPACITY_TYPES)
+    reserved = capacity_type in RESERVED_CAPACITY_TYPES
+    if reserved and capacity_reservation_id is None:
+        raise invalid("capacity_reservation_id", None, f"capacity_type={capacity_type!r} needs the reservation's "
+                                                       "cr- id, e.g. cr-0123456789abcdef0")
+    if not reserved and capacity_reservation_id is not None:
+        raise invalid("capacity_reservation_id", capacity_reservation_id,
+                      f"only with capacity_type {' or '.join(RESERVED_CAPACITY_TYPES)} (not {capacity_type!r})")
+    if capacity_reservation_id is not None:
+        check_capacity_reservation_id("capacity_reservation_id", capacity_reservation_id)
+
+
+def check_addon_versions(field: str, versions: object) -> dict[str, str]:
+    """Pins of the cluster's EKS add-ons: names from :data:`DEFAULT_ADDONS`, each ``latest`` or ``vX.Y.Z-eksbuild.N``."""
+    from eks_training.core.versions import DEFAULT_ADDONS
+
+    if not isinstance(versions, dict):
+        raise invalid(field, versions, "use a mapping of add-on names to versions")
+    for name, version in versions.items():
+        if name not in DEFAULT_ADDONS:
+            raise invalid(f"{field} key", name, f"use add-ons of {', '.join(DEFAULT_ADDONS)}")
+        check_addon_version(f"{field}[{name!r}]", version, latest=True)
+    return versions

@@ -14,20 +14,22 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from eks_training.core.versions import KUBERNETES_RELEASES, default_kubernetes_version
-from eks_training.core.catalog import INSTANCE_TYPES, instance_facts, node_capacity
+from eks_training.core.catalog import INSTANCE_TYPES, check_accelerator, check_efa, instance_facts, node_capacity
+from eks_training.core.validation import (
+    ENDPOINT_ACCESS, IDLE_MINUTES, LOG_RETENTION_DAYS, NODE_GROUP_CAPACITY_TYPES, InvalidValue, check_addon_version,
+    check_addon_versions, check_bucket_name, check_capacity_reservation, check_job_reference, check_metrics_namespace,
+    check_node_group_sizes, check_region, check_role_arn, invalid,
+)
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent / "environments"
 
 #: Kubernetes versions the platform builds; the source document's set (1.31-1.33) plus the newer ones.
 KUBERNETES_VERSIONS = tuple(KUBERNETES_RELEASES)
 
-_REGION = re.compile(r"^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$")
 _DNS_LABEL = re.compile(r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$")
-_ROLE_ARN = re.compile(r"^arn:aws[a-z-]*:iam::\d{12}:role/[\w+=,.@/-]{1,512}$")
-_CAPACITY_RESERVATION = re.compile(r"^cr-[0-9a-f]{17}$")
 _PINNED_IMAGE = re.compile(r"^[a-z0-9][\w.-]*(:\d+)?(/[\w.-]+)+(:[\w][\w.-]{0,127}|@sha256:[0-9a-f]{64})$")
 
 
@@ -80,11 +82,11 @@ class NetworkConfig(_Model):
         try:
             net = ipaddress.ip_network(value, strict=True)
         except ValueError:
-            raise ValueError("must be an IPv4 network such as 10.0.0.0/16") from None
+            raise invalid("cidr", value, "use an IPv4 network such as 10.0.0.0/16 (host bits zero)") from None
         if net.version != 4 or not 16 <= net.prefixlen <= 24:
-            raise ValueError("must be an IPv4 network with a prefix from /16 to /24")
+            raise invalid("cidr", value, "use an IPv4 network with a prefix from /16 to /24")
         if not net.is_private:
-            raise ValueError("must be a private range (RFC 1918), e.g. 10.0.0.0/16")
+            raise invalid("cidr", value, "use a private range (RFC 1918), e.g. 10.0.0.0/16")
         return value
 
 
@@ -92,7 +94,7 @@ class ClusterConfig(_Model):
     """The EKS control plane."""
 
     #: Private by default: a public endpoint needs `public_access_cidrs` naming who may reach it.
-    endpoint_access: Literal["public", "private", "public_and_private"] = "private"
+    endpoint_access: Literal[ENDPOINT_ACCESS] = "private"  # type: ignore[valid-type]
     #: Client networks the public endpoint admits (0.0.0.0/0 is accepted with a synth warning).
     public_access_cidrs: tuple[str, ...] = ()
     admin_role_arns: tuple[str, ...] = ()
@@ -102,42 +104,34 @@ class ClusterConfig(_Model):
     @field_validator("public_access_cidrs")
     @classmethod
     def _cidrs(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        for cidr in value:
+        for i, cidr in enumerate(value):
             try:
                 ipaddress.ip_network(cidr, strict=True)
             except ValueError:
-                raise ValueError(f"'{cidr}' is not a network such as 203.0.113.0/24") from None
+                raise invalid(f"public_access_cidrs[{i}]", cidr, "use a network such as 203.0.113.0/24") from None
         return value
 
     @model_validator(mode="after")
     def _public_needs_cidrs(self) -> "ClusterConfig":
         if self.endpoint_access != "private" and not self.public_access_cidrs:
-            raise ValueError(f"cluster.public_access_cidrs = [] with endpoint_access = {self.endpoint_access!r}: a public "
-                             "API endpoint must name the client networks it admits (e.g. [203.0.113.0/24]), or use private")
+            raise invalid("public_access_cidrs", [], f"with endpoint_access={self.endpoint_access!r} name the client "
+                          "networks the public API endpoint admits (e.g. [203.0.113.0/24]), or use endpoint_access='private'")
         if self.endpoint_access == "private" and self.public_access_cidrs:
-            raise ValueError(f"cluster.public_access_cidrs = {list(self.public_access_cidrs)} is ignored with "
-                             "endpoint_access = 'private': remove it or make the endpoint public_and_private")
+            raise invalid("public_access_cidrs", list(self.public_access_cidrs), "none with endpoint_access='private' "
+                          "(it would be ignored): remove it or make the endpoint public_and_private")
         return self
 
     @field_validator("admin_role_arns")
     @classmethod
     def _arns(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        for arn in value:
-            if not _ROLE_ARN.match(arn):
-                raise ValueError(f"'{arn}' is not an IAM role ARN (arn:aws:iam::123456789012:role/NAME)")
+        for i, arn in enumerate(value):
+            check_role_arn(f"admin_role_arns[{i}]", arn)
         return value
 
     @field_validator("addon_versions")
     @classmethod
     def _addons(cls, value: dict[str, str]) -> dict[str, str]:
-        from eks_training.core.versions import DEFAULT_ADDONS
-
-        for name, version in value.items():
-            if name not in DEFAULT_ADDONS:
-                raise ValueError(f"unknown add-on '{name}' (allowed: {', '.join(DEFAULT_ADDONS)})")
-            if version != "latest" and not re.match(r"^v\d+\.\d+\.\d+-eksbuild\.\d+$", version):
-                raise ValueError(f"add-on '{name}' version '{version}' must be 'latest' or like v1.19.0-eksbuild.1")
-        return value
+        return check_addon_versions("addon_versions", value)
 
 
 class SystemNodesConfig(_Model):
@@ -158,10 +152,7 @@ class SystemNodesConfig(_Model):
 
     @model_validator(mode="after")
     def _sizes(self) -> "SystemNodesConfig":
-        if not self.min_size <= self.desired_size <= self.max_size:
-            raise ValueError(
-                f"needs min_size <= desired_size <= max_size, got {self.min_size} <= {self.desired_size} <= {self.max_size}"
-            )
+        check_node_group_sizes(self.min_size, self.desired_size, self.max_size, smallest=1)
         return self
 
 
@@ -173,7 +164,7 @@ class RootVolumeConfig(_Model):
     throughput_mibps: Annotated[int, Field(ge=125, le=1000)] = 500
 
 
-CapacityType = Literal["on-demand", "spot", "capacity-reservation", "capacity-block"]
+CapacityType = Literal[NODE_GROUP_CAPACITY_TYPES]  # type: ignore[valid-type]
 
 
 class NodeGroupConfig(_Model):
@@ -193,27 +184,15 @@ class NodeGroupConfig(_Model):
     @field_validator("instance_type")
     @classmethod
     def _known_type(cls, value: str) -> str:
-        if value not in INSTANCE_TYPES:
-            raise ValueError(f"'{value}' is not a supported accelerated instance type (allowed: {', '.join(INSTANCE_TYPES)})")
+        instance_facts(value)
         return value
 
     @model_validator(mode="after")
     def _consistent(self) -> "NodeGroupConfig":
-        if not self.min_size <= self.desired_size <= self.max_size:
-            raise ValueError(
-                f"needs min_size <= desired_size <= max_size, got {self.min_size} <= {self.desired_size} <= {self.max_size}"
-            )
-        reserved = self.capacity_type in ("capacity-reservation", "capacity-block")
-        if reserved and not self.capacity_reservation_id:
-            raise ValueError(f"capacity_type '{self.capacity_type}' needs capacity_reservation_id (cr-...)")
-        if self.capacity_reservation_id is not None:
-            if not reserved:
-                raise ValueError("capacity_reservation_id is only allowed with capacity_type capacity-reservation or capacity-block")
-            if not _CAPACITY_RESERVATION.match(self.capacity_reservation_id):
-                raise ValueError(f"capacity_reservation_id '{self.capacity_reservation_id}' must look like cr-0123456789abcdef0")
-        facts = instance_facts(self.instance_type)
-        if self.efa and not facts.efa_supported:
-            raise ValueError(f"efa: {self.instance_type} has no EFA interfaces; set efa: false or pick an EFA type")
+        # The same checks as the AcceleratedNodeGroup construct's: one rule for a file and for props.
+        check_node_group_sizes(self.min_size, self.desired_size, self.max_size)
+        check_capacity_reservation(self.capacity_type, self.capacity_reservation_id)
+        check_efa("efa", self.efa, [self.instance_type])
         return self
 
 
@@ -230,20 +209,17 @@ class KarpenterPoolConfig(_Model):
     @field_validator("instance_types")
     @classmethod
     def _types(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        for t in value:
-            if t not in INSTANCE_TYPES:
-                raise ValueError(f"'{t}' is not a supported accelerated instance type (allowed: {', '.join(INSTANCE_TYPES)})")
+        for i, t in enumerate(value):
+            instance_facts(t, field=f"instance_types[{i}]")
         kinds = {INSTANCE_TYPES[t].accelerator for t in value}
         if len(kinds) > 1:
-            raise ValueError(f"mixes GPU and Neuron types {list(value)}; make one pool per accelerator kind")
+            raise invalid("instance_types", list(value), "types of one accelerator kind: make one pool per kind "
+                          "(GPU or Neuron)")
         return value
 
     @model_validator(mode="after")
     def _efa(self) -> "KarpenterPoolConfig":
-        if self.efa:
-            without = [t for t in self.instance_types if not INSTANCE_TYPES[t].efa_supported]
-            if without:
-                raise ValueError(f"efa: {', '.join(without)} have no EFA interfaces; set efa: false or drop them")
+        check_efa("efa", self.efa, self.instance_types)
         return self
 
     @property
@@ -260,20 +236,15 @@ class CapacityConfig(_Model):
 
     @model_validator(mode="after")
     def _kinds(self) -> "CapacityConfig":
-        for field, wanted, label in (("gpu_node_groups", "nvidia", "GPU"), ("trainium_node_groups", "neuron", "Trainium")):
+        for field, wanted in (("gpu_node_groups", "nvidia"), ("trainium_node_groups", "neuron")):
             for i, group in enumerate(getattr(self, field)):
-                facts = INSTANCE_TYPES[group.instance_type]
-                if facts.accelerator != wanted:
-                    raise ValueError(
-                        f"{field}[{i}].instance_type: '{group.instance_type}' is a {facts.accelerator_name} "
-                        f"({facts.accelerator}) type, not a {label} type"
-                    )
+                check_accelerator(f"{field}[{i}].instance_type", group.instance_type, wanted)
         names = [g.name for g in (*self.gpu_node_groups, *self.trainium_node_groups)]
         pools = [p.name for p in self.karpenter_pools]
-        for label, seen in (("node group", names), ("karpenter pool", pools)):
+        for field, label, seen in (("node group names", "node group", names), ("karpenter_pools names", "pool", pools)):
             dupes = sorted({n for n in seen if seen.count(n) > 1})
             if dupes:
-                raise ValueError(f"{label} names must be unique, repeated: {', '.join(dupes)}")
+                raise invalid(field, dupes, f"give each {label} a unique name")
         return self
 
 
@@ -286,6 +257,10 @@ class DataRepositoryAssociationConfig(_Model):
     s3_prefix: Annotated[str, Field(pattern=_S3_PREFIX)] = ""
     auto_import: tuple[Literal["NEW", "CHANGED", "DELETED"], ...] = ()
     auto_export: tuple[Literal["NEW", "CHANGED", "DELETED"], ...] = ()
+
+
+#: core.fsx's setting names -> this file's.
+_FSX_FIELDS = {"capacity_gib": "storage_capacity_gib", "per_unit_throughput": "per_unit_storage_throughput"}
 
 
 class FsxConfig(_Model):
@@ -306,7 +281,10 @@ class FsxConfig(_Model):
     def _lustre(self) -> "FsxConfig":
         from eks_training.core.fsx import check_lustre_settings
 
-        check_lustre_settings(self.deployment_type, self.storage_capacity_gib, self.per_unit_storage_throughput)
+        try:
+            check_lustre_settings(self.deployment_type, self.storage_capacity_gib, self.per_unit_storage_throughput)
+        except InvalidValue as err:  # the same rule as the construct's, named as this file names the settings
+            raise invalid(_FSX_FIELDS.get(err.field, err.field), err.value, err.allowed) from None
         return self
 
 
@@ -326,14 +304,14 @@ class BucketsConfig(_Model):
 
     @field_validator("data_bucket_name", "checkpoint_bucket_name")
     @classmethod
-    def _bucket_name(cls, value: str | None) -> str | None:
-        if value is None:
-            return value
-        if not (3 <= len(value) <= 63 and re.match(r"^[a-z0-9][a-z0-9.-]*[a-z0-9]$", value)) or ".." in value:
-            raise ValueError(f"'{value}' is not a valid S3 bucket name (3-63 lowercase letters, digits, '.', '-')")
-        if re.match(r"^\d+\.\d+\.\d+\.\d+$", value) or value.startswith("xn--") or value.endswith("-s3alias"):
-            raise ValueError(f"'{value}' is a name S3 reserves (IP-like, xn-- prefix or -s3alias suffix)")
-        return value
+    def _bucket_name(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return value if value is None else check_bucket_name(str(info.field_name), value)
+
+    @model_validator(mode="after")
+    def _distinct_buckets(self) -> "BucketsConfig":
+        if self.data_bucket_name is not None and self.data_bucket_name == self.checkpoint_bucket_name:
+            raise invalid("checkpoint_bucket_name", self.checkpoint_bucket_name, "a name other than data_bucket_name")
+        return self
 
 
 class StorageConfig(_Model):
@@ -440,10 +418,10 @@ class ImagesConfig(_Model):
             if image is None:
                 continue
             if self.build_training_images:
-                raise ValueError(f"images.{field}={image!r} is ignored while images.build_training_images is true: "
-                                 "set build_training_images: false to use your own image")
+                raise invalid(field, image, "none while build_training_images is true (it would be ignored): set "
+                              "build_training_images: false to use your own image")
             if not _PINNED_IMAGE.match(image) or image.endswith(":latest"):
-                raise ValueError(f"images.{field}={image!r} is not allowed: use a pinned registry/name:tag or @sha256 digest")
+                raise invalid(field, image, "use a pinned registry/name:tag (not :latest) or @sha256 digest")
         return self
 
 
@@ -452,18 +430,35 @@ class ObservabilityConfig(_Model):
 
     enabled: bool = True
     #: Days CloudWatch keeps container, node and training-metric logs (a CloudWatch Logs retention value).
-    log_retention_days: Literal[1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557,
-                                2922, 3288, 3653] = 30
+    log_retention_days: Literal[LOG_RETENTION_DAYS] = 30  # type: ignore[valid-type]
     #: CloudWatch namespace of the trainer's metrics (embedded metric format).
-    metrics_namespace: Annotated[str, Field(pattern=r"^[A-Za-z0-9_./#:-]{1,255}$")] = "EksTraining"
+    metrics_namespace: str = "EksTraining"
     #: Minutes of accelerators under 5% utilisation before the idle alarm fires.
-    idle_minutes: Annotated[int, Field(ge=1, le=1440)] = 30
-    cloudwatch_addon_version: Annotated[str, Field(pattern=r"^v\d+\.\d+\.\d+-eksbuild\.\d+$")] = "v4.10.3-eksbuild.1"
-    node_monitoring_addon_version: Annotated[str, Field(pattern=r"^v\d+\.\d+\.\d+-eksbuild\.\d+$")] = "v1.6.0-eksbuild.1"
+    idle_minutes: Annotated[int, Field(ge=IDLE_MINUTES[0], le=IDLE_MINUTES[1])] = 30
+    cloudwatch_addon_version: str = "v4.10.3-eksbuild.1"
+    node_monitoring_addon_version: str = "v1.6.0-eksbuild.1"
     #: "namespace/job" entries that get a throughput-drop alarm.
-    alarm_jobs: tuple[Annotated[str, Field(pattern=r"^[a-z0-9-]{1,63}/[a-z0-9-]{1,63}$")], ...] = ()
+    alarm_jobs: tuple[str, ...] = ()
     #: SNS topic the alarms notify (none: alarms only show on the dashboard).
     alarm_topic_arn: Annotated[str, Field(pattern=r"^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$")] | None = None
+
+    # The ObservabilityStack construct's own checks: one rule for a file and for props.
+    @field_validator("metrics_namespace")
+    @classmethod
+    def _metrics_namespace(cls, value: str) -> str:
+        return check_metrics_namespace("metrics_namespace", value)
+
+    @field_validator("cloudwatch_addon_version", "node_monitoring_addon_version")
+    @classmethod
+    def _addon_version(cls, value: str, info: ValidationInfo) -> str:
+        return check_addon_version(str(info.field_name), value)
+
+    @field_validator("alarm_jobs")
+    @classmethod
+    def _alarm_jobs(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for i, job in enumerate(value):
+            check_job_reference(f"alarm_jobs[{i}]", job)
+        return value
 
 
 class GitOpsConfig(_Model):
@@ -505,42 +500,40 @@ class PlatformConfig(_Model):
     @field_validator("region")
     @classmethod
     def _region(cls, value: str) -> str:
-        if not _REGION.match(value):
-            raise ValueError(f"'{value}' is not an AWS region name such as us-west-2")
-        return value
+        return check_region("region", value)
 
     @field_validator("tags")
     @classmethod
     def _tags(cls, value: dict[str, str]) -> dict[str, str]:
         for key, val in value.items():
             if not 1 <= len(key) <= 128 or key.lower().startswith("aws:"):
-                raise ValueError(f"tag key '{key}' must be 1-128 characters and not start with 'aws:'")
+                raise invalid("tags key", key, "use 1-128 characters, not starting with 'aws:'")
             if len(val) > 256:
-                raise ValueError(f"tag '{key}' value is longer than 256 characters")
-            if not re.match(r"^[\w .:/=+@-]*$", key + val):
-                raise ValueError(f"tag '{key}' uses characters AWS refuses (allowed: letters, digits, spaces, _ . : / = + - @)")
+                raise invalid(f"tags[{key!r}]", val, "use at most 256 characters")
+            for field, text in (("tags key", key), (f"tags[{key!r}]", val)):
+                if not re.match(r"^[\w .:/=+@-]*$", text):
+                    raise invalid(field, text, "use letters, digits, spaces and _ . : / = + - @ (the characters AWS takes)")
         return value
 
     @model_validator(mode="after")
     def _zones(self) -> "PlatformConfig":
-        for az in self.availability_zones:
+        for i, az in enumerate(self.availability_zones):
             if not (az.startswith(self.region) and re.match(r"^[a-z]$", az[len(self.region):])):
-                raise ValueError(f"availability_zones: '{az}' is not a zone of region {self.region} (e.g. {self.region}a)")
+                raise invalid(f"availability_zones[{i}]", az, f"use a zone of region {self.region}, e.g. {self.region}a")
         if len(set(self.availability_zones)) != len(self.availability_zones):
-            raise ValueError(f"availability_zones: {list(self.availability_zones)} repeats a zone")
+            raise invalid("availability_zones", list(self.availability_zones), "name each zone once")
         if self.training_az not in self.availability_zones:
-            raise ValueError(f"training_az: '{self.training_az}' is not one of availability_zones {list(self.availability_zones)}")
-        if self.cluster.endpoint_access == "public" and not self.cluster.public_access_cidrs and self.name == "prod":
-            raise ValueError("cluster.endpoint_access: 'public' in prod needs cluster.public_access_cidrs")
+            raise invalid("training_az", self.training_az, f"use one of availability_zones {list(self.availability_zones)}")
         ns = [n.name for n in self.training_namespaces]
         if len(set(ns)) != len(ns):
-            raise ValueError(f"training_namespaces: names repeat in {ns}")
+            raise invalid("training_namespaces names", ns, "give each namespace a unique name")
         if self.services.jupyterhub and self.services.jupyterhub_sign_in is None:
-            raise ValueError("services.jupyterhub_sign_in is required with services.jupyterhub = true: JupyterHub's default "
-                             "authenticator lets anyone in (give your OIDC provider's URLs, client id and an allow-list)")
+            raise invalid("services.jupyterhub_sign_in", None, "give one with services.jupyterhub: true, as "
+                          "JupyterHub's default authenticator lets anyone in (your OIDC provider's URLs, client id "
+                          "and an allow-list)")
         if self.services.jupyterhub and not self.on_demand_instance_types():
-            raise ValueError("services.jupyterhub = true needs accelerated capacity a notebook gets on demand: "
-                             "a Karpenter pool, or a node group with desired_size > 0")
+            raise invalid("services.jupyterhub", True, "only with accelerated capacity a notebook gets on demand: "
+                          "a Karpenter pool, or a node group with desired_size > 0")
         return self
 
     @property
@@ -578,26 +571,43 @@ def _field_path(loc: tuple[Any, ...]) -> str:
     return path
 
 
+def _qualified(path: str, field: str) -> str:
+    """The full path of ``field``, named by a check that ran on the section or the setting at ``path``."""
+    if not path or field.startswith((f"{path}.", f"{path}[")):
+        return field
+    head, _, last = path.rpartition(".")
+    name = last.split("[")[0]
+    if field == last or field.startswith((f"{name}[", f"{name}.", f"{name} ")) or field == name:
+        # A field validator names its own setting (or one of its items): that replaces the path's last part.
+        return f"{head}.{field}" if head else field
+    return f"{path}.{field}"
+
+
 def _one_line(err: ValidationError, source: str) -> str:
+    """``source: field=value is not allowed: what is allowed`` (core.validation's format) for the first error."""
     first = err.errors(include_url=False)[0]
     loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and ("[" in p or p.startswith("function-"))))
     path = _field_path(loc)
-    message = first["msg"].removeprefix("Value error, ")
-    if first["type"] == "extra_forbidden":
-        message = "unknown key (check its spelling; see the config reference in README.md)"
-    elif first["type"] == "missing":
-        message = "is required"
-    elif first["type"] == "string_pattern_mismatch":
-        pattern = first["ctx"]["pattern"]
-        message = f"not allowed: {_PATTERN_HELP.get(pattern, f'must match {pattern}')}"
-    shown = "" if first["type"] == "missing" else f" = {first['input']!r}"
-    if isinstance(first.get("input"), dict) or len(shown) > 90:
-        shown = ""
     more = err.error_count() - 1
     tail = f" (and {more} more error{'s' if more > 1 else ''})" if more else ""
-    # A check across several fields names them in its message; there is no single field path to show.
-    where = f"{path}{shown}: " if path else ""
-    return f"{source}: {where}{message}{tail}".replace("\n", " ")
+    error = (first.get("ctx") or {}).get("error")
+    if isinstance(error, InvalidValue):
+        # Our own checks (shared with the constructs and workloads) name the setting relative to where they ran.
+        line = str(invalid(_qualified(path, error.field), error.value, error.allowed))
+    elif first["type"] == "missing":
+        line = f"{path}: is required"
+    else:
+        allowed = first["msg"].removeprefix("Value error, ").removeprefix("Input ")
+        if first["type"] == "extra_forbidden":
+            allowed = "use a known key (check its spelling; see the config reference in README.md)"
+        elif first["type"] == "string_pattern_mismatch":
+            pattern = first["ctx"]["pattern"]
+            allowed = _PATTERN_HELP.get(pattern, f"match {pattern}")
+        value = first.get("input")
+        # A whole section as the value says nothing the path does not: name the path and what is allowed.
+        shown = not isinstance(value, dict) and len(repr(value)) <= 90
+        line = str(invalid(path, value, allowed)) if path and shown else f"{path or 'settings'}: {allowed}"
+    return f"{source}: {line}{tail}".replace("\n", " ")
 
 
 def parse_config(data: Any, *, source: str = "config") -> PlatformConfig:
@@ -638,8 +648,8 @@ def environment_names() -> list[str]:
 def load_environment(name: str) -> PlatformConfig:
     """The config of a named environment shipped in ``infra/environments``."""
     if not _DNS_LABEL.match(name or "") or not (ENVIRONMENTS_DIR / f"{name}.yaml").is_file():
-        raise ConfigError(f"env: unknown environment '{name}' (allowed: {', '.join(environment_names())})")
+        raise ConfigError(str(invalid("env", name, f"use one of the environments {', '.join(environment_names())}")))
     config = load_config_file(ENVIRONMENTS_DIR / f"{name}.yaml")
     if config.name != name:
-        raise ConfigError(f"{name}.yaml: name = '{config.name}': must equal the file's environment name '{name}'")
+        raise ConfigError(f"{name}.yaml: {invalid('name', config.name, f'use the file name, {name!r}')}")
     return config

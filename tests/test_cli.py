@@ -51,7 +51,7 @@ def test_render_bionemo_and_slurm(capsys) -> None:
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["render", "nope", "--env", "prod"], "kind='nope'"),
-    (["render", "mpijob", "--env", "nope"], "unknown environment 'nope'"),
+    (["render", "mpijob", "--env", "nope"], "env='nope' is not allowed: use one of the environments dev, prod"),
     (["render", "mpijob", "--env", "prod", "--instance-type", "g5.xlarge"], "'g5.xlarge' is not in environment 'prod'"),
     (["render", "neuron-job", "--env", "prod", "--nodes", "33"], "--nodes: 33"),
     (["render", "mpijob", "--env", "prod", "--instance-type", "trn1.32xlarge"], "mpijob needs a GPU type"),
@@ -89,5 +89,5 @@ def test_console_script_in_a_subprocess() -> None:
     result = subprocess.run([sys.executable, "-m", "eks_training.infra.cli", "render", "pytorch-job", "--env", "nope"],
                             capture_output=True, text=True, env=env, timeout=60)
     assert result.returncode == 2
-    assert result.stderr.strip().splitlines()[-1].startswith("error: env: unknown environment 'nope'")
+    assert result.stderr.strip().splitlines()[-1].startswith("error: env='nope' is not allowed: use one of the environments")
     assert "Traceback" not in result.stderr

@@ -54,55 +54,73 @@ def test_prod_has_the_accelerated_capacity_the_platform_promises():
 
 
 BAD_CONFIGS = [
-    # (mutation path, bad value, text the one-line error must contain)
-    ("region", "us-west", "region = 'us-west': 'us-west' is not an AWS region name"),
-    ("kubernetes_version", "1.30", "kubernetes_version = '1.30': Input should be '1.31', '1.32', '1.33', '1.34', '1.35' or '1.36'"),
-    ("kubernetes_version", 1.33, "kubernetes_version = 1.33: Input should be '1.31'"),
-    ("training_az", "us-west-2d", "training_az: 'us-west-2d' is not one of availability_zones"),
-    ("availability_zones", ["us-west-2a"], "availability_zones = ['us-west-2a']: Tuple should have at least 2 items"),
-    ("availability_zones", ["us-west-2a", "us-east-1b"], "'us-east-1b' is not a zone of region us-west-2"),
-    ("network.cidr", "10.0.0.0/33", "network.cidr = '10.0.0.0/33': must be an IPv4 network such as 10.0.0.0/16"),
-    ("network.cidr", "8.8.0.0/16", "network.cidr = '8.8.0.0/16': must be a private range"),
-    ("network.nat_gateways", 0, "network.nat_gateways = 0: Input should be greater than or equal to 1"),
-    ("system_nodes.min_size", 5, "system_nodes: needs min_size <= desired_size <= max_size, got 5 <= 2 <= 3"),
-    ("system_nodes.max_size", "many", "system_nodes.max_size = 'many': Input should be a valid integer"),
-    ("capacity.karpenter_pools[0].instance_types", ["g5.xlarge", "x9.huge"], "'x9.huge' is not a supported accelerated instance type"),
-    ("capacity.karpenter_pools[0].instance_types", ["g5.xlarge", "trn1.32xlarge"], "mixes GPU and Neuron types"),
-    ("capacity.karpenter_pools[0].efa", True, "efa: g5.xlarge have no EFA interfaces"),
-    ("capacity.karpenter_pools[0].max_accelerators", 0, "max_accelerators = 0: Input should be greater than or equal to 1"),
-    ("capacity.karpenter_pools[0].colour", "red", "capacity.karpenter_pools[0].colour = 'red': unknown key"),
+    # (mutation path, bad value, (field the one-line error names, the value it shows, text of what is allowed))
+    ("region", "us-west", ("region", "us-west", "use an AWS region name such as us-west-2")),
+    ("kubernetes_version", "1.30", ("kubernetes_version", "1.30", "should be '1.31', '1.32', '1.33', '1.34', '1.35' or '1.36'")),
+    ("kubernetes_version", 1.33, ("kubernetes_version", 1.33, "should be '1.31'")),
+    ("training_az", "us-west-2d", ("training_az", "us-west-2d", "use one of availability_zones ['us-west-2a', 'us-west-2b']")),
+    ("availability_zones", ["us-west-2a"], ("availability_zones", ["us-west-2a"], "should have at least 2 items")),
+    ("availability_zones", ["us-west-2a", "us-east-1b"],
+     ("availability_zones[1]", "us-east-1b", "use a zone of region us-west-2, e.g. us-west-2a")),
+    ("network.cidr", "10.0.0.0/33", ("network.cidr", "10.0.0.0/33", "use an IPv4 network such as 10.0.0.0/16")),
+    ("network.cidr", "8.8.0.0/16", ("network.cidr", "8.8.0.0/16", "use a private range (RFC 1918)")),
+    ("network.nat_gateways", 0, ("network.nat_gateways", 0, "should be greater than or equal to 1")),
+    ("system_nodes.min_size", 5, ("system_nodes.min_size", 5, "use at most max_size=3")),
+    ("system_nodes.desired_size", 4, ("system_nodes.desired_size", 4, "use from min_size=2 to max_size=3")),
+    ("system_nodes.max_size", "many", ("system_nodes.max_size", "many", "should be a valid integer")),
+    ("capacity.karpenter_pools[0].instance_types", ["g5.xlarge", "x9.huge"],
+     ("capacity.karpenter_pools[0].instance_types[1]", "x9.huge", "use a supported accelerated instance type: p4d.24xlarge")),
+    ("capacity.karpenter_pools[0].instance_types", ["g5.xlarge", "trn1.32xlarge"],
+     ("capacity.karpenter_pools[0].instance_types", ["g5.xlarge", "trn1.32xlarge"], "types of one accelerator kind")),
+    ("capacity.karpenter_pools[0].efa", True, ("capacity.karpenter_pools[0].efa", True, "g5.xlarge has no EFA interfaces")),
+    ("capacity.karpenter_pools[0].max_accelerators", 0,
+     ("capacity.karpenter_pools[0].max_accelerators", 0, "should be greater than or equal to 1")),
+    ("capacity.karpenter_pools[0].colour", "red", ("capacity.karpenter_pools[0].colour", "red", "use a known key")),
     ("capacity.gpu_node_groups", [{"name": "trn", "instance_type": "trn1.32xlarge", "max_size": 2}],
-     "gpu_node_groups[0].instance_type: 'trn1.32xlarge' is a Trainium (neuron) type, not a GPU type"),
+     ("capacity.gpu_node_groups[0].instance_type", "trn1.32xlarge", "use a type with nvidia accelerators (p4d.24xlarge")),
     ("capacity.trainium_node_groups", [{"name": "gpu", "instance_type": "p5.48xlarge", "max_size": 2}],
-     "trainium_node_groups[0].instance_type: 'p5.48xlarge' is a H100 (nvidia) type, not a Trainium type"),
+     ("capacity.trainium_node_groups[0].instance_type", "p5.48xlarge", "this one has H100 (nvidia)")),
     ("capacity.gpu_node_groups", [{"name": "g", "instance_type": "g5.xlarge", "max_size": 2, "efa": True}],
-     "efa: g5.xlarge has no EFA interfaces"),
+     ("capacity.gpu_node_groups[0].efa", True, "g5.xlarge has no EFA interfaces")),
     ("capacity.gpu_node_groups", [{"name": "g", "instance_type": "p5.48xlarge", "capacity_type": "capacity-block"}],
-     "capacity_type 'capacity-block' needs capacity_reservation_id"),
+     ("capacity.gpu_node_groups[0].capacity_reservation_id", None, "capacity_type='capacity-block' needs the reservation's cr- id")),
     ("capacity.gpu_node_groups", [{"name": "g", "instance_type": "p5.48xlarge", "capacity_type": "capacity-block",
-                                   "capacity_reservation_id": "cr-123"}], "capacity_reservation_id 'cr-123' must look like"),
+                                   "capacity_reservation_id": "cr-123"}],
+     ("capacity.gpu_node_groups[0].capacity_reservation_id", "cr-123", "such as cr-0123456789abcdef0")),
     ("capacity.gpu_node_groups", [{"name": "Bad_Name", "instance_type": "p5.48xlarge"}],
-     "capacity.gpu_node_groups[0].name = 'Bad_Name': not allowed: use lowercase letters, digits and '-'"),
-    ("storage.buckets.data_bucket_name", "My_Bucket", "'My_Bucket' is not a valid S3 bucket name"),
-    ("storage.buckets.checkpoint_bucket_name", "192.168.1.1", "is a name S3 reserves"),
-    ("tags", {"aws:owner": "me"}, "tag key 'aws:owner' must be 1-128 characters and not start with 'aws:'"),
-    ("cluster.admin_role_arns", ["arn:aws:iam::123:role/x"], "is not an IAM role ARN"),
-    ("cluster.addon_versions", {"vpc-cni": "1.2"}, "add-on 'vpc-cni' version '1.2' must be 'latest'"),
-    ("cluster.addon_versions", {"istio": "latest"}, "unknown add-on 'istio'"),
-    ("account", "12345", "account = '12345': not allowed: use the 12-digit AWS account id"),
-    ("name", ..., "name: is required"),
-    ("training_namespaces", [{"name": "a"}, {"name": "a"}], "training_namespaces: names repeat"),
-    ("storage.fsx.deployment_type", "SCRATCH_1", "storage.fsx.deployment_type = 'SCRATCH_1': Input should be"),
+     ("capacity.gpu_node_groups[0].name", "Bad_Name", "use lowercase letters, digits and '-'")),
+    ("storage.buckets.data_bucket_name", "My_Bucket", ("storage.buckets.data_bucket_name", "My_Bucket", "use an S3 bucket name")),
+    ("storage.buckets.checkpoint_bucket_name", "192.168.1.1",
+     ("storage.buckets.checkpoint_bucket_name", "192.168.1.1", "not an IP address")),
+    ("tags", {"aws:owner": "me"}, ("tags key", "aws:owner", "not starting with 'aws:'")),
+    ("cluster.admin_role_arns", ["arn:aws:iam::123:role/x"],
+     ("cluster.admin_role_arns[0]", "arn:aws:iam::123:role/x", "use an IAM role ARN")),
+    ("cluster.addon_versions", {"vpc-cni": "1.2"},
+     ("cluster.addon_versions['vpc-cni']", "1.2", "use 'latest' or an EKS add-on version")),
+    ("cluster.addon_versions", {"istio": "latest"}, ("cluster.addon_versions key", "istio", "use add-ons of vpc-cni")),
+    ("account", "12345", ("account", "12345", "use the 12-digit AWS account id")),
+    ("training_namespaces", [{"name": "a"}, {"name": "a"}],
+     ("training_namespaces names", ["a", "a"], "give each namespace a unique name")),
+    ("storage.fsx.deployment_type", "SCRATCH_1", ("storage.fsx.deployment_type", "SCRATCH_1", "should be")),
 ]
 
 
 @pytest.mark.parametrize("path,value,expected", BAD_CONFIGS, ids=[f"{p}={v!r}"[:60] for p, v, _ in BAD_CONFIGS])
 def test_bad_config_gives_one_line_error(path, value, expected):
+    field, shown, allowed = expected
     with pytest.raises(ConfigError) as err:
         parse_config(mutate(path, value), source="dev.yaml")
     message = str(err.value)
-    assert "\n" not in message and message.startswith("dev.yaml: ")
-    assert expected in message
+    assert "\n" not in message
+    head = f"dev.yaml: {field}={shown!r} is not allowed: "
+    assert message.startswith(head), message
+    assert allowed in message[len(head):]
+
+
+def test_missing_key_is_required():
+    data = mutate("name", ...)
+    with pytest.raises(ConfigError, match=r"^dev\.yaml: name: is required$"):
+        parse_config(data, source="dev.yaml")
 
 
 def test_bad_files_give_one_line_errors(tmp_path):
@@ -117,7 +135,7 @@ def test_bad_files_give_one_line_errors(tmp_path):
     scalar.write_text("just a string\n")
     with pytest.raises(ConfigError, match="the file must hold a mapping of settings, found str"):
         load_config_file(scalar)
-    with pytest.raises(ConfigError, match=r"env: unknown environment 'qa' \(allowed: dev, prod, staging\)"):
+    with pytest.raises(ConfigError, match=r"^env='qa' is not allowed: use one of the environments dev, prod, staging$"):
         load_environment("qa")
 
 
@@ -127,9 +145,10 @@ def run_app(context: dict, outdir: Path) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("context,expected", [
-    ({"env": "qa"}, "error: env: unknown environment 'qa' (allowed: dev, prod, staging)"),
+    ({"env": "qa"}, "error: env='qa' is not allowed: use one of the environments dev, prod, staging"),
     ({"config": "missing.yaml"}, "error: config file missing.yaml does not exist"),
-    ({"config": "BAD"}, "error: BAD.yaml: network.cidr = '10.0.0.0/8': must be an IPv4 network with a prefix from /16 to /24"),
+    ({"config": "BAD"}, "error: BAD.yaml: network.cidr='10.0.0.0/8' is not allowed: use an IPv4 network with a prefix "
+                        "from /16 to /24"),
 ])
 def test_app_exits_with_one_line_and_no_traceback(context, expected, tmp_path):
     if context.get("config") == "BAD":

@@ -49,4 +49,4 @@ def test_cli_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert err.count("\n") == 1 and "must be a .png file" in err
     assert main(["--env", "nope", "--out", str(tmp_path / "x.png")]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "unknown environment 'nope'" in err
+    assert err.count("\n") == 1 and "env='nope' is not allowed: use one of the environments" in err
