@@ -66,7 +66,9 @@ class StepOutput:
     so :meth:`Trainer.fit` reads them only at logging steps."""
 
     step: int
-    loss: torch.Tensor  # this rank's mean loss over the step's micro-batches
+    # The mean over the step's micro-batches: this rank's, until fit() averages it over ranks (in place)
+    # at a logging step.
+    loss: torch.Tensor
     grad_norm: torch.Tensor  # global: taken after the gradient all-reduce
     lr: float  # the rate this step used
 

@@ -86,7 +86,7 @@ def test_a_fresh_trainer_loaded_from_a_checkpoint_takes_the_uninterrupted_runs_n
     for _ in range(3):
         reference.train_step(reference.data.take(2))
     assert reference.checkpointer.save(3) == [tmp_path / "ckpt" / "step-3"]
-    saved_rng = torch.get_rng_state()
+    saved_rng, saved_params = torch.get_rng_state(), _params(reference)
     saved_optimizer = copy.deepcopy(reference.optimizer.state_dict()["state"])  # the next step updates in place
     expected = reference.train_step(reference.data.take(2))
     expected_params = _params(reference)
@@ -97,6 +97,8 @@ def test_a_fresh_trainer_loaded_from_a_checkpoint_takes_the_uninterrupted_runs_n
     assert fresh.restore() == 3
     assert fresh.state.step == 3 and fresh.data.samples_consumed == 3 * 2 * 4
     assert fresh.scheduler.last_epoch == 3
+    for name, value in _params(fresh).items():
+        assert torch.equal(value, saved_params[name]), name
     assert torch.equal(torch.get_rng_state(), saved_rng)
     restored_optimizer = fresh.optimizer.state_dict()["state"]
     assert sorted(restored_optimizer) == sorted(saved_optimizer)
