@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 import re
 
 import aws_cdk as cdk
@@ -12,17 +11,7 @@ from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
 from eks_training.constructs.acknowledgements import acknowledge, wildcard_resource_finding
-
-# S3 general purpose bucket naming rules:
-# https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html
-_BUCKET_NAME_CHARS = re.compile(r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
-_RESERVED_PREFIXES = ("xn--", "sthree-", "amzn-s3-demo-")
-_RESERVED_SUFFIXES = ("-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3")
-_BUCKET_NAME_RULE = (
-    "3-63 characters of lowercase letters, digits, '.' and '-', starting and ending with a letter or digit, "
-    "no '..', not an IP address, no reserved prefix (xn--, sthree-, amzn-s3-demo-) or suffix "
-    "(-s3alias, --ol-s3, .mrap, --x-s3, --table-s3)"
-)
+from eks_training.core.validation import InvalidValue, check_bucket_name, check_whole_number, invalid
 
 # Reading a dataset needs listing plus object reads; the checkpoint writer also puts, deletes old
 # checkpoints and cleans up multipart uploads of large shards. Nothing else (no bucket configuration).
@@ -47,37 +36,20 @@ _FSX_KEY_ACTIONS = ("kms:Encrypt", "kms:Decrypt", "kms:ReEncrypt*", "kms:Generat
 
 
 def bucket_name_error(field: str, name: str) -> str | None:
-    """Return a one-line error if ``name`` breaks the S3 bucket naming rules, else None.
-
-    Unresolved CDK tokens are not checked: their value is only known at deploy time.
+    """Return the one-line error if ``name`` breaks the S3 bucket naming rules (core.validation's, which the config
+    layer runs too), else None. Unresolved CDK tokens are not checked: their value is only known at deploy time.
     """
     if cdk.Token.is_unresolved(name):
         return None
-    broken = (
-        not isinstance(name, str)
-        or not _BUCKET_NAME_CHARS.match(name)
-        or ".." in name
-        or name.startswith(_RESERVED_PREFIXES)
-        or name.endswith(_RESERVED_SUFFIXES)
-        or _is_ip_address(name)
-    )
-    if broken:
-        return f"{field}={name!r} is not a valid S3 bucket name: use {_BUCKET_NAME_RULE}"
+    try:
+        check_bucket_name(field, name)
+    except InvalidValue as err:
+        return str(err)
     return None
 
 
-def _is_ip_address(name: str) -> bool:
-    try:
-        ipaddress.ip_address(name)
-    except ValueError:
-        return False
-    return True
-
-
 def _positive_days(field: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{field}={value!r} is not allowed: use a whole number of days >= 1")
-    return value
+    return check_whole_number(field, value, minimum=1, unit="days")
 
 
 class TrainingBuckets(Construct):
@@ -121,15 +93,12 @@ class TrainingBuckets(Construct):
         # Deliver access logs through a bucket policy, never ACLs, whatever the app's feature flags say.
         self.node.set_context("@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy", True)
         for field, name in (("data_bucket_name", data_bucket_name), ("checkpoint_bucket_name", checkpoint_bucket_name)):
-            error = name is not None and bucket_name_error(field, name)
-            if error:
-                raise ValueError(error)
+            if name is not None and not cdk.Token.is_unresolved(name):
+                check_bucket_name(field, name)
         if data_bucket_name is not None and data_bucket_name == checkpoint_bucket_name:
-            raise ValueError(
-                f"checkpoint_bucket_name={checkpoint_bucket_name!r} is not allowed: it must differ from data_bucket_name"
-            )
+            raise invalid("checkpoint_bucket_name", checkpoint_bucket_name, "a name other than data_bucket_name")
         if not isinstance(retain, bool):
-            raise ValueError(f"retain={retain!r} is not allowed: use True (keep on stack deletion) or False")
+            raise invalid("retain", retain, "use True (keep on stack deletion) or False")
         expiry_days = _positive_days("noncurrent_checkpoint_expiry_days", noncurrent_checkpoint_expiry_days)
         abort_days = _positive_days("abort_incomplete_upload_days", abort_incomplete_upload_days)
 
@@ -185,10 +154,9 @@ class TrainingBuckets(Construct):
             },
         )
         if not self.key.add_to_resource_policy(statement).statement_added:
-            raise ValueError(
-                f"allow_fsx_data_repositories=True is not allowed with the imported key {self.key.node.path!r}:"
-                " pass a kms.Key whose policy this app manages, or set it False and grant FSx in the key policy"
-            )
+            raise invalid("allow_fsx_data_repositories", True, f"False with the imported key {self.key.node.path!r} "
+                          "(its policy cannot be changed here): pass a kms.Key whose policy this app manages, or set "
+                          "it False and grant FSx in the key policy")
 
     def _bucket(
         self,
@@ -224,8 +192,8 @@ class TrainingBuckets(Construct):
         buckets, their objects and the key: no wildcard actions such as ``s3:*`` and no other resources.
         """
         if checkpoint_prefix is not None and not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,62}", str(checkpoint_prefix)):
-            raise ValueError(f"checkpoint_prefix={checkpoint_prefix!r} is not allowed: use a namespace-like name such "
-                             "as 'training' (lowercase letters, digits, '-')")
+            raise invalid("checkpoint_prefix", checkpoint_prefix, "use a namespace-like name such as 'training' "
+                                                                  "(lowercase letters, digits, '-')")
         objects = f"{checkpoint_prefix}/*" if checkpoint_prefix else "*"
         listing = {"StringLike": {"s3:prefix": [f"{checkpoint_prefix}/*", f"{checkpoint_prefix}/"]}} if checkpoint_prefix else None
         data, checkpoints = self.data_bucket, self.checkpoint_bucket

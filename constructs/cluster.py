@@ -19,6 +19,8 @@ from eks_training.core.catalog import instance_facts
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding
 from eks_training.constructs.node_groups import AcceleratedNodeGroup
+from eks_training.core.validation import (ENDPOINT_ACCESS, InvalidValue, check_addon_versions, check_node_group_sizes,
+                                          check_one_of, check_role_arn, invalid)
 from eks_training.core.versions import (DEFAULT_ADDONS, KUBERNETES_RELEASES, default_kubernetes_version,
                                                     support_warning)
 
@@ -68,14 +70,18 @@ class TrainingCluster(Construct):
         # Where add_accelerated_node_group puts nodes unless told otherwise (TrainingNetwork makes both).
         self.training_subnet, self.efa_security_group = training_subnet, efa_security_group
         version = version or default_kubernetes_version(today or date.today())
-        if version not in KUBERNETES_RELEASES:
-            raise ValueError(f"version: '{version}' is not supported (allowed: {', '.join(KUBERNETES_RELEASES)})")
-        if endpoint_access not in _ENDPOINTS:
-            raise ValueError(f"endpoint_access: '{endpoint_access}' is not allowed (allowed: {', '.join(_ENDPOINTS)})")
+        # The checks the config layer runs on an environment file, so props are held to the same rules.
+        check_one_of("version", version, KUBERNETES_RELEASES)
+        check_one_of("endpoint_access", endpoint_access, ENDPOINT_ACCESS)
+        check_addon_versions("addon_versions", dict(addon_versions or {}))
         addons = {**DEFAULT_ADDONS, **(addon_versions or {})}
-        unknown = sorted(set(addons) - set(DEFAULT_ADDONS))
-        if unknown:
-            raise ValueError(f"addon_versions: unknown add-on {unknown[0]!r} (allowed: {', '.join(DEFAULT_ADDONS)})")
+        for i, arn in enumerate(admin_role_arns):
+            check_role_arn(f"admin_role_arns[{i}]", arn)
+        try:
+            check_node_group_sizes(system_min_size, system_desired_size, system_max_size, smallest=1)
+        except InvalidValue as err:  # the props are system_min_size etc.
+            allowed = err.allowed.replace("min_size", "system_min_size").replace("max_size", "system_max_size")
+            raise invalid(f"system_{err.field}", err.value, allowed) from None
 
         warning = support_warning(version, today or date.today())
         if warning:
@@ -168,8 +174,8 @@ class TrainingCluster(Construct):
         facts = instance_facts(instance_type)
         subnet = subnet or self.training_subnet
         if subnet is None:
-            raise ValueError("subnet=None is not allowed: give the training subnet (one AZ, for EFA and the placement "
-                             "group) here or as TrainingCluster(training_subnet=...)")
+            raise invalid("subnet", None, "give the training subnet (one AZ, for EFA and the placement group) here "
+                                          "or as TrainingCluster(training_subnet=...)")
         efa = facts.efa_supported if efa is None else efa
         return AcceleratedNodeGroup(self, id, cluster=self.cluster, instance_type=instance_type,
                                     accelerator=facts.accelerator, subnet=subnet, node_role=self.node_role,

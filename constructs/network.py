@@ -16,6 +16,7 @@ from constructs import Construct
 
 from eks_training.constructs.acknowledgements import acknowledge
 from eks_training.core.names import EFA_SUBNET_TAG
+from eks_training.core.validation import invalid
 
 #: AWS keeps 5 addresses of every subnet.
 _AWS_RESERVED_IPS = 5
@@ -79,9 +80,9 @@ class TrainingNetwork(Construct):
         super().__init__(scope, id)
         azs = list(existing.availability_zones if existing else availability_zones)
         if len(azs) < 2:
-            raise ValueError(f"availability_zones: {azs} has fewer than 2 zones; EKS needs at least two")
+            raise invalid("availability_zones", azs, "name at least 2 zones (EKS needs two)")
         if training_az not in azs:
-            raise ValueError(f"training_az: '{training_az}' is not one of availability_zones {azs}")
+            raise invalid("training_az", training_az, f"use one of availability_zones {azs}")
         self.availability_zones = azs
         self.training_az = training_az
 
@@ -118,19 +119,18 @@ class TrainingNetwork(Construct):
         prefix = training_prefix if training_prefix is not None else training_subnet_prefix(training_ips)
         usable = 2 ** (32 - prefix) - _AWS_RESERVED_IPS
         if usable < training_ips:
-            raise ValueError(
-                f"training subnet: /{prefix} holds {usable} addresses but the accelerated capacity needs {training_ips};"
-                f" use a prefix of /{training_subnet_prefix(training_ips)} or lower, or fewer nodes")
+            raise invalid("training_prefix", prefix, f"use /{training_subnet_prefix(training_ips)} or lower, or fewer "
+                          f"nodes: /{prefix} holds {usable} addresses but the accelerated capacity needs {training_ips}")
         if prefix < network.prefixlen + 1:
-            raise ValueError(f"training subnet: /{prefix} does not fit in network {cidr}; use a larger VPC CIDR or fewer nodes")
+            raise invalid("training_prefix", prefix, f"use a prefix longer than the network {cidr}'s, a larger VPC "
+                                                     "CIDR or fewer nodes")
         # CDK allocates the public and private groups from the bottom of the range; the training subnet
         # takes the top block, and the two must not meet.
         shared = len(azs) * (2 ** (32 - PUBLIC_MASK) + 2 ** (32 - PRIVATE_MASK))
         training_block = list(network.subnets(new_prefix=prefix))[-1]
         if int(network.network_address) + shared > int(training_block.network_address):
-            raise ValueError(
-                f"network.cidr: {cidr} cannot hold {len(azs)} public /{PUBLIC_MASK}, {len(azs)} private /{PRIVATE_MASK} "
-                f"and a /{prefix} training subnet; use a larger CIDR (e.g. /16) or fewer AZs")
+            raise invalid("cidr", cidr, f"use a larger CIDR (e.g. /16) or fewer AZs: it must hold {len(azs)} public "
+                                        f"/{PUBLIC_MASK}, {len(azs)} private /{PRIVATE_MASK} and a /{prefix} training subnet")
 
         nat_provider = ec2.NatProvider.gateway()
         # Rejected-traffic flow logs, encrypted with our own key (a key policy lets CloudWatch Logs use it for this

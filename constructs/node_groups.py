@@ -11,11 +11,13 @@ from aws_cdk import aws_eks_v2 as eks
 from aws_cdk import aws_iam as iam
 from constructs import Construct
 
-from eks_training.core.catalog import InstanceFacts, accelerator_taint, instance_facts
+from eks_training.core.catalog import InstanceFacts, accelerator_taint, check_accelerator, check_efa
+from eks_training.core.validation import (NODE_GROUP_CAPACITY_TYPES, RESERVED_CAPACITY_TYPES, check_capacity_reservation,
+                                          check_node_group_sizes, invalid)
 from eks_training.core.names import LABEL_ACCELERATOR, LABEL_EFA, LABEL_FAMILY, LABEL_POOL
 
 CapacityType = Literal["on-demand", "spot", "capacity-reservation", "capacity-block"]
-CAPACITY_TYPES: tuple[str, ...] = ("on-demand", "spot", "capacity-reservation", "capacity-block")
+CAPACITY_TYPES: tuple[str, ...] = NODE_GROUP_CAPACITY_TYPES
 
 #: AL2023 accelerated AMI per accelerator kind (the AMIs carry the drivers, EFA and Neuron runtime included).
 AMI_TYPES = {"nvidia": "AL2023_x86_64_NVIDIA", "neuron": "AL2023_x86_64_NEURON"}
@@ -74,24 +76,16 @@ class AcceleratedNodeGroup(Construct):
         super().__init__(scope, id)
         # The TrainingCluster wrapper works too: the node group needs its aws-eks-v2 cluster.
         cluster = getattr(cluster, "cluster", cluster)
-        facts = instance_facts(instance_type)
+        # The same checks the config layer runs on an environment file's node groups.
+        facts = check_accelerator("instance_type", instance_type, accelerator)
         self.facts = facts
-        if facts.accelerator != accelerator:
-            raise ValueError(f"instance_type: '{instance_type}' is a {facts.accelerator_name} ({facts.accelerator}) type; "
-                             f"this {accelerator} node group takes only {accelerator} types")
-        if efa and not facts.efa_supported:
-            raise ValueError(f"efa: '{instance_type}' has no EFA interfaces; set efa=False or choose an EFA type")
+        check_efa("efa", efa, [instance_type])
         if efa and efa_security_group is None:
-            raise ValueError("efa_security_group: required when efa=True (EFA traffic needs a self-referencing group)")
-        if capacity_type not in CAPACITY_TYPES:
-            raise ValueError(f"capacity_type: '{capacity_type}' is not allowed (allowed: {', '.join(CAPACITY_TYPES)})")
-        reserved = capacity_type in ("capacity-reservation", "capacity-block")
-        if reserved != (capacity_reservation_id is not None):
-            raise ValueError(f"capacity_reservation_id: needed with capacity-reservation/capacity-block and only "
-                             f"then, got capacity_type '{capacity_type}' and id {capacity_reservation_id!r}")
-        if not 0 <= min_size <= desired_size <= max_size or max_size < 1:
-            raise ValueError(f"sizes: need 0 <= min_size <= desired_size <= max_size and max_size >= 1, "
-                             f"got {min_size}/{desired_size}/{max_size}")
+            raise invalid("efa_security_group", None, "a self-referencing security group when efa=True (EFA traffic "
+                                                      "needs one)")
+        check_capacity_reservation(capacity_type, capacity_reservation_id)
+        check_node_group_sizes(min_size, desired_size, max_size)
+        reserved = capacity_type in RESERVED_CAPACITY_TYPES
 
         self.placement_group = ec2.CfnPlacementGroup(self, "PlacementGroup", strategy="cluster")
         template = ec2.CfnLaunchTemplate.LaunchTemplateDataProperty(

@@ -16,7 +16,6 @@ Metric names and dimensions of the trainer are the contract in :mod:`eks_trainin
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 
 from aws_cdk import Duration, RemovalPolicy, Stack
@@ -30,6 +29,9 @@ from constructs import Construct, IConstruct
 
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding
 from eks_training.core import training_metrics as tm
+from eks_training.core.validation import (IDLE_MINUTES, LOG_RETENTION_DAYS, check_addon_version, check_dns_label,
+                                          check_job_reference, check_metrics_namespace, check_one_of,
+                                          check_whole_number, invalid)
 
 CLOUDWATCH_ADDON = "amazon-cloudwatch-observability"
 NODE_MONITORING_ADDON = "eks-node-monitoring-agent"
@@ -51,9 +53,6 @@ IDLE_UTILISATION_PERCENT = 5
 #: A job alarms when its 5-minute tokens/s falls below this fraction of its own 1-hour average.
 THROUGHPUT_DROP_FRACTION = 0.5
 
-_ADDON_VERSION = re.compile(r"^v\d+\.\d+\.\d+-eksbuild\.\d+$")
-_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
-_METRICS_NAMESPACE = re.compile(r"^[A-Za-z0-9_./#:-]{1,255}$")
 _ACCELERATORS = ("nvidia", "neuron")
 # ContainerInsights metric names as the CloudWatch agent publishes them (enhanced observability with accelerated
 # compute metrics; names from the agent's awscontainerinsightreceiver and the Container Insights EKS metrics
@@ -69,21 +68,18 @@ _NODE_DIMENSIONS = "ClusterName,InstanceId,NodeName"
 _POD_DIMENSIONS = "ClusterName,Namespace,PodName"
 
 
-# CloudWatch Logs' allowed retention periods in days, and the aws-cdk-lib member for each (a test synthesizes every
-# member and compares), so a config file can say `log_retention_days: 30`.
-_RETENTION_BY_DAYS = {
-    1: "ONE_DAY", 3: "THREE_DAYS", 5: "FIVE_DAYS", 7: "ONE_WEEK", 14: "TWO_WEEKS", 30: "ONE_MONTH", 60: "TWO_MONTHS",
-    90: "THREE_MONTHS", 120: "FOUR_MONTHS", 150: "FIVE_MONTHS", 180: "SIX_MONTHS", 365: "ONE_YEAR",
-    400: "THIRTEEN_MONTHS", 545: "EIGHTEEN_MONTHS", 731: "TWO_YEARS", 1096: "THREE_YEARS", 1827: "FIVE_YEARS",
-    2192: "SIX_YEARS", 2557: "SEVEN_YEARS", 2922: "EIGHT_YEARS", 3288: "NINE_YEARS", 3653: "TEN_YEARS",
-}
+# CloudWatch Logs' allowed retention periods in days (core.validation's list, which the config layer offers too),
+# and the aws-cdk-lib member for each (a test synthesizes every member and compares).
+_RETENTION_BY_DAYS = dict(zip(LOG_RETENTION_DAYS, (
+    "ONE_DAY", "THREE_DAYS", "FIVE_DAYS", "ONE_WEEK", "TWO_WEEKS", "ONE_MONTH", "TWO_MONTHS", "THREE_MONTHS",
+    "FOUR_MONTHS", "FIVE_MONTHS", "SIX_MONTHS", "ONE_YEAR", "THIRTEEN_MONTHS", "EIGHTEEN_MONTHS", "TWO_YEARS",
+    "THREE_YEARS", "FIVE_YEARS", "SIX_YEARS", "SEVEN_YEARS", "EIGHT_YEARS", "NINE_YEARS", "TEN_YEARS",
+), strict=True))
 
 
 def retention_from_days(days: int) -> logs.RetentionDays:
     """The RetentionDays member for ``days``, or a one-line error listing the periods CloudWatch Logs allows."""
-    if isinstance(days, bool) or days not in _RETENTION_BY_DAYS:
-        raise ValueError(f"log_retention_days={days!r} is not a CloudWatch Logs retention: use one of "
-                         f"{', '.join(map(str, _RETENTION_BY_DAYS))}")
+    check_one_of("log_retention_days", days, LOG_RETENTION_DAYS)
     return logs.RetentionDays[_RETENTION_BY_DAYS[days]]
 
 
@@ -195,8 +191,8 @@ class TrainingObservability(Construct):
         self._idle_alarms()
         for namespace in self.namespaces:
             self._nonfinite_loss_alarm(namespace)
-        for name in jobs:
-            namespace, _, job = str(name).partition("/")
+        for i, name in enumerate(jobs):
+            namespace, _, job = check_job_reference(f"jobs[{i}]", name).partition("/")
             self.add_job_alarms(namespace, job)
         self.dashboard = cw.Dashboard(self, "Dashboard", default_interval=Duration.hours(6),
                                       widgets=self._dashboard_rows())
@@ -223,8 +219,8 @@ class TrainingObservability(Construct):
             conditions={"ArnLike": {"kms:EncryptionContext:aws:logs:arn": log_groups}})
         result = key.add_to_resource_policy(statement, allow_no_op=True)
         if not result.statement_added:
-            raise ValueError("encryption_key: an imported key's policy cannot be changed here: give a kms.Key "
-                             "created in this app, or None to create one")
+            raise invalid("encryption_key", key.node.path, "a kms.Key created in this app (an imported key's policy "
+                                                          "cannot be changed here), or None to create one")
 
     # --- alarms ---------------------------------------------------------------------------------------------
 
@@ -256,13 +252,10 @@ class TrainingObservability(Construct):
 
     def add_job_alarms(self, namespace: str, job: str) -> cw.Alarm:
         """Alarm when ``namespace/job``'s 5-minute tokens/s falls under half its own 1-hour average."""
-        for field, value in (("namespace", namespace), ("job", job)):
-            if not isinstance(value, str) or not _DNS_LABEL.match(value):
-                raise ValueError(f"jobs: {field}={value!r} is not a valid name: give 'namespace/job', each 1-63 "
-                                 "lower-case letters, digits or '-'")
+        check_job_reference("jobs entry", f"{namespace}/{job}")
         key = f"{namespace}/{job}-throughput-drop"
         if key in self.alarms:
-            raise ValueError(f"jobs: {namespace}/{job!s} is listed twice: give each job once")
+            raise invalid("jobs entry", f"{namespace}/{job}", "give each job once (it is listed twice)")
 
         def tokens(period: Duration) -> cw.Metric:
             return cw.Metric(namespace=self.metrics_namespace, metric_name=tm.TOKENS_PER_SECOND, statistic="Average",
@@ -337,23 +330,16 @@ class TrainingObservability(Construct):
 
 def _check_props(*, namespaces: Sequence[str], accelerators: Sequence[str], metrics_namespace: str,
                  idle_minutes: int, cloudwatch_addon_version: str, node_monitoring_addon_version: str) -> None:
+    # core.validation's checks: the config layer runs the same ones on an environment file's observability block.
     if isinstance(namespaces, str) or not namespaces:
-        raise ValueError(f"namespaces={namespaces!r} is not allowed: give at least one training namespace")
-    for namespace in namespaces:
-        if not isinstance(namespace, str) or not _DNS_LABEL.match(namespace):
-            raise ValueError(f"namespaces: {namespace!r} is not a namespace name: use 1-63 lower-case letters, "
-                             "digits or '-'")
+        raise invalid("namespaces", namespaces, "give at least one training namespace")
+    for i, namespace in enumerate(namespaces):
+        check_dns_label(f"namespaces[{i}]", namespace)
     if isinstance(accelerators, str) or not accelerators or any(a not in _ACCELERATORS for a in accelerators):
-        raise ValueError(f"accelerators={accelerators!r} is not allowed: use one or more of {', '.join(_ACCELERATORS)}")
-    if not isinstance(metrics_namespace, str) or not _METRICS_NAMESPACE.match(metrics_namespace) \
-            or metrics_namespace.startswith("AWS/"):
-        raise ValueError(f"metrics_namespace={metrics_namespace!r} is not allowed: use 1-255 letters, digits or "
-                         "'._-/#:', not starting with 'AWS/'")
+        raise invalid("accelerators", accelerators, f"use one or more of {', '.join(_ACCELERATORS)}")
+    check_metrics_namespace("metrics_namespace", metrics_namespace)
     # One alarm period of idle_minutes; CloudWatch periods go up to one day.
-    if isinstance(idle_minutes, bool) or not isinstance(idle_minutes, int) or not 1 <= idle_minutes <= 1440:
-        raise ValueError(f"idle_minutes={idle_minutes!r} is not allowed: use a whole number of minutes from 1 to 1440")
+    check_whole_number("idle_minutes", idle_minutes, minimum=IDLE_MINUTES[0], maximum=IDLE_MINUTES[1], unit="minutes")
     for field, version in (("cloudwatch_addon_version", cloudwatch_addon_version),
                            ("node_monitoring_addon_version", node_monitoring_addon_version)):
-        if not isinstance(version, str) or not _ADDON_VERSION.match(version):
-            raise ValueError(f"{field}={version!r} is not an EKS add-on version: use vX.Y.Z-eksbuild.N, "
-                             "e.g. v4.10.3-eksbuild.1")
+        check_addon_version(field, version)

@@ -15,6 +15,8 @@ from aws_cdk import aws_ecr_assets as ecr_assets
 from aws_cdk import aws_iam as iam
 from constructs import Construct
 
+from eks_training.core.validation import invalid
+
 #: Image variant -> its Dockerfile (relative to the build context, the repository root) and what runs it.
 IMAGE_VARIANTS: Mapping[str, str] = {
     "gpu": "training/Dockerfile.gpu",  # torchrun jobs, Volcano, MPIJob (sshd + mpirun), notebooks on GPUs
@@ -41,12 +43,12 @@ class TrainingImages(Construct):
         super().__init__(scope, id)
         unknown = [v for v in variants if v not in IMAGE_VARIANTS]
         if unknown or not variants:
-            raise ValueError(f"variants={list(variants)!r} is not allowed: use one or more of {', '.join(IMAGE_VARIANTS)}")
+            raise invalid("variants", list(variants), f"use one or more of {', '.join(IMAGE_VARIANTS)}")
         context = Path(context_directory or DEFAULT_CONTEXT)
         missing = [IMAGE_VARIANTS[v] for v in variants if not (context / IMAGE_VARIANTS[v]).is_file()]
         if missing or not (context / "pyproject.toml").is_file():
-            raise ValueError(f"context_directory={str(context)!r} is not allowed: it needs pyproject.toml and "
-                             f"{', '.join(missing or [IMAGE_VARIANTS[v] for v in variants])} (a checkout of eks-training)")
+            raise invalid("context_directory", str(context), "a checkout of eks-training, with pyproject.toml and "
+                          f"{', '.join(missing or [IMAGE_VARIANTS[v] for v in variants])}")
         self.assets: dict[str, ecr_assets.DockerImageAsset] = {}
         for variant in dict.fromkeys(variants):
             self.assets[variant] = ecr_assets.DockerImageAsset(

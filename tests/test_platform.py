@@ -194,5 +194,5 @@ def test_training_subnet_too_small_is_refused_in_one_line():
     with pytest.raises(ValueError) as err:
         TrainingNetwork(stack, "Network", availability_zones=["us-west-2a", "us-west-2b"], training_az="us-west-2a",
                         training_ips=3000, training_prefix=24)
-    assert str(err.value) == ("training subnet: /24 holds 251 addresses but the accelerated capacity needs 3000; "
-                              "use a prefix of /20 or lower, or fewer nodes")
+    assert str(err.value) == ("training_prefix=24 is not allowed: use /20 or lower, or fewer nodes: /24 holds 251 "
+                              "addresses but the accelerated capacity needs 3000")

@@ -161,26 +161,31 @@ def test_training_grant_reads_data_and_writes_only_checkpoints(synthesized) -> N
     assert actions_on(retained.key.key_arn) == {"kms:Decrypt", "kms:GenerateDataKey"}
 
 
+BUCKET_RULE = "use an S3 bucket name: 3-63 characters of lowercase letters, digits, '.' and '-'"
+
+
 @pytest.mark.parametrize(
-    ("props", "message"),
+    ("props", "field", "value", "allowed"),
     [
-        ({"data_bucket_name": "Training_Data"}, "data_bucket_name='Training_Data' is not a valid S3 bucket name"),
-        ({"checkpoint_bucket_name": "ab"}, "checkpoint_bucket_name='ab' is not a valid S3 bucket name"),
-        ({"data_bucket_name": "192.168.5.4"}, "data_bucket_name='192.168.5.4' is not a valid S3 bucket name"),
-        ({"data_bucket_name": "my..bucket"}, "data_bucket_name='my..bucket' is not a valid S3 bucket name"),
-        ({"data_bucket_name": "xn--bucket"}, "data_bucket_name='xn--bucket' is not a valid S3 bucket name"),
-        ({"checkpoint_bucket_name": "data-s3alias"}, "checkpoint_bucket_name='data-s3alias' is not a valid S3"),
-        ({"data_bucket_name": "same-name", "checkpoint_bucket_name": "same-name"}, "must differ from data_bucket_name"),
-        ({"noncurrent_checkpoint_expiry_days": 0}, "noncurrent_checkpoint_expiry_days=0 is not allowed"),
-        ({"abort_incomplete_upload_days": 2.5}, "abort_incomplete_upload_days=2.5 is not allowed"),
-        ({"retain": "yes"}, "retain='yes' is not allowed"),
+        ({"data_bucket_name": "Training_Data"}, "data_bucket_name", "Training_Data", BUCKET_RULE),
+        ({"checkpoint_bucket_name": "ab"}, "checkpoint_bucket_name", "ab", BUCKET_RULE),
+        ({"data_bucket_name": "192.168.5.4"}, "data_bucket_name", "192.168.5.4", "not an IP address"),
+        ({"data_bucket_name": "my..bucket"}, "data_bucket_name", "my..bucket", "no '..'"),
+        ({"data_bucket_name": "xn--bucket"}, "data_bucket_name", "xn--bucket", "no reserved prefix (xn--"),
+        ({"checkpoint_bucket_name": "data-s3alias"}, "checkpoint_bucket_name", "data-s3alias", "suffix (-s3alias"),
+        ({"data_bucket_name": "same-name", "checkpoint_bucket_name": "same-name"}, "checkpoint_bucket_name", "same-name",
+         "a name other than data_bucket_name"),
+        ({"noncurrent_checkpoint_expiry_days": 0}, "noncurrent_checkpoint_expiry_days", 0, "use a whole number of days >= 1"),
+        ({"abort_incomplete_upload_days": 2.5}, "abort_incomplete_upload_days", 2.5, "use a whole number of days >= 1"),
+        ({"retain": "yes"}, "retain", "yes", "use True (keep on stack deletion) or False"),
     ],
 )
-def test_bad_props_raise_one_line_errors(props: dict, message: str) -> None:
+def test_bad_props_raise_one_line_errors(props: dict, field: str, value: object, allowed: str) -> None:
     stack = cdk.Stack(cdk.App(), "Bad", env=ENV)
     with pytest.raises(ValueError) as caught:
         TrainingBuckets(stack, "Buckets", **props)
-    assert message in str(caught.value)
+    head = f"{field}={value!r} is not allowed: "
+    assert str(caught.value).startswith(head) and allowed in str(caught.value)[len(head):]
     assert "\n" not in str(caught.value)
 
 
@@ -213,6 +218,7 @@ def test_key_lets_only_fsx_service_linked_roles_of_the_account_in_through_s3(syn
 def test_fsx_access_with_an_imported_key_is_refused() -> None:
     stack = cdk.Stack(cdk.App(), "Imported", env=ENV)
     imported = kms.Key.from_key_arn(stack, "Key", "arn:aws:kms:us-west-2:111111111111:key/1234abcd-12ab-34cd-56ef-1234567890ab")
-    with pytest.raises(ValueError, match=r"^allow_fsx_data_repositories=True is not allowed with the imported key 'Imported/Key'"):
+    with pytest.raises(ValueError, match=r"^allow_fsx_data_repositories=True is not allowed: False with the imported key "
+                                         r"'Imported/Key' \(its policy cannot be changed here\)"):
         TrainingBuckets(stack, "Buckets", key=imported)
     TrainingBuckets(stack, "Allowed", key=imported, allow_fsx_data_repositories=False)

@@ -54,5 +54,6 @@ def test_a_cluster_without_a_training_subnet_says_so():
     cluster = TrainingCluster(stack, "Cluster", vpc=network.vpc, version="1.35")
     with pytest.raises(ValueError, match=r"^subnet=None is not allowed: give the training subnet"):
         cluster.add_accelerated_node_group("X", instance_type="p5.48xlarge")
-    with pytest.raises(ValueError, match=r"^instance_type: 'p9.huge' is not a supported accelerated instance type"):
+    with pytest.raises(ValueError, match=r"^instance_type='p9.huge' is not allowed: use a supported accelerated instance "
+                                         r"type: p4d\.24xlarge"):
         cluster.add_accelerated_node_group("Y", instance_type="p9.huge", subnet=network.training_subnet)

@@ -152,7 +152,8 @@ def test_a_given_key_gets_the_statement_and_an_imported_one_is_refused() -> None
     assert len(_resources(template, "AWS::KMS::Key")) == 1
     statements = template["Resources"][_logical_id(observability.encryption_key)]["Properties"]["KeyPolicy"]["Statement"]
     assert any(s.get("Sid") == "AllowCloudWatchLogsForTrainingLogGroups" for s in statements)
-    with pytest.raises(ValueError, match=r"^encryption_key: an imported key's policy cannot be changed"):
+    with pytest.raises(ValueError, match=r"^encryption_key='[^']*Imported' is not allowed: a kms.Key created in this "
+                                         r"app \(an imported key's policy cannot be changed here\)"):
         _stack(key=lambda stack: kms.Key.from_key_arn(stack, "Imported", "arn:aws:kms:us-west-2:111111111111:key/abcd"))
 
 
@@ -218,11 +219,14 @@ def test_template_is_cfn_lint_clean(synthesized, tmp_path: Path) -> None:
 @pytest.mark.parametrize(("props", "message"), [
     ({"idle_minutes": 0}, r"^idle_minutes=0 is not allowed: use a whole number of minutes from 1 to 1440$"),
     ({"namespaces": []}, r"^namespaces=\[\] is not allowed: give at least one training namespace$"),
-    ({"cloudwatch_addon_version": "4.10.3"}, r"^cloudwatch_addon_version='4\.10\.3' is not an EKS add-on version"),
-    ({"node_monitoring_addon_version": "latest"}, r"^node_monitoring_addon_version='latest' is not an EKS add-on"),
-    ({"accelerators": ["tpu"]}, r"^accelerators=\['tpu'\] is not allowed"),
-    ({"jobs": ["team-a"]}, r"^jobs: job='' is not a valid name"),
-    ({"metrics_namespace": "AWS/EC2"}, r"^metrics_namespace='AWS/EC2' is not allowed"),
+    ({"namespaces": ["ok", "Team_B"]}, r"^namespaces\[1\]='Team_B' is not allowed: use 1-63 lowercase letters"),
+    ({"cloudwatch_addon_version": "4.10.3"},
+     r"^cloudwatch_addon_version='4\.10\.3' is not allowed: use an EKS add-on version vX\.Y\.Z-eksbuild\.N"),
+    ({"node_monitoring_addon_version": "latest"},
+     r"^node_monitoring_addon_version='latest' is not allowed: use an EKS add-on version"),
+    ({"accelerators": ["tpu"]}, r"^accelerators=\['tpu'\] is not allowed: use one or more of nvidia, neuron$"),
+    ({"jobs": ["team-a"]}, r"^jobs\[0\]='team-a' is not allowed: use 'namespace/job', each 1-63 lowercase"),
+    ({"metrics_namespace": "AWS/EC2"}, r"^metrics_namespace='AWS/EC2' is not allowed: .*not starting with 'AWS/'$"),
 ])
 def test_bad_props_are_one_line_errors(props: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message) as raised:
@@ -255,7 +259,7 @@ def test_a_job_alarm_added_later_shows_on_the_dashboard() -> None:
     alarm_id = _logical_id(observability.alarms["team-b/mistral-throughput-drop"])
     (dashboard,) = _resources(template, "AWS::CloudWatch::Dashboard").values()
     assert {"Fn::GetAtt": [alarm_id, "Arn"]} in dashboard["Properties"]["DashboardBody"]["Fn::Join"][1]
-    with pytest.raises(ValueError, match=r"^jobs: team-b/mistral is listed twice"):
+    with pytest.raises(ValueError, match=r"^jobs entry='team-b/mistral' is not allowed: give each job once"):
         observability.add_job_alarms("team-b", "mistral")
 
 
@@ -276,7 +280,7 @@ def test_retention_days_map_to_what_cdk_writes() -> None:
     written = sorted(r["Properties"]["RetentionInDays"] for r in
                      _resources(assertions.Template.from_stack(stack).to_json(), "AWS::Logs::LogGroup").values())
     assert written == days
-    with pytest.raises(ValueError, match=r"^log_retention_days=31 is not a CloudWatch Logs retention: use one of 1, 3,"):
+    with pytest.raises(ValueError, match=r"^log_retention_days=31 is not allowed: use one of 1, 3, 5, 7, 14, 30, 60"):
         retention_from_days(31)
 
 
