@@ -30,6 +30,7 @@ from constructs import Construct
 from eks_training.constructs.acknowledgements import acknowledge, wildcard_resource_finding
 from eks_training.constructs.buckets import bucket_name_error
 from eks_training.core.fsx import check_lustre_settings, check_metadata_iops, invalid, is_whole_number
+from eks_training.core.names import FSX_DATA_DIR, FSX_WORKSPACES_DIR
 
 LUSTRE_VERSION = "2.15"
 LUSTRE_PORTS = (ec2.Port.tcp(988), ec2.Port.tcp_range(1018, 1023))
@@ -100,16 +101,18 @@ class DataRepositoryAssociation:
 def training_associations(
     data_bucket_name: str | None, checkpoint_bucket_name: str | None
 ) -> list[DataRepositoryAssociation]:
-    """The source document's layout: ``/data`` fed from the data bucket, ``/checkpoints`` exported to S3.
+    """The platform's layout (:mod:`eks_training.core.names`): ``/data`` fed from the data bucket (shared datasets),
+    ``/workspaces`` linked both ways to the checkpoint bucket (``/workspaces/<namespace>`` is
+    ``s3://<checkpoint bucket>/<namespace>/``, each namespace's own prefix).
 
-    Checkpoints are exported on NEW and CHANGED but not DELETED, so pruning old checkpoints on the file
+    Workspaces are exported on NEW and CHANGED but not DELETED, so pruning old checkpoints on the file
     system keeps their S3 copies (the bucket's lifecycle expires old versions instead).
     """
     associations = []
     if data_bucket_name is not None:
         associations.append(
             DataRepositoryAssociation(
-                "/data",
+                FSX_DATA_DIR,
                 data_bucket_name,
                 auto_import_events=("NEW", "CHANGED", "DELETED"),
                 batch_import_metadata_on_create=True,
@@ -118,7 +121,7 @@ def training_associations(
     if checkpoint_bucket_name is not None:
         associations.append(
             DataRepositoryAssociation(
-                "/checkpoints",
+                FSX_WORKSPACES_DIR,
                 checkpoint_bucket_name,
                 auto_import_events=("NEW", "CHANGED"),
                 auto_export_events=("NEW", "CHANGED"),
@@ -180,7 +183,7 @@ class LustreStorage(Construct):
         per_unit_throughput: MB/s/TiB. Default 250 for PERSISTENT_2, 200 for PERSISTENT_1, none for SCRATCH_2.
         metadata_iops: PERSISTENT_2 only; None (default) uses the AUTOMATIC metadata mode.
         data_bucket / checkpoint_bucket: when given and ``data_repository_associations`` is None, the default
-            associations ``/data`` <- data bucket and ``/checkpoints`` -> checkpoint bucket are made.
+            associations ``/data`` <- data bucket and ``/workspaces`` <-> checkpoint bucket are made.
         data_repository_associations: explicit associations (replace the defaults; [] for none).
         kms_key: key for persistent types. Default: a new key with rotation on. Not allowed for SCRATCH_2.
         removal_policy: for the file system and a key made here. Default RETAIN.

@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
-#: PersistentVolumeClaim of the FSx for Lustre file system in every training namespace (mounted at /shared or /fsx).
-FSX_CLAIM_NAME = "fsx-lustre"
+#: The FSx for Lustre file system's layout. Each directory is one data repository association:
+#: FSX_DATA_DIR imports the whole data bucket (shared datasets, read-only to every pod), FSX_WORKSPACES_DIR is
+#: linked both ways to the checkpoint bucket, and namespace <ns> owns FSX_WORKSPACES_DIR/<ns> ==
+#: s3://<checkpoint bucket>/<ns>/, the same prefix its IAM role is confined to.
+FSX_DATA_DIR = "/data"
+FSX_WORKSPACES_DIR = "/workspaces"
+#: Sub-directories every namespace workspace gets (created before any pod mounts it: a Lustre sub-directory mount
+#: of a missing directory fails).
+WORKSPACE_SUBDIRS = ("checkpoints", "datasets", "logs", "ray-results")
+
+#: PersistentVolumeClaims in every training namespace, each bound to a PersistentVolume that mounts only a
+#: sub-directory of the file system (no pod ever mounts its root): the shared data, read-only, and the namespace's
+#: own workspace, read-write.
+FSX_DATA_CLAIM_NAME = "fsx-data"
+FSX_WORKSPACE_CLAIM_NAME = "fsx-workspace"
 #: PersistentVolumeClaim of the EFS model store in every training namespace.
 MODELS_CLAIM_NAME = "models"
 #: ServiceAccount of training pods in every training namespace (Pod Identity: read data, read/write checkpoints).
@@ -11,23 +24,46 @@ TRAINING_SERVICE_ACCOUNT = "training"
 #: ServiceAccount of MPIJob launchers in every training namespace (read-only on its pods); the MPI Operator
 #: support chart creates it, the MPIJob builders name it.
 MPI_LAUNCHER_SERVICE_ACCOUNT = "mpi-launcher"
-#: Where every pod (jobs, notebooks, Ray, Slurm) mounts the FSx claim.
+#: Where every pod (jobs, notebooks, Ray, Slurm) sees FSx: DATA_PATH and WORKSPACE_PATH below it.
 FSX_MOUNT_PATH = "/fsx"
-#: Datasets on FSx: the data bucket's objects, imported by the `/data` data repository association. A dataset
-#: prepared with `eks-training data prepare --output s3://<data bucket>/<name>` lands at DATA_PATH/<name>/{train,eval}.
+#: Shared datasets (read-only): a dataset prepared with `eks-training data prepare --output s3://<data bucket>/<name>`
+#: lands at DATA_PATH/<name>/{train,eval}.
 DATA_PATH = f"{FSX_MOUNT_PATH}/data"
-#: Checkpoints on FSx, exported to the checkpoint bucket by the `/checkpoints` association: <namespace>/<job>/step-N.
-CHECKPOINTS_PATH = f"{FSX_MOUNT_PATH}/checkpoints"
+#: The pod's namespace workspace (read-write): FSX_WORKSPACES_DIR/<namespace> on the file system.
+WORKSPACE_PATH = f"{FSX_MOUNT_PATH}/workspace"
+#: Checkpoints, <job>/step-N, exported to s3://<checkpoint bucket>/<namespace>/checkpoints/<job>/step-N.
+CHECKPOINTS_PATH = f"{WORKSPACE_PATH}/checkpoints"
+#: Datasets the namespace prepared in the cluster (the data-prep job kind); jobs name them "workspace/<name>".
+WORKSPACE_DATASETS_PATH = f"{WORKSPACE_PATH}/datasets"
+WORKSPACE_DATASET_PREFIX = "workspace/"
+#: Slurm batch logs and Ray Train results of the namespace.
+LOGS_PATH = f"{WORKSPACE_PATH}/logs"
+RAY_RESULTS_PATH = f"{WORKSPACE_PATH}/ray-results"
+
+
+def workspace_dir(namespace: str) -> str:
+    """The namespace's workspace directory on the file system (what its workspace volume mounts)."""
+    return f"{FSX_WORKSPACES_DIR}/{namespace}"
 
 
 def dataset_paths(dataset: str) -> tuple[str, str]:
-    """(train, eval) folders of a prepared dataset as pods see them."""
-    return f"{DATA_PATH}/{dataset}/train", f"{DATA_PATH}/{dataset}/eval"
+    """(train, eval) folders of a prepared dataset as pods see them: "<name>" is a shared dataset under DATA_PATH,
+    "workspace/<name>" one the namespace prepared in the cluster."""
+    if dataset.startswith(WORKSPACE_DATASET_PREFIX):
+        root = f"{WORKSPACE_DATASETS_PATH}/{dataset[len(WORKSPACE_DATASET_PREFIX):]}"
+    else:
+        root = f"{DATA_PATH}/{dataset}"
+    return f"{root}/train", f"{root}/eval"
 
 
-def checkpoint_path(namespace: str, job: str) -> str:
-    """A job's checkpoint folder: per namespace, so two teams' jobs of one name never share it."""
-    return f"{CHECKPOINTS_PATH}/{namespace}/{job}"
+def checkpoint_path(job: str) -> str:
+    """A job's checkpoint folder in its namespace's workspace (two teams' jobs of one name never share it)."""
+    return f"{CHECKPOINTS_PATH}/{job}"
+
+
+def checkpoint_key_prefix(namespace: str, job: str) -> str:
+    """Where the checkpoint bucket holds a job's checkpoints: the workspace export of checkpoint_path(job)."""
+    return f"{namespace}/checkpoints/{job}"
 
 #: Namespace of the Slurm cluster (Slinky objects, login and worker pods).
 SLURM_NAMESPACE = "slurm"

@@ -9,6 +9,8 @@ this module moves to `core/`.
 
 from __future__ import annotations
 
+from eks_training.core.names import checkpoint_key_prefix
+
 #: CloudWatch namespace of every trainer metric.
 METRICS_NAMESPACE = "EksTraining"
 
@@ -34,9 +36,10 @@ TIME_KEY = "time"
 CHECKPOINT_KEY = "checkpoint"
 
 #: The trainer's metrics JSON-lines file: one JSON object per logged step, appended to and uploaded with the
-#: checkpoints. Relative to the checkpoint bucket: ``s3://<checkpoint bucket>/<namespace>/<job>/metrics.jsonl``.
+#: checkpoints. Relative to the checkpoint bucket: ``s3://<checkpoint bucket>/<namespace>/checkpoints/<job>/metrics.jsonl``
+#: (the workspace export of the job's checkpoint folder, :func:`eks_training.core.names.checkpoint_key_prefix`).
 METRICS_FILE_NAME = "metrics.jsonl"
-METRICS_OBJECT_KEY = "{namespace}/{job}/" + METRICS_FILE_NAME
+METRICS_OBJECT_KEY = checkpoint_key_prefix("{namespace}", "{job}") + "/" + METRICS_FILE_NAME
 
 
 #: Where the trainer can send EMF records: the CloudWatch agent's EMF listener, which the add-on's agent Service

@@ -155,7 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--nodes", type=int)
     render.add_argument("--instance-type")
     render.add_argument("--image", help="your own image (default: the environment's, from the synthesized app)")
-    render.add_argument("--dataset", help="a prepared dataset under /fsx/data (the trainer's --data and --eval-data)")
+    render.add_argument("--dataset", help="a prepared dataset: NAME under /fsx/data (shared, read-only) or "
+                        "workspace/NAME (written by the data-prep kind in the namespace's workspace)")
     render.add_argument("--model", default="1b", help="the trainer's --model size (default 1b)")
     render.add_argument("--account", help="the deploy account, when the environment file names none (image URIs)")
     render.add_argument("--cdk-out", default="cdk.out", help="the synthesized app to read image tags from")

@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
+from eks_training.core.names import FSX_DATA_DIR, FSX_WORKSPACES_DIR
+from eks_training.core.validation import invalid
 from eks_training.core.versions import KUBERNETES_RELEASES, default_kubernetes_version
 from eks_training.core.catalog import INSTANCE_TYPES, check_accelerator, check_efa, instance_facts, node_capacity
 from eks_training.core.validation import (
@@ -272,8 +274,9 @@ class FsxConfig(_Model):
     #: MB/s per TiB; None takes the deployment type's default (250 for PERSISTENT_2, 200 for PERSISTENT_1).
     per_unit_storage_throughput: PositiveInt | None = None
     data_repository_associations: tuple[DataRepositoryAssociationConfig, ...] = (
-        DataRepositoryAssociationConfig(file_system_path="/data", bucket="data", s3_prefix="", auto_import=("NEW", "CHANGED", "DELETED")),
-        DataRepositoryAssociationConfig(file_system_path="/checkpoints", bucket="checkpoints", s3_prefix="",
+        DataRepositoryAssociationConfig(file_system_path=FSX_DATA_DIR, bucket="data", s3_prefix="",
+                                        auto_import=("NEW", "CHANGED", "DELETED")),
+        DataRepositoryAssociationConfig(file_system_path=FSX_WORKSPACES_DIR, bucket="checkpoints", s3_prefix="",
                                         auto_import=("NEW", "CHANGED", "DELETED"), auto_export=("NEW", "CHANGED", "DELETED")),
     )
 
@@ -285,6 +288,22 @@ class FsxConfig(_Model):
             check_lustre_settings(self.deployment_type, self.storage_capacity_gib, self.per_unit_storage_throughput)
         except InvalidValue as err:  # the same rule as the construct's, named as this file names the settings
             raise invalid(_FSX_FIELDS.get(err.field, err.field), err.value, err.allowed) from None
+        return self
+
+    @model_validator(mode="after")
+    def _platform_layout(self) -> "FsxConfig":
+        # Every pod mounts FSX_DATA_DIR and its namespace's FSX_WORKSPACES_DIR/<ns>; the namespace's IAM role is
+        # confined to s3://<checkpoint bucket>/<ns>/. Other links would leave those directories unbacked by S3 or
+        # export a workspace outside the prefix its role may read.
+        if not self.enabled:
+            return self
+        links = {(a.file_system_path.rstrip("/"), a.bucket, a.s3_prefix) for a in self.data_repository_associations}
+        for path, bucket in ((FSX_DATA_DIR, "data"), (FSX_WORKSPACES_DIR, "checkpoints")):
+            if (path, bucket, "") not in links:
+                raise invalid("storage.fsx.data_repository_associations",
+                              [a.file_system_path for a in self.data_repository_associations],
+                              f"keep {path} linked to the {bucket} bucket with s3_prefix '' (pods mount it); add others "
+                              "beside it")
         return self
 
 

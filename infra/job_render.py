@@ -10,7 +10,7 @@ import shlex
 from collections.abc import Callable, Mapping
 
 from eks_training.core.catalog import INSTANCE_TYPES, node_capacity
-from eks_training.core.names import DATA_PATH, FSX_MOUNT_PATH
+from eks_training.core.names import DATA_PATH, FSX_MOUNT_PATH, WORKSPACE_DATASET_PREFIX, checkpoint_key_prefix
 from eks_training.infra.config import PlatformConfig
 
 
@@ -118,7 +118,7 @@ def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = No
         if checkpoint_s3_uri is None and bucket is None:
             raise RenderError(f"--checkpoint-s3-uri: environment {config.name!r} generates its checkpoint bucket name at "
                               "deploy time; give s3://BUCKET/PREFIX")
-        s3_uri = checkpoint_s3_uri or f"s3://{bucket}/{namespace}/{name}"
+        s3_uri = checkpoint_s3_uri or f"s3://{bucket}/{checkpoint_key_prefix(namespace, name)}"
     job = TrainingJob(name=name, namespace=namespace, instance_type=instance_type, nodes=nodes, image=image,
                       train_args=tuple(shlex.split(train_args or "")), checkpoint_s3_uri=s3_uri, dataset=dataset,
                       model=model if kind.name not in _NO_DATASET else None, health_check=health_check)
@@ -128,9 +128,12 @@ def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = No
 
 def _need_dataset(kind: str, dataset: str | None) -> None:
     if dataset is None:
-        verb = "writes" if kind == "data-prep" else "trains on"
-        raise RenderError(f"--dataset: {kind} {verb} a prepared dataset: give its name (the folder under {DATA_PATH} "
-                          "that `eks-training data prepare` or the data-prep kind writes)")
+        if kind == "data-prep":
+            raise RenderError(f"--dataset: data-prep writes a dataset: give its name (it lands in the namespace's "
+                              f"workspace, and jobs read it as --dataset {WORKSPACE_DATASET_PREFIX}NAME)")
+        raise RenderError(f"--dataset: {kind} trains on a prepared dataset: give its name (the folder under {DATA_PATH} "
+                          f"that `eks-training data prepare` writes) or {WORKSPACE_DATASET_PREFIX}NAME (one the "
+                          "data-prep kind wrote in the namespace's workspace)")
 
 
 def _image(config: PlatformConfig, images, variant: str) -> str:

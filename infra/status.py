@@ -3,7 +3,7 @@
 With the caller's AWS credentials it describes the environment's EKS cluster (endpoint, CA), lists the job's pods
 and their nodes through the Kubernetes API (plain HTTPS with the bearer token `aws eks get-token` would print: a
 presigned STS GetCallerIdentity URL, no Kubernetes client library), and reads the trainer's metrics file
-``s3://<checkpoint bucket>/<namespace>/<job>/metrics.jsonl`` (:data:`METRICS_OBJECT_KEY`) for the last step,
+``s3://<checkpoint bucket>/<namespace>/checkpoints/<job>/metrics.jsonl`` (:data:`METRICS_OBJECT_KEY`) for the last step,
 tokens/s and last checkpoint. Without JOB it lists every platform pod of the namespace, grouped by job.
 
 Nothing is changed anywhere. Every failure is one line (:class:`StatusError`).

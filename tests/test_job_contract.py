@@ -11,12 +11,12 @@ from contextlib import redirect_stdout
 
 import pytest
 
-from eks_training.core.names import CHECKPOINTS_PATH, DATA_PATH, FSX_CLAIM_NAME, FSX_MOUNT_PATH
 from eks_training.infra.cli import main
 from eks_training.infra.images import environment_images
 from eks_training.infra.job_render import RenderError, render_job
 from eks_training.training.config import parse_config
 from eks_training.workloads.jobs import JOB_KINDS
+from support.fsx import assert_namespace_fsx
 from support.k8s_schemas import validate_k8s_objects
 
 ACCOUNT = "123456789012"
@@ -74,14 +74,14 @@ def test_every_training_kind_parses_with_the_trainers_parser_and_uses_the_mounte
     assert argvs, f"{kind}: no trainer command found"
     for argv in argvs:
         config = parse_config(argv)
-        assert config.data == f"{DATA_PATH}/wiki/train" and config.eval_data == f"{DATA_PATH}/wiki/eval"
-        assert config.checkpoint_dir == f"{CHECKPOINTS_PATH}/ai-research/train"
+        # The shared data (read-only) and the namespace's own workspace: the two FSx claims every pod mounts.
+        assert config.data == "/fsx/data/wiki/train" and config.eval_data == "/fsx/data/wiki/eval"
+        assert config.checkpoint_dir == "/fsx/workspace/checkpoints/train"
         assert config.model == "1b"
     if not isinstance(rendered, str):
         mounts = [m for obj in rendered for m in _all(obj, "volumeMounts")]
         claims = [v for obj in rendered for v in _all(obj, "volumes")]
-        assert {"name": "fsx", "mountPath": FSX_MOUNT_PATH} in mounts or any(m["mountPath"] == FSX_MOUNT_PATH for m in mounts)
-        assert any((v.get("persistentVolumeClaim") or {}).get("claimName") == FSX_CLAIM_NAME for v in claims)
+        assert_namespace_fsx(claims, [m for m in mounts if m["name"].startswith("fsx")])
 
 
 def _all(node, key):
@@ -96,11 +96,14 @@ def _all(node, key):
             yield from _all(value, key)
 
 
-def test_slurm_nodesets_mount_fsx_where_the_sbatch_script_points(prod):
+def test_slurm_nodesets_mount_fsx_where_the_sbatch_script_points(prod, prod_images):
     nodesets = [obj for _, obj in prod.kubernetes_objects() if obj["kind"] == "NodeSet"]
     assert nodesets
     for nodeset in nodesets:
-        assert {"name": "shared", "mountPath": FSX_MOUNT_PATH} in nodeset["spec"]["slurmd"]["volumeMounts"]
+        assert_namespace_fsx(nodeset["spec"]["template"]["spec"]["volumes"], nodeset["spec"]["slurmd"]["volumeMounts"])
+    script = render_job(prod.config, "slurm-batch", images=prod_images, dataset="wiki")
+    logs = [line.split("=", 1)[1] for line in script.splitlines() if line.startswith("#SBATCH --output=")]
+    assert logs and logs[0].startswith("/fsx/workspace/"), "Slurm logs must land in the writable workspace"
 
 
 @pytest.mark.parametrize("kind", sorted(set(JOB_KINDS) - {"slurm-batch", "bionemo"}))
@@ -150,7 +153,15 @@ def test_data_prep_writes_where_training_reads(prod, prod_images):
     job, = render_job(prod.config, "data-prep", images=prod_images, dataset="wiki", data_input="s3://corpus-bucket/raw/",
                       tokenizer="s3://corpus-bucket/tokenizer.json")
     command = job["spec"]["template"]["spec"]["containers"][0]["command"]
-    assert command[command.index("--output") + 1] == f"{DATA_PATH}/wiki"
+    # Pods cannot write the shared data: the output goes to the namespace's workspace, where a training job's
+    # `--dataset workspace/wiki` reads it.
+    output = command[command.index("--output") + 1]
+    assert output == "/fsx/workspace/datasets/wiki"
+    (trainer,) = trainer_argvs(render_job(prod.config, "pytorch-job", images=prod_images, dataset="workspace/wiki"))
+    config = parse_config(trainer)
+    assert (config.data, config.eval_data) == (f"{output}/train", f"{output}/eval")
+    spec = job["spec"]["template"]["spec"]
+    assert_namespace_fsx(spec["volumes"], spec["containers"][0]["volumeMounts"])
     validate_k8s_objects([job], kubernetes_versions=("1.31", "1.35"))
 
 

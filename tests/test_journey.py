@@ -169,7 +169,7 @@ def test_first_model_journey(aws_env: dict, tmp_path: Path) -> None:
 
     # 7. Complete checkpoints (the COMPLETE marker is written last, after every rank's shards) in the job's folder.
     checkpoints = Path(map_fsx([rendered_argv[rendered_argv.index("--checkpoint-dir") + 1]], fsx)[0])
-    assert checkpoints.is_relative_to(fsx / "checkpoints")
+    assert checkpoints.is_relative_to(fsx / "workspace" / "checkpoints")  # the namespace's writable workspace
     for step in (EVERY, MAX_STEPS):
         folder = checkpoints / f"step-{step}"
         assert (folder / "COMPLETE").read_text().strip() == str(step)

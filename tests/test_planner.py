@@ -65,7 +65,7 @@ def test_deepspeed_batch_is_concrete_unless_hf_trainer() -> None:
 @pytest.mark.parametrize(("options", "message"), [
     ({"params": -1}, "params=-1"),
     ({"nodes": 0}, "nodes=0"),
-    ({"instance_type": "m5.large"}, "'m5.large' is not a supported"),
+    ({"instance_type": "m5.large"}, "instance_type='m5.large' is not allowed: use a supported accelerated"),
     ({"tensor_parallel": 3}, "tensor_parallel=3"),
 ])
 def test_bad_planner_inputs(options: dict, message: str) -> None:

@@ -106,7 +106,7 @@ def _write_metrics(lines: list[dict | str]) -> None:
     s3 = boto3.client("s3", region_name=REGION)
     s3.create_bucket(Bucket=BUCKET, CreateBucketConfiguration={"LocationConstraint": REGION})
     body = "\n".join(line if isinstance(line, str) else json.dumps(line) for line in lines) + "\n"
-    s3.put_object(Bucket=BUCKET, Key=f"{NAMESPACE}/llm/metrics.jsonl", Body=body.encode())
+    s3.put_object(Bucket=BUCKET, Key=tm.metrics_object_key(NAMESPACE, "llm"), Body=body.encode())
 
 
 def _status(capsys, *extra: str) -> tuple[int, str, str]:
@@ -138,7 +138,7 @@ def test_status_prints_pods_nodes_and_progress(aws, kube_api, capsys) -> None:
     assert "Running" in table[("pod", "llm-worker-1")] and "node ip-10-0-1-2, restarts 1" in table[("pod", "llm-worker-1")]
     assert table[("node", "ip-10-0-1-2")].endswith("p5.48xlarge, unhealthy: AcceleratedHardwareReady")
     assert table[("node", "ip-10-0-1-1")].endswith("p5.48xlarge")
-    assert table[("step", "110")].endswith(f"s3://{BUCKET}/{NAMESPACE}/llm/metrics.jsonl")
+    assert table[("step", "110")].endswith(f"s3://{BUCKET}/{tm.metrics_object_key(NAMESPACE, 'llm')}")
     assert ("tokens/s", "1,250.5") in table
     assert ("checkpoint", "step-100") in table
     # The first selector (MPI Operator's job label) matched; every request carried the EKS token.
@@ -178,8 +178,9 @@ def test_no_metrics_file_yet_is_a_row_not_an_error(aws, kube_api, capsys) -> Non
 
 
 def test_metrics_location_is_the_documented_contract() -> None:
-    assert status.METRICS_OBJECT_KEY == "{namespace}/{job}/metrics.jsonl"
-    assert tm.metrics_object_key("team-a", "llm") == "team-a/llm/metrics.jsonl"
+    # Next to the job's checkpoints in its namespace's workspace export (the prefix the namespace's role may read).
+    assert status.METRICS_OBJECT_KEY == "{namespace}/checkpoints/{job}/metrics.jsonl"
+    assert tm.metrics_object_key("team-a", "llm") == "team-a/checkpoints/llm/metrics.jsonl"
     assert status.last_metrics(['{"step": 5, "tokens_per_second": 10}', "garbage", '{"step": 7}']) == {
         "step": 7, "tokens_per_second": 10}
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from eks_training.core.validation import invalid
 from eks_training.workloads.k8s_objects import check_dns_label
 from eks_training.workloads.labels import common_labels
 
@@ -28,7 +29,7 @@ _PATH = re.compile(r"^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$")
 
 def _check(field: str, value: object, pattern: re.Pattern[str], allowed: str) -> str:
     if not isinstance(value, str) or not pattern.match(value) or ".." in value.split("/"):
-        raise ValueError(f"{field}={value!r} is not allowed: use {allowed}")
+        raise invalid(field, value, f"use {allowed}")
     return value
 
 

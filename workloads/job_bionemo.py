@@ -7,6 +7,7 @@ platform's FSx claim, the model cache from its EFS `models` claim, and /dev/shm 
 from __future__ import annotations
 
 from eks_training.workloads.job_pods import TrainingJob, training_container, training_pod_spec
+from eks_training.core.validation import invalid
 from eks_training.workloads.k8s_objects import check_dns_subdomain
 from eks_training.workloads.labels import common_labels
 from eks_training.core.names import MODELS_CLAIM_NAME
@@ -22,13 +23,13 @@ def bionemo_job(job: TrainingJob, *, config_map_name: str | None = None, config_
     """A batch Job that runs BioNeMo `module` on all GPUs of one node, configured from a ConfigMap."""
     job.require_accelerator("bionemo", "nvidia")
     if job.nodes != 1:
-        raise ValueError(f"nodes={job.nodes!r} is not allowed: bionemo runs on exactly 1 node")
+        raise invalid("nodes", job.nodes, "1: bionemo runs on exactly 1 node")
     config_map_name = check_dns_subdomain("config_map_name", config_map_name or f"{job.name}-config")
     check_dns_subdomain("models_claim_name", models_claim_name)
     if not isinstance(module, str) or not module.replace(".", "").replace("_", "").isalnum():
-        raise ValueError(f"module={module!r} is not a Python module path: use e.g. {DEFAULT_MODULE!r}")
+        raise invalid("module", module, f"use a Python module path, e.g. {DEFAULT_MODULE!r}")
     if not isinstance(config_name, str) or not config_name.strip() or "/" in config_name:
-        raise ValueError(f"config_name={config_name!r} is not a config file name: use e.g. {DEFAULT_CONFIG_NAME!r}")
+        raise invalid("config_name", config_name, f"use a config file name, e.g. {DEFAULT_CONFIG_NAME!r}")
     command = ["python", "-m", module, f"--config-path={CONFIG_PATH}", f"--config-name={config_name}"]
     mounts = [{"name": "model-cache", "mountPath": "/models"}, {"name": "fsx", "mountPath": "/data", "subPath": "data"},
               {"name": "configs", "mountPath": CONFIG_PATH}]

@@ -19,17 +19,18 @@ from eks_training.workloads.job_mpi import mpi_job
 from eks_training.workloads.job_pods import TrainingJob
 from eks_training.workloads.job_volcano import volcano_job
 from eks_training.workloads.jobs import PlacementNames, job_kind
-from eks_training.workloads.k8s_objects import emit
 from eks_training.workloads.kuberay import RayClusterConfig, RayGpuWorkers, RayHead, ray_cluster
+from eks_training.workloads.typed_objects import emit_object
 
 
 class _ObjectsChart(cdk8s.Chart):
-    """A chart holding the given objects, in order."""
+    """A chart holding the given objects, in order: MPIJobs, Volcano Jobs, RayClusters and RayJobs as the classes
+    `make imports` generated from their CRDs (loaded on first use), core objects as they are."""
 
     def __init__(self, scope: constructs.Construct, id: str, objects: Iterable[dict]) -> None:
         super().__init__(scope, id)
         for obj in objects:
-            emit(self, obj)
+            emit_object(self, obj)
 
 
 class JobChart(_ObjectsChart):
@@ -99,7 +100,6 @@ class RayClusterChart(_ObjectsChart):
         namespace: str,
         name: str,
         workers: RayGpuWorkers,
-        fsx_claim_name: str,
         service_account_name: str,
         ray_version: str = "2.49.1",
         image: str | None = None,
@@ -110,7 +110,6 @@ class RayClusterChart(_ObjectsChart):
             namespace=namespace,
             name=name,
             workers=workers,
-            fsx_claim_name=fsx_claim_name,
             service_account_name=service_account_name,
             ray_version=ray_version,
             image=image,

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from eks_training.core.names import DATA_PATH, FSX_CLAIM_NAME, FSX_MOUNT_PATH, TRAINING_SERVICE_ACCOUNT
+from eks_training.core.names import FSX_MOUNT_PATH, TRAINING_SERVICE_ACCOUNT, WORKSPACE_DATASET_PREFIX, dataset_paths
+from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
 from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int, check_quantity
 from eks_training.workloads.labels import common_labels
 
@@ -21,7 +22,8 @@ _SOURCE = re.compile(r"^(s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/\S*)?|/\S+)$")
 
 @dataclass(frozen=True)
 class DataPrepJob:
-    """Tokenize ``input`` (a folder on FSx or an s3:// prefix) with ``tokenizer`` into DATA_PATH/``dataset``."""
+    """Tokenize ``input`` (a folder on FSx or an s3:// prefix) with ``tokenizer`` into the namespace's workspace,
+    where jobs read it as dataset ``workspace/<dataset>`` (the shared data path is read-only to pods)."""
 
     name: str
     namespace: str
@@ -46,8 +48,14 @@ class DataPrepJob:
         check_quantity("memory", self.memory)
 
     @property
+    def dataset_reference(self) -> str:
+        """How training jobs name the output (``--dataset``)."""
+        return f"{WORKSPACE_DATASET_PREFIX}{self.dataset}"
+
+    @property
     def output(self) -> str:
-        return f"{DATA_PATH}/{self.dataset}"
+        train, _ = dataset_paths(self.dataset_reference)
+        return train.rsplit("/", 1)[0]
 
     def command(self) -> list[str]:
         return ["python", "-m", DATA_PREP_MODULE, "--input", self.input, "--tokenizer", self.tokenizer,
@@ -74,9 +82,9 @@ def data_prep_job(job: DataPrepJob) -> dict:
                     "containers": [{
                         "name": "data-prep", "image": job.image, "command": job.command(),
                         "resources": {"requests": resources, "limits": dict(resources)},
-                        "volumeMounts": [{"name": "fsx", "mountPath": FSX_MOUNT_PATH}],
+                        "volumeMounts": fsx_mounts(),
                     }],
-                    "volumes": [{"name": "fsx", "persistentVolumeClaim": {"claimName": FSX_CLAIM_NAME}}],
+                    "volumes": fsx_pod_volumes(),
                 },
             },
         },

@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import shlex
 
+from eks_training.core.validation import invalid
 from eks_training.workloads.job_mpi import IMAGE_SSH_DIR, MPIJOB_API, worker_host
 from eks_training.workloads.job_pods import TrainingJob, fabric_env, training_container, training_pod_spec
 from eks_training.workloads.labels import common_labels
@@ -85,8 +86,8 @@ def network_floor(job: TrainingJob) -> Floor | None:
     if not facts.efa_supported:
         return None
     if job.instance_type not in EFA_LINE_RATE_GBITS:
-        raise ValueError(f"instance_type={job.instance_type!r} has EFA but no recorded line rate: add it to "
-                         "EFA_LINE_RATE_GBITS in eks_training.workloads.job_healthcheck")
+        raise invalid("instance_type", job.instance_type, "an EFA type with a recorded line rate (add it to "
+                      "EFA_LINE_RATE_GBITS in eks_training.workloads.job_healthcheck)")
     bytes_per_second = EFA_LINE_RATE_GBITS[job.instance_type] * 1e9 / 8 * NETWORK_FLOOR_FRACTION
     if facts.accelerator == "neuron":
         return Floor(round(bytes_per_second / 2**30, 1), "GiB/s")

@@ -10,6 +10,7 @@ to a few steps) that fills the shared Neuron compile cache on FSx; the real run 
 
 from __future__ import annotations
 
+from eks_training.workloads.fsx_volumes import WORKSPACE_VOLUME
 from eks_training.workloads.job_pods import (
     RENDEZVOUS_PORT,
     TrainingJob,
@@ -92,7 +93,8 @@ def neuron_job(job: TrainingJob, *, precompile_steps: int | None = None) -> list
     the graphs ahead of the real run.
     """
     job.require_accelerator("neuron-job", "neuron")
-    cache_mount = {"name": "fsx", "mountPath": NEURON_CACHE_PATH, "subPath": _NEURON_CACHE_SUBPATH}
+    # Compiled graphs are shared by the namespace's jobs through its workspace (kubelet creates the sub-path).
+    cache_mount = {"name": WORKSPACE_VOLUME, "mountPath": NEURON_CACHE_PATH, "subPath": _NEURON_CACHE_SUBPATH}
     cache_env = [{"name": "NEURON_COMPILE_CACHE_URL", "value": NEURON_CACHE_PATH}]
     inits = []
     if precompile_steps is not None:

@@ -18,15 +18,16 @@ from eks_training.core.catalog import (
     instance_facts,
     whole_node_requests,
 )
-from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int
 from eks_training.core.names import (
-    FSX_CLAIM_NAME,
-    FSX_MOUNT_PATH,
-    checkpoint_path,
-    dataset_paths,
     LABEL_INSTANCE_TYPE,
     TRAINING_SERVICE_ACCOUNT,
+    WORKSPACE_DATASET_PREFIX,
+    checkpoint_path,
+    dataset_paths,
 )
+from eks_training.core.validation import invalid
+from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
+from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int
 
 TRAIN_MODULE = "eks_training.training.train"
 CHECKPOINT_SYNC_MODULE = "eks_training.training.checkpoint_sync"
@@ -54,12 +55,12 @@ class TrainingJob:
     nodes: int
     image: str
     train_args: tuple[str, ...] = ()
-    fsx_claim_name: str = FSX_CLAIM_NAME
     service_account_name: str = TRAINING_SERVICE_ACCOUNT
     checkpoint_s3_uri: str | None = None
     nccl_debug: str = "WARN"
-    #: A dataset prepared under the FSx data path (``--data``/``--eval-data`` of the trainer); None: give them in
-    #: ``train_args``.
+    #: A prepared dataset (``--data``/``--eval-data`` of the trainer): "<name>" under the shared data path, or
+    #: "workspace/<name>" in the namespace's workspace (:func:`eks_training.core.names.dataset_paths`); None: give
+    #: them in ``train_args``.
     dataset: str | None = None
     #: The trainer's ``--model`` size; None: give it in ``train_args``.
     model: str | None = None
@@ -70,27 +71,24 @@ class TrainingJob:
     def __post_init__(self) -> None:
         check_dns_label("name", self.name)
         if len(self.name) > MAX_JOB_NAME_LENGTH:
-            raise ValueError(
-                f"name={self.name!r} is {len(self.name)} characters: use at most {MAX_JOB_NAME_LENGTH}"
-                " (pod host names append a suffix)"
-            )
+            raise invalid("name", self.name, f"use at most {MAX_JOB_NAME_LENGTH} characters, not {len(self.name)} "
+                          "(pod host names append a suffix)")
         check_dns_label("namespace", self.namespace)
         instance_facts(self.instance_type)
         check_int("nodes", self.nodes, minimum=1, maximum=1024)
         if not isinstance(self.image, str) or not _IMAGE.match(self.image):
-            raise ValueError(f"image={self.image!r} is not a container image reference: use e.g. 'registry/repo:tag'")
+            raise invalid("image", self.image, "use a container image reference such as 'registry/repo:tag'")
         if not isinstance(self.train_args, tuple) or not all(isinstance(a, str) for a in self.train_args):
-            raise ValueError(f"train_args={self.train_args!r} must be a tuple of strings, e.g. ('--max-steps', '100')")
-        check_dns_subdomain("fsx_claim_name", self.fsx_claim_name)
+            raise invalid("train_args", self.train_args, "use a tuple of strings, e.g. ('--max-steps', '100')")
         check_dns_subdomain("service_account_name", self.service_account_name)
         if self.checkpoint_s3_uri is not None and not _S3_URI.match(str(self.checkpoint_s3_uri)):
-            raise ValueError(f"checkpoint_s3_uri={self.checkpoint_s3_uri!r} is not an S3 URI: use s3://bucket/prefix")
+            raise invalid("checkpoint_s3_uri", self.checkpoint_s3_uri, "use an S3 URI, s3://bucket/prefix")
         if self.dataset is not None:
-            check_dns_subdomain("dataset", self.dataset)
+            check_dataset("dataset", self.dataset)
         if self.model is not None and not _MODEL.match(str(self.model)):
-            raise ValueError(f"model={self.model!r} is not allowed: use a model size such as 1b or 8b, or a folder path")
+            raise invalid("model", self.model, "use a model size such as 1b or 8b, or a folder path")
         if self.nccl_debug not in _NCCL_DEBUG_LEVELS:
-            raise ValueError(f"nccl_debug={self.nccl_debug!r} is not allowed: use one of {', '.join(_NCCL_DEBUG_LEVELS)}")
+            raise invalid("nccl_debug", self.nccl_debug, f"use one of {', '.join(_NCCL_DEBUG_LEVELS)}")
 
     @property
     def facts(self) -> InstanceFacts:
@@ -104,8 +102,8 @@ class TrainingJob:
 
     @property
     def checkpoint_dir(self) -> str:
-        """Where the trainer writes `step-N` folders (on FSx, per job, so restarts resume)."""
-        return checkpoint_path(self.namespace, self.name)
+        """Where the trainer writes `step-N` folders (the namespace's FSx workspace, per job, so restarts resume)."""
+        return checkpoint_path(self.name)
 
     def require_accelerator(self, kind: str, accelerator: str) -> InstanceFacts:
         """The instance facts, or a one-line error when `kind` cannot run on this accelerator."""
@@ -117,6 +115,16 @@ class TrainingJob:
                 f" {kind} needs {wanted} instance type"
             )
         return facts
+
+
+def check_dataset(field: str, value: object) -> str:
+    """A dataset name: "<name>" (shared) or "workspace/<name>" (the namespace's own), name a DNS subdomain."""
+    name = value[len(WORKSPACE_DATASET_PREFIX):] if isinstance(value, str) and value.startswith(WORKSPACE_DATASET_PREFIX) else value
+    if not isinstance(name, str) or not name or "/" in name:
+        raise invalid(field, value, f"use a dataset name, or {WORKSPACE_DATASET_PREFIX}<name> for one the namespace "
+                      "prepared in the cluster")
+    check_dns_subdomain(field, name)
+    return value  # type: ignore[return-value]
 
 
 def train_args(job: TrainingJob) -> list[str]:
@@ -170,15 +178,14 @@ def fabric_env(job: TrainingJob, *, with_efa: bool = True) -> list[dict[str, str
     return env
 
 
-def training_volumes(job: TrainingJob) -> list[dict]:
+def training_volumes() -> list[dict]:
     # The container default /dev/shm is 64 MiB: too small for NCCL buffers and dataloader workers.
-    return [
-        {"name": "fsx", "persistentVolumeClaim": {"claimName": job.fsx_claim_name}},
-        {"name": "dshm", "emptyDir": {"medium": "Memory"}},
-    ]
+    return [*fsx_pod_volumes(), {"name": "dshm", "emptyDir": {"medium": "Memory"}}]
 
 
-TRAINING_MOUNTS = ({"name": "fsx", "mountPath": FSX_MOUNT_PATH}, {"name": "dshm", "mountPath": "/dev/shm"})
+def training_mounts() -> list[dict]:
+    """Shared data (read-only), the namespace's workspace and a RAM /dev/shm."""
+    return [*fsx_mounts(), {"name": "dshm", "mountPath": "/dev/shm"}]
 
 
 def checkpoint_sidecar(job: TrainingJob) -> dict:
@@ -188,7 +195,7 @@ def checkpoint_sidecar(job: TrainingJob) -> dict:
     finished Job's pod alive.
     """
     if job.checkpoint_s3_uri is None:
-        raise ValueError("checkpoint_s3_uri is None: give s3://bucket/prefix to attach the checkpoint sidecar")
+        raise invalid("checkpoint_s3_uri", None, "give s3://bucket/prefix to attach the checkpoint sidecar")
     return {
         "name": "checkpoint-sync",
         "image": job.image,
@@ -199,7 +206,7 @@ def checkpoint_sidecar(job: TrainingJob) -> dict:
             "--s3-uri", job.checkpoint_s3_uri,
         ],
         "resources": {"requests": {"cpu": "1", "memory": "2Gi"}, "limits": {"cpu": "2", "memory": "4Gi"}},
-        "volumeMounts": [{"name": "fsx", "mountPath": FSX_MOUNT_PATH}],
+        "volumeMounts": fsx_mounts(),
     }
 
 
@@ -221,7 +228,7 @@ def training_container(job: TrainingJob, command: list[str], *, name: str = "tra
         "env": [*fabric_env(job, with_efa=with_efa), *job_identity_env(job), *extra_env],
         # Extended resources need requests == limits; equal CPU/memory also make the pod Guaranteed.
         "resources": {"requests": resources, "limits": dict(resources)},
-        "volumeMounts": [*TRAINING_MOUNTS, *extra_mounts],
+        "volumeMounts": [*training_mounts(), *extra_mounts],
     }
 
 
@@ -242,7 +249,7 @@ def training_pod_spec(job: TrainingJob, containers: list[dict], *, restart_polic
         "tolerations": accelerator_tolerations(job.facts.accelerator),
         **extra,
         "containers": containers,
-        "volumes": [*training_volumes(job), *extra_volumes],
+        "volumes": [*training_volumes(), *extra_volumes],
     }
     if inits:
         spec["initContainers"] = inits

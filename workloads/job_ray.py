@@ -4,28 +4,27 @@ from __future__ import annotations
 
 import shlex
 
-from eks_training.core.names import FSX_MOUNT_PATH
+from eks_training.core.names import RAY_RESULTS_PATH
+from eks_training.core.validation import invalid
 from eks_training.workloads.job_pods import TrainingJob, node_resources, train_args
 from eks_training.workloads.kuberay import RayClusterConfig, RayGpuWorkers, ray_cluster, ray_job
 
 RAY_TRAIN_MODULE = "eks_training.training.ray_train"
-RAY_STORAGE_PATH = f"{FSX_MOUNT_PATH}/ray-results"
+RAY_STORAGE_PATH = RAY_RESULTS_PATH  # in the namespace's workspace, exported to the checkpoint bucket
 
 
 def _cluster_config(job: TrainingJob, *, min_workers: int) -> RayClusterConfig:
     facts = job.require_accelerator("raycluster/rayjob", "nvidia")
     if job.checkpoint_s3_uri is not None:
-        raise ValueError(
-            "checkpoint_s3_uri is not allowed for Ray kinds: Ray Train persists checkpoints to its storage path"
-            f" ({RAY_STORAGE_PATH} on FSx)"
-        )
+        raise invalid("checkpoint_s3_uri", job.checkpoint_s3_uri, "None for Ray kinds: Ray Train persists checkpoints "
+                      f"to its storage path ({RAY_STORAGE_PATH} on FSx, exported to the checkpoint bucket)")
     resources = node_resources(facts)
     workers = RayGpuWorkers(
         instance_type=job.instance_type, gpus_per_worker=facts.accelerators, cpu=resources["cpu"],
         memory=resources["memory"], efa_devices=facts.efa_interfaces, min_replicas=min_workers, max_replicas=job.nodes,
     )
     return RayClusterConfig(
-        namespace=job.namespace, name=job.name, workers=workers, fsx_claim_name=job.fsx_claim_name,
+        namespace=job.namespace, name=job.name, workers=workers,
         service_account_name=job.service_account_name, image=job.image,
     )
 

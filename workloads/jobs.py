@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from eks_training.core.validation import invalid
 from eks_training.workloads.job_bionemo import bionemo_job
 from eks_training.workloads.job_data_prep import data_prep_job
 from eks_training.workloads.job_healthcheck import health_check
@@ -46,7 +47,7 @@ class JobKind:
 
 def _needs(value: str | None, field: str, kind: str) -> str:
     if value is None:
-        raise ValueError(f"{field}=None is not allowed: {kind} needs a {field} (none is configured for this environment)")
+        raise invalid(field, None, f"give one: {kind} needs a {field} (none is configured for this environment)")
     return value
 
 
@@ -80,5 +81,5 @@ JOB_KINDS: dict[str, JobKind] = {kind.name: kind for kind in (
 def job_kind(name: str) -> JobKind:
     """The kind called `name`, or a one-line error listing the kinds."""
     if name not in JOB_KINDS:
-        raise ValueError(f"kind={name!r} is not a job kind: use one of {', '.join(JOB_KINDS)}")
+        raise invalid("kind", name, f"use a job kind: one of {', '.join(JOB_KINDS)}")
     return JOB_KINDS[name]

@@ -22,9 +22,10 @@ from eks_training.core.catalog import (
 )
 from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int, check_unique
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
-from eks_training.core.validation import is_token
+from eks_training.core.validation import invalid, is_token
 from eks_training.core.versions import JUPYTERHUB
-from eks_training.workloads.slinky import SHARED_MOUNT_PATH
+from eks_training.core.names import DATA_PATH, WORKSPACE_PATH
+from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
 
 JUPYTERHUB_CHART_VERSION = JUPYTERHUB.version
 
@@ -61,30 +62,24 @@ class NotebookProfile:
     def __post_init__(self) -> None:
         where = f"profile {self.slug!r}"
         if not isinstance(self.slug, str) or len(self.slug) > 63 or not _SLUG.match(self.slug):
-            raise ValueError(f"profile slug={self.slug!r} is not allowed: use 1-63 lowercase letters, digits or '-'")
+            raise invalid("profile slug", self.slug, "use 1-63 lowercase letters, digits or '-'")
         for field in ("display_name", "description"):
             if not isinstance(getattr(self, field), str) or not getattr(self, field).strip():
-                raise ValueError(f"{where}: {field}={getattr(self, field)!r} is not allowed: give a non-empty text")
+                raise invalid(f"{where}: {field}", getattr(self, field), "give a non-empty text")
         facts = instance_facts(self.instance_type, field=f"{where}: instance_type")
         check_int(f"{where}: accelerators", self.accelerators, minimum=1, maximum=facts.accelerators)
         if self.efa and not facts.efa_supported:
-            raise ValueError(f"{where}: efa=True is not allowed: instance_type={self.instance_type!r} has no EFA")
+            raise invalid(f"{where}: efa", True, f"False: instance_type={self.instance_type!r} has no EFA")
         if isinstance(self.cpu_guarantee, bool) or not isinstance(self.cpu_guarantee, (int, float)) or not (
             0 < self.cpu_guarantee < facts.vcpus
         ):
-            raise ValueError(
-                f"{where}: cpu_guarantee={self.cpu_guarantee!r} is not allowed: use cores above 0 and below the"
-                f" {facts.vcpus} vCPUs of {self.instance_type}"
-            )
+            raise invalid(f"{where}: cpu_guarantee", self.cpu_guarantee,
+                          f"use cores above 0 and below the {facts.vcpus} vCPUs of {self.instance_type}")
         if not isinstance(self.mem_guarantee, str) or not _KUBESPAWNER_BYTES.match(self.mem_guarantee):
-            raise ValueError(
-                f"{where}: mem_guarantee={self.mem_guarantee!r} is not allowed: use a number with K, M, G or T, e.g. '64G'"
-            )
+            raise invalid(f"{where}: mem_guarantee", self.mem_guarantee, "use a number with K, M, G or T, e.g. '64G'")
         if _kubespawner_bytes(self.mem_guarantee) >= facts.memory_gib * 2**30:
-            raise ValueError(
-                f"{where}: mem_guarantee={self.mem_guarantee!r} is not allowed: stay below the {facts.memory_gib}G"
-                f" of {self.instance_type}"
-            )
+            raise invalid(f"{where}: mem_guarantee", self.mem_guarantee,
+                          f"stay below the {facts.memory_gib}G of {self.instance_type}")
 
     @property
     def accelerator(self) -> str:
@@ -147,7 +142,7 @@ def profiles_for(instance_types: Sequence[str]) -> tuple[NotebookProfile, ...]:
         profiles.append(NotebookProfile(
             slug=instance_type.replace(".", "-"),
             display_name=f"{facts.accelerators}x {facts.accelerator_name} ({instance_type})",
-            description=f"A whole {instance_type}: {facts.accelerators} {facts.accelerator_name}, FSx at {SHARED_MOUNT_PATH}.",
+            description=f"A whole {instance_type}: {facts.accelerators} {facts.accelerator_name}, shared data (read-only) at {DATA_PATH}, the namespace's workspace at {WORKSPACE_PATH}.",
             instance_type=instance_type, accelerators=facts.accelerators, cpu_guarantee=int(cpu),
             mem_guarantee=memory.removesuffix("i"), efa=facts.efa_supported, mount_fsx=True, default=not profiles))
     return tuple(profiles)
@@ -157,11 +152,11 @@ def _check_image(field: str, image: object) -> tuple[str, str]:
     """(name, tag) of an image reference pinned to a tag other than `latest` (a deploy-time repository passes)."""
     name, _, tag = image.rpartition(":") if isinstance(image, str) else ("", "", "")
     if not ((_IMAGE_NAME.match(name) or is_token(name)) and _IMAGE_TAG.match(tag)) or tag == "latest":
-        raise ValueError(f"{field}={image!r} is not allowed: use a pinned image registry/name:tag (not :latest)")
+        raise invalid(field, image, "use a pinned image registry/name:tag (not :latest)")
     return name, tag
 
 
-def _profile_entry(profile: NotebookProfile, *, image: str, fsx_claim_name: str) -> dict[str, Any]:
+def _profile_entry(profile: NotebookProfile, *, image: str) -> dict[str, Any]:
     facts = instance_facts(profile.instance_type)
     devices = {ACCELERATOR_RESOURCE[profile.accelerator]: str(profile.accelerators)}
     if profile.efa:
@@ -171,8 +166,8 @@ def _profile_entry(profile: NotebookProfile, *, image: str, fsx_claim_name: str)
     volumes: dict[str, Any] = {"shm": {"name": "shm", "emptyDir": {"medium": "Memory"}}}
     volume_mounts: dict[str, Any] = {"shm": {"name": "shm", "mountPath": "/dev/shm"}}
     if profile.mount_fsx:
-        volumes["shared"] = {"name": "shared", "persistentVolumeClaim": {"claimName": fsx_claim_name}}
-        volume_mounts["shared"] = {"name": "shared", "mountPath": SHARED_MOUNT_PATH}
+        volumes.update({volume["name"]: volume for volume in fsx_pod_volumes()})
+        volume_mounts.update({mount["name"]: mount for mount in fsx_mounts()})
     entry: dict[str, Any] = {
         "display_name": profile.display_name,
         "slug": profile.slug,
@@ -219,15 +214,14 @@ class OidcSignIn:
     def __post_init__(self) -> None:
         for field in ("authorize_url", "token_url", "userdata_url"):
             if not re.match(r"^https://[a-z0-9.-]+(:\d+)?/\S*$", str(getattr(self, field))):
-                raise ValueError(f"sign-in {field}={getattr(self, field)!r} is not allowed: use an https:// URL of your provider")
+                raise invalid(f"sign-in {field}", getattr(self, field), "use an https:// URL of your provider")
         if not re.match(r"^https?://[a-z0-9.-]+(:\d+)?/\S*oauth_callback$", str(self.callback_url)):
-            raise ValueError(f"sign-in callback_url={self.callback_url!r} is not allowed: use the hub's "
-                             ".../hub/oauth_callback URL")
+            raise invalid("sign-in callback_url", self.callback_url, "use the hub's .../hub/oauth_callback URL")
         if not str(self.client_id).strip():
-            raise ValueError("sign-in client_id='' is not allowed: give the provider's app client id")
+            raise invalid("sign-in client_id", self.client_id, "give the provider's app client id")
         check_dns_subdomain("sign-in client_secret_name", self.client_secret_name)
         if not self.allowed_users and not self.allowed_groups:
-            raise ValueError("sign-in allowed_users=[] and allowed_groups=[] is not allowed: name who may sign in")
+            raise invalid("sign-in allowed_users and allowed_groups", [], "name who may sign in")
 
     def hub_values(self) -> dict[str, Any]:
         authenticator = {
@@ -248,7 +242,6 @@ class OidcSignIn:
 def jupyterhub_values(
     *,
     namespace: str,
-    fsx_claim_name: str,
     training_service_account: str,
     profiles: Sequence[NotebookProfile],
     gpu_image: str,
@@ -257,25 +250,23 @@ def jupyterhub_values(
 ) -> dict[str, Any]:
     """Values for the z2jh chart `JUPYTERHUB_CHART_VERSION`, to install as a release in `namespace`.
 
-    `fsx_claim_name` and `training_service_account` must exist in `namespace` (the release's namespace, where
-    notebook pods run). The GPU image serves nvidia profiles and is the default image; the Neuron image serves
+    The FSx claims (:mod:`eks_training.workloads.fsx_volumes`) and `training_service_account` must exist in
+    `namespace` (the release's namespace, where notebook pods run): notebooks read the shared data and write only
+    the namespace's workspace. The GPU image serves nvidia profiles and is the default image; the Neuron image serves
     Trainium profiles. ``sign_in`` replaces the chart's default (the dummy authenticator, which lets anyone in):
     without it the values keep the chart's default, which `eks-training check` reports as an open door.
     """
     check_dns_label("namespace", namespace)
-    check_dns_subdomain("fsx_claim_name", fsx_claim_name)
     check_dns_subdomain("training_service_account", training_service_account)
     images = {"nvidia": gpu_image, "neuron": neuron_image}
     gpu_name, gpu_tag = _check_image("gpu_image", gpu_image)
     _check_image("neuron_image", neuron_image)
     profiles = list(profiles)
     if not profiles or not all(isinstance(p, NotebookProfile) for p in profiles):
-        raise ValueError(f"profiles={profiles!r} is not allowed: give one or more NotebookProfile objects")
+        raise invalid("profiles", profiles, "give one or more NotebookProfile objects")
     check_unique("profile slugs", [p.slug for p in profiles])
     if sum(p.default for p in profiles) > 1:
-        raise ValueError(
-            f"profiles default={[p.slug for p in profiles if p.default]} is not allowed: mark at most one default"
-        )
+        raise invalid("profiles default", [p.slug for p in profiles if p.default], "mark at most one default")
     return {
         # Hub, proxy and the user scheduler are platform services: on the system nodes, never on accelerators.
         "hub": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR), **(sign_in.hub_values() if sign_in else {})},
@@ -295,7 +286,7 @@ def jupyterhub_values(
             "image": {"name": gpu_name, "tag": gpu_tag},
             "serviceAccountName": training_service_account,
             "profileList": [
-                _profile_entry(p, image=images[p.accelerator], fsx_claim_name=fsx_claim_name) for p in profiles
+                _profile_entry(p, image=images[p.accelerator]) for p in profiles
             ],
         },
     }

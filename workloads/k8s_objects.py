@@ -12,12 +12,13 @@ from decimal import Decimal
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from eks_training.core.validation import check_dns_label, invalid, is_token
+
 if TYPE_CHECKING:
     import cdk8s
     import constructs
 
-# RFC 1123 label (namespaces, most object names) and subdomain (names of cluster-scoped kinds, label prefixes).
-_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+# RFC 1123 subdomain (names of cluster-scoped kinds, label prefixes); labels are core.validation's DNS_LABEL.
 _DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 _LABEL_NAME = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$")
 _LABEL_VALUE = re.compile(r"^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$")
@@ -25,46 +26,45 @@ _LABEL_VALUE = re.compile(r"^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$")
 _QUANTITY = re.compile(r"^(\d+(\.\d*)?|\.\d+)(([KMGTPE]i)|[mkMGTPE]|[eE][+-]?\d+)?$")
 
 
-def _check_name(field: str, value: object, pattern: re.Pattern[str], max_length: int, what: str, allowed: str) -> str:
+# Every check below raises core.validation's one line, "field=value is not allowed: what is allowed", and lets a
+# CDK token through (a value known only at deploy time). check_dns_label is core.validation's own, re-exported.
+
+
+def _check_name(field: str, value: object, pattern: re.Pattern[str], max_length: int, allowed: str) -> str:
+    if is_token(value):
+        return value  # type: ignore[return-value]
     if not isinstance(value, str) or len(value) > max_length or not pattern.match(value):
-        raise ValueError(f"{field}={value!r} is not a valid {what}: use {allowed}")
+        raise invalid(field, value, f"use {allowed}")
     return value
-
-
-def check_dns_label(field: str, value: object) -> str:
-    """A name that must be an RFC 1123 label (at most 63 lower-case letters, digits and '-')."""
-    return _check_name(field, value, _DNS_LABEL, 63, "name", "1-63 lower-case letters, digits or '-', starting and "
-                       "ending with a letter or digit")
 
 
 def check_dns_subdomain(field: str, value: object) -> str:
     """A name that must be an RFC 1123 subdomain (at most 253 characters, dot-separated labels)."""
-    return _check_name(field, value, _DNS_SUBDOMAIN, 253, "name", "lower-case letters, digits, '-' and '.' (at most "
-                       "253), starting and ending with a letter or digit")
+    return _check_name(field, value, _DNS_SUBDOMAIN, 253, "lowercase letters, digits, '-' and '.' (at most 253), "
+                       "starting and ending with a letter or digit")
 
 
 def check_label_key(field: str, key: object) -> str:
     """A label or taint key: `[prefix/]name`, prefix a DNS subdomain, name at most 63 characters."""
+    if is_token(key):
+        return key  # type: ignore[return-value]
     prefix, slash, name = key.rpartition("/") if isinstance(key, str) else ("", "", "")
     valid_prefix = (not slash) or (len(prefix) <= 253 and _DNS_SUBDOMAIN.match(prefix) is not None)
     if not (isinstance(key, str) and valid_prefix and len(name) <= 63 and _LABEL_NAME.match(name)):
-        raise ValueError(
-            f"{field} key {key!r} is not a valid label key: use [dns-prefix/]name, name 1-63 letters,"
-            " digits, '-', '_' or '.'"
-        )
+        raise invalid(f"{field} key", key, "use a label key [dns-prefix/]name, name 1-63 letters, digits, '-', '_' or '.'")
     return key
 
 
 def check_label_value(field: str, value: object) -> str:
     """A label value: at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric (or empty)."""
-    return _check_name(field, value, _LABEL_VALUE, 63, "label value", "at most 63 letters, digits, '-', '_' or '.', "
+    return _check_name(field, value, _LABEL_VALUE, 63, "a label value: at most 63 letters, digits, '-', '_' or '.', "
                        "starting and ending with a letter or digit")
 
 
 def check_labels(field: str, labels: Mapping[str, str]) -> dict[str, str]:
     """A whole label map, every key and value checked; returned as a plain dict."""
     if not isinstance(labels, Mapping):
-        raise ValueError(f"{field}={labels!r} must be a mapping of label keys to string values")
+        raise invalid(field, labels, "use a mapping of label keys to string values")
     for key, value in labels.items():
         check_label_key(field, key)
         check_label_value(f"{field}[{key!r}]", value)
@@ -73,26 +73,27 @@ def check_labels(field: str, labels: Mapping[str, str]) -> dict[str, str]:
 
 def check_quantity(field: str, value: object) -> str:
     """A non-negative Kubernetes quantity ("8", "500m", "64Gi"); integers are accepted and turned into strings."""
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ValueError(f"{field}={value!r} is not a quantity: use e.g. 8, '500m' or '64Gi'")
-    text = str(value)
-    if not _QUANTITY.match(text):
-        raise ValueError(f"{field}={value!r} is not a non-negative Kubernetes quantity: use e.g. 8, '500m' or '64Gi'")
-    return text
+    if is_token(value):
+        return value  # type: ignore[return-value]
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or not _QUANTITY.match(str(value)):
+        raise invalid(field, value, "use a non-negative Kubernetes quantity, e.g. 8, '500m' or '64Gi'")
+    return str(value)
 
 
 def check_int(field: str, value: object, *, minimum: int, maximum: int | None = None) -> int:
     """An integer within [minimum, maximum]."""
+    if is_token(value):
+        return value  # type: ignore[return-value]
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum or (maximum is not None and value > maximum):
         allowed = f"an integer >= {minimum}" if maximum is None else f"an integer from {minimum} to {maximum}"
-        raise ValueError(f"{field}={value!r} is not allowed: use {allowed}")
+        raise invalid(field, value, f"use {allowed}")
     return value
 
 
 def check_choice(field: str, value: object, allowed: tuple[str, ...]) -> str:
     """One of a fixed set of strings."""
     if value not in allowed:
-        raise ValueError(f"{field}={value!r} is not allowed: use one of {', '.join(allowed)}")
+        raise invalid(field, value, f"use one of {', '.join(allowed)}")
     return value  # type: ignore[return-value]
 
 
@@ -101,7 +102,7 @@ def check_unique(field: str, values: list[str]) -> None:
     seen: set[str] = set()
     for value in values:
         if value in seen:
-            raise ValueError(f"{field} has {value!r} twice: each must be unique")
+            raise invalid(field, value, "each must be unique (it is given twice)")
         seen.add(value)
 
 

@@ -19,12 +19,12 @@ from eks_training.workloads.k8s_objects import (
     check_quantity,
 )
 from eks_training.workloads.labels import common_labels
-from eks_training.core.names import FSX_MOUNT_PATH, SYSTEM_NODE_SELECTOR
+from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
 from eks_training.core.validation import is_token
 
 COMPONENT = "kuberay"
 RAY_API = "ray.io/v1"
-SHARED_MOUNT_PATH = FSX_MOUNT_PATH  # one mount path everywhere
 GPU_RESOURCE = "nvidia.com/gpu"
 EFA_RESOURCE = "vpc.amazonaws.com/efa"
 _RAY_VERSION = re.compile(r"^\d+\.\d+\.\d+$")
@@ -85,7 +85,6 @@ class RayClusterConfig:
     namespace: str
     name: str
     workers: RayGpuWorkers
-    fsx_claim_name: str
     service_account_name: str
     ray_version: str = "2.49.1"
     image: str | None = None
@@ -95,7 +94,6 @@ class RayClusterConfig:
     def __post_init__(self) -> None:
         check_dns_label("namespace", self.namespace)
         check_dns_label("name", self.name)
-        check_dns_subdomain("fsx_claim_name", self.fsx_claim_name)
         check_dns_subdomain("service_account_name", self.service_account_name)
         if not isinstance(self.ray_version, str) or not _RAY_VERSION.match(self.ray_version):
             raise ValueError(f"ray_version={self.ray_version!r} is not a Ray release: use e.g. '2.49.1'")
@@ -121,10 +119,6 @@ class RayClusterConfig:
         return self.image or default_ray_image(self.ray_version)
 
 
-def _shared_volume(config: RayClusterConfig) -> dict:
-    return {"name": "shared", "persistentVolumeClaim": {"claimName": config.fsx_claim_name}}
-
-
 def _head_template(config: RayClusterConfig) -> dict:
     resources = {"cpu": check_quantity("head cpu", config.head.cpu), "memory": config.head.memory}
     return {
@@ -138,10 +132,10 @@ def _head_template(config: RayClusterConfig) -> dict:
                     "image": config.container_image,
                     "ports": [{"name": name, "containerPort": port} for name, port in _HEAD_PORTS],
                     "resources": {"requests": resources, "limits": resources},
-                    "volumeMounts": [{"name": "shared", "mountPath": SHARED_MOUNT_PATH}],
+                    "volumeMounts": fsx_mounts(),
                 }
             ],
-            "volumes": [_shared_volume(config)],
+            "volumes": fsx_pod_volumes(),
         },
     }
 
@@ -163,14 +157,11 @@ def _worker_template(config: RayClusterConfig) -> dict:
                     "image": config.container_image,
                     # Extended resources need requests == limits; equal cpu/memory make the pod Guaranteed.
                     "resources": {"requests": resources, "limits": resources},
-                    "volumeMounts": [
-                        {"name": "shared", "mountPath": SHARED_MOUNT_PATH},
-                        {"name": "dshm", "mountPath": "/dev/shm"},
-                    ],
+                    "volumeMounts": [*fsx_mounts(), {"name": "dshm", "mountPath": "/dev/shm"}],
                 }
             ],
             # The container default /dev/shm (64 MiB) is too small for NCCL and Ray's object store.
-            "volumes": [_shared_volume(config), {"name": "dshm", "emptyDir": {"medium": "Memory"}}],
+            "volumes": [*fsx_pod_volumes(), {"name": "dshm", "emptyDir": {"medium": "Memory"}}],
         },
     }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from eks_training.core.validation import invalid
 from eks_training.workloads.k8s_objects import check_label_value
 
 PART_OF_LABEL = "app.kubernetes.io/part-of"
@@ -15,5 +16,5 @@ def common_labels(component: str) -> dict[str, str]:
     Raises ValueError when `component` is empty or not a valid Kubernetes label value.
     """
     if not component:
-        raise ValueError(f"component={component!r} must be a non-empty label value, e.g. 'karpenter'")
+        raise invalid("component", component, "use a non-empty label value, e.g. 'karpenter'")
     return {PART_OF_LABEL: PLATFORM_NAME, COMPONENT_LABEL: check_label_value("component", component)}

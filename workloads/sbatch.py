@@ -2,19 +2,19 @@
 
 The source document's `srun --ntasks=WORLD_SIZE ... torchrun --nproc_per_node=N` starts N*N trainers per
 node; here `--ntasks-per-node=1` makes srun start one torchrun per node, and torchrun starts one trainer per
-accelerator, meeting on the first host of the allocation by c10d rendezvous. Logs go to FSx (/fsx on the
-login and compute pods), so they survive the pods.
+accelerator, meeting on the first host of the allocation by c10d rendezvous. Logs go to the slurm namespace's FSx
+workspace (mounted in the login and compute pods), so they survive the pods.
 """
 
 from __future__ import annotations
 
 import shlex
 
-from eks_training.core.names import FSX_MOUNT_PATH
+from eks_training.core.names import LOGS_PATH
 from eks_training.workloads.job_pods import CHECKPOINT_SYNC_MODULE, RENDEZVOUS_PORT, TRAIN_MODULE, TrainingJob, train_args
 from eks_training.workloads.k8s_objects import check_dns_label
 
-LOG_DIR = f"{FSX_MOUNT_PATH}/logs"
+LOG_DIR = LOGS_PATH
 
 
 def sbatch_script(job: TrainingJob, *, partition: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from eks_training.core.catalog import INSTANCE_TYPES, whole_node_requests
-from eks_training.core.names import FSX_CLAIM_NAME, SLURM_NAMESPACE, SYSTEM_NODE_SELECTOR
+from eks_training.core.names import SLURM_NAMESPACE, SYSTEM_NODE_SELECTOR
 from eks_training.core.versions import SLURM_OPERATOR, SLURM_OPERATOR_CRDS
 from eks_training.workloads.slinky import SlurmClusterChart, SlurmPartition
 
@@ -29,7 +29,7 @@ class Slinky:
                                              accelerator=INSTANCE_TYPES[p.instance_type].accelerator,
                                              replicas=p.replicas, cpu=cpu, memory=memory, max_nodes=p.max_nodes))
         chart = SlurmClusterChart(ctx.k8s, "slurm-cluster", cluster_name=f"{ctx.config.name}-slurm", partitions=partitions,
-                                  fsx_claim_name=FSX_CLAIM_NAME, namespace=SLURM_NAMESPACE, create_namespace=False,
+                                  namespace=SLURM_NAMESPACE, create_namespace=False,
                                   slurmd_image=ctx.image("slurmd"))
         ctx.chart("slurm-cluster", chart, operator, ctx.namespaces_manifest, ctx.storage_manifest)
         return operator

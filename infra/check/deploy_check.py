@@ -8,7 +8,9 @@ the object, the field and why:
   JupyterHub profiles, every job kind of ``eks-training render``) lands on a node source that has or can get a
   node, with extended resources only where their device plugin lands; accelerated pods on a source that is
   created on demand; device plugins on every node source of their accelerator (:mod:`.placement`);
-* storage and services: claims have a StorageClass, LoadBalancer Services have a controller that serves them;
+* storage and services: claims have a StorageClass, each namespace's FSx volumes expose only its own workspace
+  (read-write) and the shared data (read-only), pods name only claims their namespace has, LoadBalancer Services
+  have a controller that serves them;
 * ordering: Helm releases wait for the nodes their pods need;
 * reachability: API endpoint, FSx for Lustre, EFA peers (:mod:`.reachability`);
 * IAM: the Karpenter controller policy against Karpenter's reference (:mod:`.iam`);
@@ -32,6 +34,7 @@ import yaml
 
 from eks_training.core.versions import KUBERNETES_RELEASES
 from eks_training.infra.check import helm
+from eks_training.infra.check.fsx_isolation import fsx_volumes, missing_claim_findings, volume_findings
 from eks_training.infra.check.iam import compare_policies, reference_statements
 from eks_training.infra.check.kube import selector_mismatches, why_not
 from eks_training.infra.check.network_policy import namespaces_of, network_policy_findings
@@ -118,6 +121,7 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig, jobs: Mapp
     _check_pinned(snap, report, placements)
     _check_release_order(snap, report, releases_pods, placements)
     _check_storage(snap, report, releases_pods)
+    _check_fsx_isolation(snap, report, pods)
     _check_services(snap, report, releases_pods)
     _check_network_policies(snap, report, releases_pods, config)
     _check_sign_in(snap, report)
@@ -333,6 +337,17 @@ def _check_storage(snap: PlatformSnapshot, report: CheckReport, rendered: Mappin
         elif wanted and wanted not in classes:
             report.fail("storage", subject, "storageClassName",
                         f"{wanted!r} is no StorageClass of the app (it has {', '.join(sorted(classes)) or 'none'})")
+
+
+def _check_fsx_isolation(snap: PlatformSnapshot, report: CheckReport, pods: list[PodTemplate]) -> None:
+    objects = [obj for _, obj in snap.objects()]
+    volumes = fsx_volumes(objects)
+    claims = {((o.get("metadata") or {}).get("namespace"), (o.get("metadata") or {}).get("name"))
+              for o in objects if o.get("kind") == "PersistentVolumeClaim"}
+    findings = volume_findings(volumes)
+    findings += missing_claim_findings(pods, claims, {v.claim_name for v in volumes})
+    for subject, field_, message in findings:
+        report.fail("storage", subject, field_, message)
 
 
 def _check_services(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping[str, list[dict]]) -> None:

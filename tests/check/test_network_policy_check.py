@@ -172,7 +172,7 @@ def test_unsupported_inputs_raise_one_line_errors() -> None:
         Flow("x", A, B, 0)
     with pytest.raises(ValueError, match=r"flow 'x' protocol='ICMP' is not allowed"):
         Flow("x", A, B, 1, "ICMP")
-    with pytest.raises(ValueError, match=r"address ip='10.0.0' is not an IP address"):
+    with pytest.raises(ValueError, match=r"address ip='10.0.0' is not allowed: use an IP address"):
         Address("10.0.0")
     with pytest.raises(ValueError, match=r"metadata.namespace is missing"):
         PolicySet([{"kind": "NetworkPolicy", "metadata": {"name": "p"}, "spec": {}}])

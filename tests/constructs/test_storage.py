@@ -182,14 +182,15 @@ def test_scratch_has_no_key_throughput_or_metadata(synthesized) -> None:
     assert scratch.key is None
 
 
-def test_default_associations_follow_the_source_document(synthesized) -> None:
+def test_default_associations_are_the_platforms_layout(synthesized) -> None:
     lustre, buckets, stack = synthesized["lustre"], synthesized["buckets"], synthesized["stack"]
     by_path = {
         _resource(synthesized, a)["Properties"]["FileSystemPath"]: _resource(synthesized, a)["Properties"]
         for a in lustre.associations
     }
-    assert set(by_path) == {"/data", "/checkpoints"}
-    data, checkpoints = by_path["/data"], by_path["/checkpoints"]
+    # Pods mount /data read-only and /workspaces/<namespace> read-write (workloads.fsx_volumes).
+    assert set(by_path) == {"/data", "/workspaces"}
+    data, checkpoints = by_path["/data"], by_path["/workspaces"]
     file_system_ref = stack.resolve(lustre.file_system_id)
     assert data["FileSystemId"] == checkpoints["FileSystemId"] == file_system_ref
     assert data["DataRepositoryPath"] == {

@@ -95,7 +95,9 @@ def test_neuron_job_is_indexed_with_rank0_dns_and_completion_index_rank() -> Non
     assert not any("status.podIP" in str(e) for e in trainer["env"])
     precompile = next(c for c in pod["initContainers"] if c["name"] == "neuron-precompile")
     assert precompile["command"][0] == "neuron_parallel_compile" and trainer["command"][0] == "torchrun"
-    assert any(m["mountPath"] == "/var/tmp/neuron-compile-cache" for m in trainer["volumeMounts"])
+    (cache,) = [m for m in trainer["volumeMounts"] if m["mountPath"] == "/var/tmp/neuron-compile-cache"]
+    (volume,) = [v for v in pod["volumes"] if v["name"] == cache["name"]]
+    assert volume["persistentVolumeClaim"]["claimName"] == "fsx-workspace"  # the namespace's writable workspace
 
 
 def test_checkpoint_sidecar_is_a_native_sidecar() -> None:
@@ -128,7 +130,7 @@ def test_bionemo_takes_8_gpus_configmap_and_models_claim() -> None:
 
 @pytest.mark.parametrize(("overrides", "message"), [
     ({"name": "Bad_Name"}, "name='Bad_Name'"),
-    ({"instance_type": "m5.large"}, "'m5.large' is not a supported"),
+    ({"instance_type": "m5.large"}, "instance_type='m5.large' is not allowed: use a supported accelerated instance type"),
     ({"nodes": 0}, "nodes=0"),
     ({"image": "not an image"}, "image='not an image'"),
     ({"checkpoint_s3_uri": "http://x"}, "checkpoint_s3_uri='http://x'"),

@@ -18,6 +18,7 @@ from eks_training.workloads.jupyterhub import (
     jupyterhub_values,
     profiles_for,
 )
+from support.fsx import assert_namespace_fsx
 from support.k8s_schemas import validate_k8s_object
 
 GPU_IMAGE = "quay.io/jupyter/pytorch-notebook:cuda12-python-3.12"
@@ -26,7 +27,7 @@ Z2JH_CHART_ENV = "EKS_TRAINING_Z2JH_CHART_DIR"
 
 
 def values(**overrides) -> dict:
-    kwargs = dict(namespace="jupyter", fsx_claim_name="fsx-lustre", training_service_account="training",
+    kwargs = dict(namespace="jupyter", training_service_account="training",
                   gpu_image=GPU_IMAGE, neuron_image=NEURON_IMAGE, profiles=DEFAULT_NOTEBOOK_PROFILES)
     kwargs.update(overrides)
     return jupyterhub_values(**kwargs)
@@ -49,7 +50,7 @@ def test_one_gpu_profile(profiles):
     assert override["node_selector"] == {"node.kubernetes.io/instance-type": "g5.xlarge"}
     assert override["tolerations"] == [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
     assert override["image"] == GPU_IMAGE
-    assert "shared" not in override["volumes"]
+    assert not [v for v in override["volumes"].values() if "persistentVolumeClaim" in v]
 
 
 def test_eight_gpu_profile_has_efa_and_fsx(profiles):
@@ -57,8 +58,8 @@ def test_eight_gpu_profile_has_efa_and_fsx(profiles):
     # p4d.24xlarge: 8 A100 GPUs, 4 EFA interfaces.
     assert override["extra_resource_limits"] == {"nvidia.com/gpu": "8", "vpc.amazonaws.com/efa": "4"}
     assert override["node_selector"] == {"node.kubernetes.io/instance-type": "p4d.24xlarge"}
-    assert override["volumes"]["shared"]["persistentVolumeClaim"] == {"claimName": "fsx-lustre"}
-    assert override["volume_mounts"]["shared"] == {"name": "shared", "mountPath": "/fsx"}
+    # Notebooks read the shared data and write only their namespace's workspace.
+    assert_namespace_fsx(override["volumes"], override["volume_mounts"])
 
 
 def test_trainium_profile_asks_for_all_sixteen_neuron_devices(profiles):
@@ -157,9 +158,8 @@ def test_values_pass_the_charts_own_values_schema():
         (lambda: values(gpu_image="quay.io/jupyter/pytorch-notebook"), "gpu_image='quay.io/jupyter/pytorch-notebook'"),
         (lambda: values(neuron_image="neuronx:latest"), "neuron_image='neuronx:latest'"),
         (lambda: values(namespace="Jupyter"), "namespace='Jupyter'"),
-        (lambda: values(fsx_claim_name=""), "fsx_claim_name=''"),
         (lambda: values(profiles=[]), "profiles=[]"),
-        (lambda: values(profiles=[DEFAULT_NOTEBOOK_PROFILES[0]] * 2), "'gpu-1' twice"),
+        (lambda: values(profiles=[DEFAULT_NOTEBOOK_PROFILES[0]] * 2), "profile slugs='gpu-1'"),
         (lambda: NotebookProfile(slug="GPU", display_name="x", description="x", instance_type="g5.xlarge",
                                  accelerators=1, cpu_guarantee=1, mem_guarantee="4G"), "slug='GPU'"),
         (lambda: NotebookProfile(slug="g", display_name="x", description="x", instance_type="g5.xlarge",
@@ -173,13 +173,14 @@ def test_values_pass_the_charts_own_values_schema():
         (lambda: NotebookProfile(slug="g", display_name="x", description="x", instance_type="g5.xlarge",
                                  accelerators=1, cpu_guarantee=1, mem_guarantee="4Gi"), "mem_guarantee='4Gi'"),
         (lambda: NotebookProfile(slug="g", display_name="x", description="x", instance_type="m5.large",
-                                 accelerators=1, cpu_guarantee=1, mem_guarantee="4G"), "instance_type: 'm5.large'"),
+                                 accelerators=1, cpu_guarantee=1, mem_guarantee="4G"), "instance_type='m5.large'"),
     ],
 )
 def test_bad_input_gets_a_one_line_error_naming_field_and_value(make, expected):
     with pytest.raises(ValueError) as raised:
         make()
-    assert expected in str(raised.value)
+    # The one format: the field and the bad value, then what is allowed.
+    assert f"{expected} is not allowed: " in str(raised.value)
     assert "\n" not in str(raised.value)
 
 

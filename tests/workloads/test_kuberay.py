@@ -7,18 +7,19 @@ import pytest
 
 from eks_training.workloads.job_charts import RayClusterChart
 from eks_training.workloads.kuberay import RayClusterConfig, RayGpuWorkers, RayHead, ray_job
+from support.fsx import assert_namespace_fsx
 from support.k8s_schemas import chart_objects, validate_k8s_object, validate_k8s_objects
 
 P5_WORKERS = RayGpuWorkers(
     instance_type="p5.48xlarge", gpus_per_worker=8, cpu="180", memory="1800Gi", efa_devices=32, min_replicas=0, max_replicas=4
 )
 CLUSTER = RayClusterConfig(
-    namespace="ml", name="ray-gpu", workers=P5_WORKERS, fsx_claim_name="fsx-lustre", service_account_name="ray-training"
+    namespace="ml", name="ray-gpu", workers=P5_WORKERS, service_account_name="ray-training"
 )
 
 
 def _render(**overrides) -> dict:
-    options = dict(namespace="ml", name="ray-gpu", workers=P5_WORKERS, fsx_claim_name="fsx-lustre", service_account_name="ray-training")
+    options = dict(namespace="ml", name="ray-gpu", workers=P5_WORKERS, service_account_name="ray-training")
     (obj,) = chart_objects(RayClusterChart(cdk8s.App(), "ray", **{**options, **overrides}))
     return obj
 
@@ -66,7 +67,7 @@ def test_gpu_workers_target_the_instance_request_efa_and_mount_fsx(cluster) -> N
     assert container["resources"]["requests"] == container["resources"]["limits"]
     mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
     volumes = {v["name"]: v for v in pod["volumes"]}
-    assert volumes[mounts["/fsx"]]["persistentVolumeClaim"] == {"claimName": "fsx-lustre"}
+    assert_namespace_fsx(pod["volumes"], container["volumeMounts"])
     assert volumes[mounts["/dev/shm"]]["emptyDir"] == {"medium": "Memory"}
     assert pod["serviceAccountName"] == "ray-training"
     assert cluster["spec"]["enableInTreeAutoscaling"] is True
@@ -98,8 +99,7 @@ def test_ray_job_on_a_new_cluster_and_on_an_existing_one_are_valid() -> None:
         ({"ray_version": "2.49"}, r"ray_version='2.49' is not a Ray release"),
         ({"image": "rayproject/ray-ml:2.9.0-gpu"}, r"carries Ray 2.9.0 but ray_version='2.49.1': they must match"),
         ({"image": "my image"}, r"image='my image' is not a container image reference"),
-        ({"namespace": "ML"}, r"namespace='ML' is not a valid name"),
-        ({"fsx_claim_name": ""}, r"fsx_claim_name='' is not a valid name"),
+        ({"namespace": "ML"}, r"namespace='ML' is not allowed: use 1-63 lowercase letters, digits or '-'"),
         ({"workers": "p5"}, r"workers='p5' must be a RayGpuWorkers"),
         ({"enable_in_tree_autoscaling": "yes"}, r"enable_in_tree_autoscaling='yes' must be true or false"),
     ],
@@ -115,7 +115,7 @@ def test_bad_cluster_inputs_raise_one_line_errors(changes, message) -> None:
     [
         ({"instance_type": "p5"}, r"worker instance_type='p5' is not an EC2 type"),
         ({"gpus_per_worker": 0}, r"worker gpus_per_worker=0 is not allowed: use an integer from 1 to 16"),
-        ({"memory": "lots"}, r"worker memory='lots' is not a non-negative"),
+        ({"memory": "lots"}, r"worker memory='lots' is not allowed: use a non-negative Kubernetes quantity"),
         ({"efa_devices": 33}, r"worker efa_devices=33 is not allowed"),
         ({"min_replicas": 5, "max_replicas": 4}, r"worker max_replicas=4 is not allowed: use an integer >= 5"),
     ],
@@ -127,7 +127,7 @@ def test_bad_worker_inputs_raise_one_line_errors(changes, message) -> None:
 
 
 def test_bad_head_inputs_raise_one_line_errors() -> None:
-    with pytest.raises(ValueError, match=r"head cpu='many' is not a non-negative Kubernetes quantity"):
+    with pytest.raises(ValueError, match=r"head cpu='many' is not allowed: use a non-negative Kubernetes quantity"):
         RayHead(cpu="many")
     with pytest.raises(ValueError, match=r"head=\{.cpu.: 1\} must be a RayHead"):
         _render(head={"cpu": 1})

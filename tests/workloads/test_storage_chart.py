@@ -51,11 +51,19 @@ def _find(objects: list[dict], kind: str, name: str, namespace: str | None = Non
 
 def test_every_object_is_valid_and_labelled(objects) -> None:
     kinds = sorted((o["kind"], o["metadata"]["name"], o["metadata"].get("namespace")) for o in objects)
+    (job,) = [name for kind, name, _ in kinds if kind == "Job"]
     assert kinds == sorted([
-        ("PersistentVolume", "fsx-lustre-training", None),
-        ("PersistentVolume", "fsx-lustre-research", None),
-        ("PersistentVolumeClaim", "fsx-lustre", "training"),
-        ("PersistentVolumeClaim", "fsx-lustre", "research"),
+        ("PersistentVolume", "fsx-data-training", None),
+        ("PersistentVolume", "fsx-data-research", None),
+        ("PersistentVolume", "fsx-workspace-training", None),
+        ("PersistentVolume", "fsx-workspace-research", None),
+        ("PersistentVolumeClaim", "fsx-data", "training"),
+        ("PersistentVolumeClaim", "fsx-data", "research"),
+        ("PersistentVolumeClaim", "fsx-workspace", "training"),
+        ("PersistentVolumeClaim", "fsx-workspace", "research"),
+        ("PersistentVolume", "fsx-root", None),
+        ("PersistentVolumeClaim", "fsx-root", "kube-system"),
+        ("Job", job, "kube-system"),
         ("StorageClass", "efs-models", None),
         ("PersistentVolumeClaim", "models", "training"),
         ("PersistentVolume", "models-research", None),
@@ -69,22 +77,84 @@ def test_every_object_is_valid_and_labelled(objects) -> None:
         assert labels["app.kubernetes.io/component"] in ("fsx-lustre", "efs-models", "block-storage")
 
 
-def test_fsx_volume_per_namespace_is_prebound_to_its_claim(objects) -> None:
+def _fsx_volume_of(objects, claim: str, namespace: str) -> tuple[dict, dict]:
+    claim_object = _find(objects, "PersistentVolumeClaim", claim, namespace)
+    volume = _find(objects, "PersistentVolume", claim_object["spec"]["volumeName"])
+    assert volume["spec"]["claimRef"] == {"namespace": namespace, "name": claim}  # pre-bound both ways
+    return volume, claim_object
+
+
+def test_each_namespace_mounts_only_its_workspace_read_write_and_the_data_read_only(objects) -> None:
     for namespace in NAMESPACES:
-        volume = _find(objects, "PersistentVolume", f"fsx-lustre-{namespace}")
-        claim = _find(objects, "PersistentVolumeClaim", "fsx-lustre", namespace)
-        assert volume["spec"]["claimRef"] == {"namespace": namespace, "name": "fsx-lustre"}
-        assert claim["spec"]["volumeName"] == f"fsx-lustre-{namespace}"
-        assert volume["spec"]["storageClassName"] == claim["spec"]["storageClassName"] == ""
-        assert volume["spec"]["accessModes"] == claim["spec"]["accessModes"] == ["ReadWriteMany"]
-        assert volume["spec"]["capacity"] == {"storage": "4800Gi"}
-        assert claim["spec"]["resources"] == {"requests": {"storage": "4800Gi"}}
-        assert volume["spec"]["persistentVolumeReclaimPolicy"] == "Retain"
-        assert volume["spec"]["csi"] == {
-            "driver": "fsx.csi.aws.com",
-            "volumeHandle": FSX.file_system_id,
-            "volumeAttributes": {"dnsname": FSX.dns_name, "mountname": FSX.mount_name},
-        }
+        workspace, workspace_claim = _fsx_volume_of(objects, "fsx-workspace", namespace)
+        data, data_claim = _fsx_volume_of(objects, "fsx-data", namespace)
+        # The driver mounts <dnsname>@tcp:/<mountname>: a mountname with a path mounts only that directory.
+        assert workspace["spec"]["csi"]["volumeAttributes"] == {
+            "dnsname": FSX.dns_name, "mountname": f"{FSX.mount_name}/workspaces/{namespace}"}
+        assert data["spec"]["csi"]["volumeAttributes"] == {"dnsname": FSX.dns_name, "mountname": f"{FSX.mount_name}/data"}
+        assert workspace["spec"]["accessModes"] == workspace_claim["spec"]["accessModes"] == ["ReadWriteMany"]
+        assert "readOnly" not in workspace["spec"]["csi"]
+        # Read-only at the source: whatever a pod's volumeMount says, the driver mounts it `ro`.
+        assert data["spec"]["csi"]["readOnly"] is True
+        assert data["spec"]["accessModes"] == data_claim["spec"]["accessModes"] == ["ReadOnlyMany"]
+        for volume, claim in ((workspace, workspace_claim), (data, data_claim)):
+            assert volume["spec"]["storageClassName"] == claim["spec"]["storageClassName"] == ""
+            assert volume["spec"]["capacity"] == {"storage": "4800Gi"}
+            assert volume["spec"]["persistentVolumeReclaimPolicy"] == "Retain"
+            assert volume["spec"]["mountOptions"] == ["flock"]
+            assert volume["spec"]["csi"]["volumeHandle"].startswith(FSX.file_system_id + "::")
+        # A pod mounts both: kubelet never mounts two PVs of one handle in one pod (aws-fsx-csi-driver#328).
+        assert workspace["spec"]["csi"]["volumeHandle"] != data["spec"]["csi"]["volumeHandle"]
+
+
+def test_no_training_namespace_can_reach_the_file_system_root(objects) -> None:
+    roots = [o for o in objects if o["kind"] == "PersistentVolume" and o["spec"]["csi"]["driver"] == "fsx.csi.aws.com"
+             and o["spec"]["csi"]["volumeAttributes"]["mountname"] == FSX.mount_name]
+    assert [r["spec"]["claimRef"] for r in roots] == [{"namespace": "kube-system", "name": "fsx-root"}]
+
+
+def test_the_workspace_job_creates_every_workspace_before_pods_mount_them(objects) -> None:
+    (job,) = [o for o in objects if o["kind"] == "Job"]
+    pod = job["spec"]["template"]["spec"]
+    assert pod["nodeSelector"] == {"eks-training/role": "system"}
+    assert pod["automountServiceAccountToken"] is False
+    (container,) = pod["containers"]
+    assert container["securityContext"]["capabilities"] == {"drop": ["ALL"]}
+    assert container["securityContext"]["allowPrivilegeEscalation"] is False
+    (mount,) = container["volumeMounts"]
+    (volume,) = [v for v in pod["volumes"] if v["name"] == mount["name"]]
+    assert volume["persistentVolumeClaim"]["claimName"] == "fsx-root"
+    script = container["command"][-1]
+    for namespace in NAMESPACES:
+        for sub in ("checkpoints", "datasets", "logs", "ray-results"):
+            assert f"{mount['mountPath']}/workspaces/{namespace}/{sub}" in script.split()
+
+
+def test_a_new_namespace_list_is_a_new_workspace_job() -> None:
+    # A Job's pod template is immutable: changing what it creates must change its name, or the apply fails.
+    def job_name(namespaces):
+        return [o for o in chart_objects(_chart(namespaces=namespaces, fsx=FSX)) if o["kind"] == "Job"][0]["metadata"]["name"]
+
+    assert job_name(["training"]) == job_name(["training"])
+    assert job_name(["training"]) != job_name(["training", "research"])
+
+
+def test_the_workspace_job_really_creates_the_directories(tmp_path) -> None:
+    import shutil
+    import subprocess
+
+    if shutil.which("sh") is None:
+        pytest.skip("no POSIX shell on this machine to run the Job's script")
+    (job,) = [o for o in chart_objects(_chart(namespaces=NAMESPACES, fsx=FSX)) if o["kind"] == "Job"]
+    (container,) = job["spec"]["template"]["spec"]["containers"]
+    mount_path = container["volumeMounts"][0]["mountPath"]
+    script = container["command"][-1].replace(mount_path, str(tmp_path))
+    subprocess.run([*container["command"][:-1], script], check=True)
+    subprocess.run([*container["command"][:-1], script], check=True)  # idempotent: a rerun succeeds
+    for namespace in NAMESPACES:
+        workspace = tmp_path / "workspaces" / namespace
+        assert sorted(p.name for p in workspace.iterdir()) == ["checkpoints", "datasets", "logs", "ray-results"]
+        assert workspace.stat().st_mode & 0o777 == 0o777
 
 
 def test_efs_storage_class_and_claims(objects) -> None:
@@ -116,7 +186,7 @@ def test_synth_yaml_renders_the_same_objects() -> None:
     chart = StorageChart(app, "storage", namespaces=["training"], fsx=FSX)
     documents = [d for d in yaml.safe_load_all(app.synth_yaml()) if d]
     assert documents == chart_objects(chart)
-    assert [d["kind"] for d in documents] == ["StorageClass", "PersistentVolume", "PersistentVolumeClaim"]
+    assert [d["kind"] for d in documents] == ["StorageClass", *["PersistentVolume", "PersistentVolumeClaim"] * 3, "Job"]
 
 
 def test_the_default_storage_class_is_encrypted_gp3_and_the_only_default() -> None:
@@ -145,9 +215,15 @@ def test_cdk_tokens_pass_through_into_the_manifest() -> None:
         scratch_security_group_ids=[aws_cdk.Fn.import_value("FsxSg")],
     )
     objects = validate_chart(chart)
-    volume = _find(objects, "PersistentVolume", "fsx-lustre-training")
-    assert volume["spec"]["csi"]["volumeAttributes"] == {"dnsname": dns_name, "mountname": mount_name}
-    assert stack.resolve(volume["spec"]["csi"]["volumeHandle"]) == {"Ref": "LustreFileSystem"}
+    volume = _find(objects, "PersistentVolume", "fsx-workspace-training")
+    attributes = stack.resolve(volume["spec"]["csi"]["volumeAttributes"])
+    assert attributes["dnsname"] == {"Fn::GetAtt": ["LustreFileSystem", "DNSName"]}
+    assert attributes["mountname"] == {"Fn::Join": ["", [{"Fn::GetAtt": ["LustreFileSystem", "LustreMountName"]},
+                                                         "/workspaces/training"]]}
+    assert stack.resolve(volume["spec"]["csi"]["volumeHandle"]) == {"Fn::Join": ["", [{"Ref": "LustreFileSystem"},
+                                                                                    "::/workspaces/training"]]}
+    root = _find(objects, "PersistentVolume", "fsx-root")
+    assert stack.resolve(root["spec"]["csi"]["volumeHandle"]) == {"Ref": "LustreFileSystem"}
     scratch = _find(objects, "StorageClass", "fsx-lustre-scratch")
     assert stack.resolve(scratch["parameters"]["subnetId"]) == {"Fn::ImportValue": "TrainingSubnet"}
 
@@ -156,23 +232,23 @@ def test_cdk_tokens_pass_through_into_the_manifest() -> None:
     ("values", "message"),
     [
         ({"namespaces": []}, "namespaces=[] is not allowed"),
-        ({"namespaces": ["Training"]}, "namespaces='Training' is not a valid name"),
-        ({"namespaces": ["a", "a"]}, "namespaces has 'a' twice"),
+        ({"namespaces": ["Training"]}, "namespaces='Training' is not allowed: use 1-63 lowercase letters"),
+        ({"namespaces": ["a", "a"]}, "namespaces='a' is not allowed: each must be unique (it is given twice)"),
         ({"namespaces": ["a"], "default_storage_class_name": None}, "give at least one of them"),
         ({"namespaces": ["a"], "default_storage_class_name": "GP3"}, "default_storage_class_name='GP3'"),
-        ({"namespaces": ["a"], "fsx": FSX, "fsx_claim_name": "FSX"}, "fsx_claim_name='FSX' is not a valid name"),
         ({"namespaces": ["a"], "efs_file_system_id": "fs-xyz"}, "efs_file_system_id='fs-xyz' is not allowed"),
         ({"namespaces": ["a"], "efs_file_system_id": EFS_ID, "models_claim_size": "lots"}, "models_claim_size='lots'"),
         ({"namespaces": ["a"], "efs_file_system_id": EFS_ID, "efs_base_path": "models"}, "efs_base_path='models'"),
         (
             {"namespaces": ["a"], "efs_file_system_id": EFS_ID, "efs_access_point_ids": {"b": "fsap-0123456789abcdef0"}},
-            "efs_access_point_ids keys ['b'] are not allowed",
+            "efs_access_point_ids keys=['b'] is not allowed: use namespaces from ['a']",
         ),
         (
             {"namespaces": ["a"], "efs_file_system_id": EFS_ID, "efs_access_point_ids": {"a": "ap-1"}},
             "efs_access_point_ids['a']='ap-1' is not allowed",
         ),
-        ({"namespaces": ["a"], "fsx": FSX, "efs_access_point_ids": {"a": "fsap-0123456789abcdef0"}}, "without efs_file_system_id"),
+        ({"namespaces": ["a"], "fsx": FSX, "efs_access_point_ids": {"a": "fsap-0123456789abcdef0"}},
+         "efs_access_point_ids={'a': 'fsap-0123456789abcdef0'} is not allowed: give them only with efs_file_system_id"),
         ({"namespaces": ["a"], "scratch_storage_class": True}, "scratch_subnet_id=None is not allowed"),
         (
             {"namespaces": ["a"], "scratch_storage_class": True, "scratch_subnet_id": "subnet-0123456789abcdef0"},
@@ -182,7 +258,8 @@ def test_cdk_tokens_pass_through_into_the_manifest() -> None:
             {"namespaces": ["a"], "scratch_storage_class": True, "scratch_subnet_id": "sub-1", "scratch_security_group_ids": ["sg-0123456789abcdef0"]},
             "scratch_subnet_id='sub-1' is not allowed",
         ),
-        ({"namespaces": ["a"], "fsx": FSX, "scratch_subnet_id": "subnet-0123456789abcdef0"}, "with scratch_storage_class=False"),
+        ({"namespaces": ["a"], "fsx": FSX, "scratch_subnet_id": "subnet-0123456789abcdef0"},
+         "scratch_subnet_id='subnet-0123456789abcdef0' is not allowed: set scratch_storage_class=True"),
         ({"namespaces": ["a"], "fsx": {"file_system_id": "fs-1"}}, "fsx={'file_system_id': 'fs-1'} is not allowed"),
     ],
 )
@@ -221,7 +298,7 @@ def test_lustre_storage_attributes_feed_the_chart() -> None:
     lustre = LustreStorage(stack, "Lustre", vpc=vpc, subnet=vpc.public_subnets[0], capacity_gib=2400)
     volume = FsxVolume(lustre.file_system_id, lustre.dns_name, lustre.mount_name, 2400)
     objects = validate_chart(_chart(namespaces=["training"], fsx=volume))
-    csi = stack.resolve(_find(objects, "PersistentVolume", "fsx-lustre-training")["spec"]["csi"])
+    csi = stack.resolve(_find(objects, "PersistentVolume", "fsx-root")["spec"]["csi"])
     logical_id = stack.get_logical_id(lustre.file_system)
     assert csi["volumeHandle"] == {"Ref": logical_id}
     assert csi["volumeAttributes"] == {

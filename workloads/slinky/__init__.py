@@ -36,7 +36,6 @@ from eks_training.workloads.slinky.secrets import (
 from eks_training.workloads.slinky.settings import (
     COMPONENT,
     DEFAULT_SLURM_IMAGE_TAG,
-    SHARED_MOUNT_PATH,
     SIDECAR_IMAGE,
     SLINKY_API_VERSION,
     SLURM_IMAGE_REGISTRY,
@@ -53,7 +52,7 @@ from eks_training.workloads.slinky.settings import (
 
 __all__ = [
     "COMPONENT", "DEFAULT_SLURM_IMAGE_TAG", "MARIADB_IMAGE", "SECRET_GENERATOR_IMAGE", "SECRET_GENERATOR_SCRIPT",
-    "SHARED_MOUNT_PATH", "SIDECAR_IMAGE", "SLINKY_API_VERSION", "SLURM_IMAGE_REGISTRY", "SLURM_OPERATOR_VERSION",
+    "SIDECAR_IMAGE", "SLINKY_API_VERSION", "SLURM_IMAGE_REGISTRY", "SLURM_OPERATOR_VERSION",
     "SSSD_CONF", "SSSD_CONF_KEY", "SUPPORTED_SLURM_RELEASES",
     "ExternalMariaDb", "GeneratedSecret", "InClusterMariaDb", "SlurmClusterChart", "SlurmControllerSettings",
     "SlurmLoginSettings", "SlurmPartition",

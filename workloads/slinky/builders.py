@@ -7,14 +7,13 @@ from typing import Any
 
 from eks_training.core.catalog import ACCELERATOR_RESOURCE, EFA_RESOURCE, accelerator_tolerations
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
 from eks_training.workloads.k8s_objects import check_int
 from eks_training.workloads.slinky.parts import (
     POD_LABELS,
-    SHARED_MOUNT,
     api_object,
     object_metadata,
     resources,
-    shared_volume,
     slurm_image,
 )
 from eks_training.workloads.slinky.secrets import GeneratedSecret, secret_ref
@@ -60,7 +59,6 @@ def build_nodeset(
     *,
     cluster_name: str,
     namespace: str,
-    fsx_claim_name: str,
     image_tag: str,
     default_partition: bool = False,
     slurmd_image: str | None = None,
@@ -93,7 +91,7 @@ def build_nodeset(
             # Our slurmd image (Slinky's slurmd plus the trainer) when given: srun runs torchrun in this container.
             "image": slurmd_image or slurm_image("slurmd", image_tag),
             "resources": resources(partition.cpu, partition.memory, extended),
-            "volumeMounts": [SHARED_MOUNT, {"name": "shm", "mountPath": "/dev/shm"}],
+            "volumeMounts": [*fsx_mounts(), {"name": "shm", "mountPath": "/dev/shm"}],
         },
         "logfile": {"image": SIDECAR_IMAGE},
         "template": {
@@ -106,7 +104,7 @@ def build_nodeset(
                     {"key": _PARTITION_TAINT, "operator": "Equal", "value": partition.name, "effect": "NoSchedule"},
                 ],
                 "volumes": [
-                    shared_volume(fsx_claim_name),
+                    *fsx_pod_volumes(),
                     # NCCL and DataLoader workers need far more shared memory than the runtime's 64 MiB default.
                     {"name": "shm", "emptyDir": {"medium": "Memory"}},
                 ],
@@ -208,7 +206,6 @@ def build_login_set(
     namespace: str,
     settings: SlurmLoginSettings,
     sssd_secret_name: str,
-    fsx_claim_name: str,
     image_tag: str,
 ) -> dict[str, Any]:
     """The LoginSet: login pods with the shared file system, SSH behind a ClusterIP Service (or an AWS NLB)."""
@@ -227,11 +224,11 @@ def build_login_set(
         "login": {
             "image": slurm_image("login", image_tag),
             "resources": resources(settings.cpu, settings.memory),
-            "volumeMounts": [SHARED_MOUNT],
+            "volumeMounts": fsx_mounts(),
         },
         "initconf": {"image": SIDECAR_IMAGE},
         "template": {"metadata": POD_LABELS, "spec": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR),
-                                                        "volumes": [shared_volume(fsx_claim_name)]}},
+                                                        "volumes": fsx_pod_volumes()}},
         "service": {**({"metadata": {"annotations": annotations}} if annotations else {}), "spec": service_spec},
     }
     if settings.root_ssh_authorized_keys:

@@ -8,7 +8,7 @@ from typing import Any
 import cdk8s
 import constructs
 
-from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int, check_unique, emit
+from eks_training.workloads.k8s_objects import check_dns_label, check_int, check_unique
 from eks_training.workloads.slinky.builders import (
     SSSD_CONF,
     build_accounting,
@@ -18,6 +18,7 @@ from eks_training.workloads.slinky.builders import (
     build_rest_api,
 )
 from eks_training.workloads.slinky.mariadb import build_mariadb
+from eks_training.workloads.typed_objects import emit_object
 from eks_training.workloads.slinky.parts import api_object, object_metadata
 from eks_training.workloads.slinky.secrets import build_secret_generator, generated_secrets, secret_ref
 from eks_training.workloads.slinky.settings import (
@@ -35,8 +36,8 @@ from eks_training.workloads.slinky.settings import (
 class SlurmClusterChart(cdk8s.Chart):
     """A complete Slurm cluster for the Slinky operator: controller, accounting, REST API, login and partitions.
 
-    `accounting` is an in-cluster MariaDB (default), an external database, or None (no accounting). The FSx
-    claim `fsx_claim_name` (in `namespace`) is mounted at /shared in login and slurmd pods. Every Secret the CRs
+    `accounting` is an in-cluster MariaDB (default), an external database, or None (no accounting). Login and
+    slurmd pods mount the namespace's FSx claims (shared data read-only, the workspace read-write) at /fsx. Every Secret the CRs
     name is created in the cluster by the generator Job (or, for an external database, already exists).
     """
 
@@ -47,7 +48,6 @@ class SlurmClusterChart(cdk8s.Chart):
         *,
         cluster_name: str,
         partitions: Sequence[SlurmPartition],
-        fsx_claim_name: str,
         namespace: str = "slurm",
         controller: SlurmControllerSettings = SlurmControllerSettings(),
         accounting: InClusterMariaDb | ExternalMariaDb | None = InClusterMariaDb(),
@@ -59,7 +59,6 @@ class SlurmClusterChart(cdk8s.Chart):
     ) -> None:
         check_short_name("cluster_name", cluster_name, 30)
         check_dns_label("namespace", namespace)
-        check_dns_subdomain("fsx_claim_name", fsx_claim_name)
         check_slurm_image_tag(slurm_image_tag)
         check_int("rest_api_replicas", rest_api_replicas, minimum=1)
         for field, value, kind in (
@@ -125,14 +124,15 @@ class SlurmClusterChart(cdk8s.Chart):
         )
         objects.append(
             build_login_set(cluster_name=cluster_name, namespace=namespace, settings=login,
-                            sssd_secret_name=sssd_secret_name, fsx_claim_name=fsx_claim_name,
+                            sssd_secret_name=sssd_secret_name,
                             image_tag=slurm_image_tag)
         )
         for index, partition in enumerate(partitions):
             objects.append(
                 build_nodeset(partition, cluster_name=cluster_name, namespace=namespace,
-                              fsx_claim_name=fsx_claim_name, image_tag=slurm_image_tag,
+                              image_tag=slurm_image_tag,
                               default_partition=index == 0, slurmd_image=slurmd_image)
             )
+        # The Slinky CRs as the classes `make imports` generated from their CRDs; the core objects as they are.
         for obj in objects:
-            emit(self, obj)
+            emit_object(self, obj)

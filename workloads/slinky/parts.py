@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from eks_training.workloads.labels import common_labels
-from eks_training.workloads.slinky.settings import COMPONENT, SHARED_MOUNT_PATH, SLURM_IMAGE_REGISTRY
+from eks_training.workloads.slinky.settings import COMPONENT, SLURM_IMAGE_REGISTRY
 
 def object_metadata(name: str, namespace: str | None, **extra: Any) -> dict[str, Any]:
     metadata: dict[str, Any] = {"name": name, "labels": common_labels(COMPONENT)}
@@ -30,9 +30,4 @@ def resources(cpu: str, memory: str, extended: dict[str, int] | None = None) -> 
     return {"requests": {"cpu": cpu, "memory": memory, **extra}, "limits": {"memory": memory, **extra}}
 
 
-def shared_volume(fsx_claim_name: str) -> dict[str, Any]:
-    return {"name": "shared", "persistentVolumeClaim": {"claimName": fsx_claim_name}}
-
-
-SHARED_MOUNT = {"name": "shared", "mountPath": SHARED_MOUNT_PATH}
 POD_LABELS = {"labels": common_labels(COMPONENT)}

@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import Literal
 
 from eks_training.core.catalog import ACCELERATOR_RESOURCE, instance_facts
-from eks_training.core.names import FSX_MOUNT_PATH
+from eks_training.core.validation import invalid
 from eks_training.workloads.k8s_objects import check_choice, check_dns_label, check_dns_subdomain, check_int, quantity_value
 
 SLINKY_API_VERSION = "slinky.slurm.net/v1beta1"
@@ -21,7 +21,6 @@ SUPPORTED_SLURM_RELEASES = ("25.11", "26.05")
 #: The logfile/initconf sidecars only need a shell; the upstream chart's `alpine:latest` is pinned here.
 SIDECAR_IMAGE = "docker.io/library/alpine:3.22"
 COMPONENT = "slurm"
-SHARED_MOUNT_PATH = FSX_MOUNT_PATH  # one mount path everywhere
 SSSD_CONF_KEY = "sssd.conf"
 
 _SECRET_KEY = re.compile(r"^[-._a-zA-Z0-9]+$")
@@ -38,14 +37,14 @@ def check_short_name(field: str, value: object, max_length: int) -> str:
     """An RFC 1123 label short enough to prefix the operator's derived names (pods, Services, hostnames)."""
     check_dns_label(field, value)
     if len(value) > max_length:  # type: ignore[arg-type]
-        raise ValueError(f"{field}={value!r} is too long: use at most {max_length} characters")
+        raise invalid(field, value, f"use at most {max_length} characters")
     return value  # type: ignore[return-value]
 
 
 def _check_positive_quantity(field: str, value: object) -> Decimal:
     amount = quantity_value(field, value)
     if amount <= 0:
-        raise ValueError(f"{field}={value!r} is not allowed: use a quantity above zero, e.g. '500m', '8' or '64Gi'")
+        raise invalid(field, value, "use a quantity above zero, e.g. '500m', '8' or '64Gi'")
     return amount
 
 
@@ -78,14 +77,12 @@ class SlurmPartition:
         where = f"partition {self.name!r}"
         name = check_short_name("SlurmPartition.name", self.name, 24)
         if name == "default":
-            raise ValueError("SlurmPartition.name='default' is not allowed: Slurm reserves it (PartitionName=DEFAULT)")
+            raise invalid("SlurmPartition.name", name, "any name but 'default', which Slurm reserves (PartitionName=DEFAULT)")
         check_choice(f"{where}: accelerator", self.accelerator, tuple(ACCELERATOR_RESOURCE))
         facts = instance_facts(self.instance_type, field=f"{where}: instance_type")
         if facts.accelerator != self.accelerator:
-            raise ValueError(
-                f"{where}: accelerator={self.accelerator!r} does not match instance_type={self.instance_type!r},"
-                f" which has {facts.accelerator} accelerators"
-            )
+            raise invalid(f"{where}: accelerator", self.accelerator,
+                          f"use {facts.accelerator!r}, the accelerators of instance_type={self.instance_type!r}")
         devices = facts.accelerators if self.devices_per_node is None else self.devices_per_node
         check_int(f"{where}: devices_per_node", devices, minimum=1, maximum=facts.accelerators)
         efa = facts.efa_interfaces if self.efa_interfaces is None else self.efa_interfaces
@@ -96,21 +93,15 @@ class SlurmPartition:
             # A job asking for more nodes than the partition has would pend forever.
             check_int(f"{where}: max_nodes", self.max_nodes, minimum=1, maximum=replicas or None)
         if _check_positive_quantity(f"{where}: cpu", self.cpu) >= facts.vcpus:
-            raise ValueError(
-                f"{where}: cpu={self.cpu!r} is not allowed: stay below the {facts.vcpus} vCPUs of {self.instance_type}"
-                " (kubelet reservations and DaemonSets need room)"
-            )
+            raise invalid(f"{where}: cpu", self.cpu, f"stay below the {facts.vcpus} vCPUs of {self.instance_type} "
+                                                     "(kubelet reservations and DaemonSets need room)")
         if _check_positive_quantity(f"{where}: memory", self.memory) >= facts.memory_gib * 2**30:
-            raise ValueError(
-                f"{where}: memory={self.memory!r} is not allowed: stay below the {facts.memory_gib}Gi of {self.instance_type}"
-                " (kubelet reservations and DaemonSets need room)"
-            )
+            raise invalid(f"{where}: memory", self.memory, f"stay below the {facts.memory_gib}Gi of {self.instance_type} "
+                                                           "(kubelet reservations and DaemonSets need room)")
         features = tuple(self.features)
         for feature in features:
             if not isinstance(feature, str) or not _SLURM_FEATURE.match(feature):
-                raise ValueError(
-                    f"{where}: features entry {feature!r} is not allowed: use letters, digits, '_', '.' or '-'"
-                )
+                raise invalid(f"{where}: features entry", feature, "use letters, digits, '_', '.' or '-'")
         object.__setattr__(self, "devices_per_node", devices)
         object.__setattr__(self, "efa_interfaces", efa)
         object.__setattr__(self, "features", features)
@@ -162,17 +153,15 @@ class ExternalMariaDb:
 
     def __post_init__(self) -> None:
         if not isinstance(self.host, str) or len(self.host) > 253 or not _HOST.match(self.host):
-            raise ValueError(f"accounting.host={self.host!r} is not a hostname or IP address")
+            raise invalid("accounting.host", self.host, "use a hostname or IP address")
         check_dns_subdomain("accounting.password_secret_name", self.password_secret_name)
         if not isinstance(self.password_secret_key, str) or not _SECRET_KEY.match(self.password_secret_key):
-            raise ValueError(
-                f"accounting.password_secret_key={self.password_secret_key!r} is not a Secret key:"
-                " use letters, digits, '-', '_' or '.'"
-            )
+            raise invalid("accounting.password_secret_key", self.password_secret_key,
+                          "use a Secret key: letters, digits, '-', '_' or '.'")
         check_int("accounting.port", self.port, minimum=1, maximum=65535)
         for field, value in (("accounting.database", self.database), ("accounting.username", self.username)):
             if not isinstance(value, str) or not re.match(r"^[A-Za-z0-9_]{1,64}$", value):
-                raise ValueError(f"{field}={value!r} is not allowed: use 1-64 letters, digits or '_'")
+                raise invalid(field, value, "use 1-64 letters, digits or '_'")
 
 
 @dataclass(frozen=True)
@@ -202,20 +191,17 @@ class SlurmLoginSettings:
             try:
                 ipaddress.ip_network(cidr)
             except (TypeError, ValueError):
-                raise ValueError(f"login.source_ranges entry {cidr!r} is not a CIDR block such as 10.0.0.0/16") from None
+                raise invalid("login.source_ranges entry", cidr, "use a CIDR block such as 10.0.0.0/16") from None
         if (self.internet_facing or ranges) and not self.load_balancer:
-            raise ValueError(f"login.internet_facing={self.internet_facing} / source_ranges={list(ranges)} need "
-                             "load_balancer=True (and the AWS Load Balancer Controller): a ClusterIP Service ignores them")
+            raise invalid("login.load_balancer", self.load_balancer,
+                          f"True with internet_facing={self.internet_facing} / source_ranges={list(ranges)} (and the AWS "
+                          "Load Balancer Controller): a ClusterIP Service ignores them")
         if self.internet_facing and not ranges:
-            raise ValueError(
-                "login.source_ranges=() is not allowed with internet_facing=True: name at least one client CIDR block"
-            )
+            raise invalid("login.source_ranges", ranges, "name at least one client CIDR block with internet_facing=True")
         keys = tuple(self.root_ssh_authorized_keys)
         for key in keys:
             if not isinstance(key, str) or "\n" in key or not _SSH_PUBLIC_KEY.match(key):
-                raise ValueError(
-                    f"login.root_ssh_authorized_keys entry {str(key)[:40]!r} is not one OpenSSH public key line"
-                )
+                raise invalid("login.root_ssh_authorized_keys entry", str(key)[:40], "use one OpenSSH public key line")
         object.__setattr__(self, "source_ranges", ranges)
         object.__setattr__(self, "root_ssh_authorized_keys", keys)
 
@@ -224,8 +210,6 @@ def check_slurm_image_tag(tag: object) -> str:
     """Return `tag` when it is a ghcr.io/slinkyproject tag of a supported Slurm release, else raise one line."""
     match = _SLURM_IMAGE_TAG.match(tag) if isinstance(tag, str) else None
     if not match or match.group(1) not in SUPPORTED_SLURM_RELEASES:
-        raise ValueError(
-            f"slurm_image_tag={tag!r} is not allowed: use a {SLURM_IMAGE_REGISTRY} tag of Slurm"
-            f" {' or '.join(SUPPORTED_SLURM_RELEASES)}, e.g. {DEFAULT_SLURM_IMAGE_TAG!r}"
-        )
+        raise invalid("slurm_image_tag", tag, f"use a {SLURM_IMAGE_REGISTRY} tag of Slurm "
+                                              f"{' or '.join(SUPPORTED_SLURM_RELEASES)}, e.g. {DEFAULT_SLURM_IMAGE_TAG!r}")
     return tag
