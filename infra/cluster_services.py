@@ -11,6 +11,7 @@ import cdk8s
 from aws_cdk import aws_eks_v2 as eks
 from constructs import Construct
 
+from eks_training.core.validation import invalid
 from eks_training.infra.addons import AddonContext, discover, install_order
 from eks_training.infra.config import PlatformConfig
 
@@ -36,8 +37,8 @@ class ClusterServices(Construct):
         for addon in install_order(enabled):
             missing = [name for name in addon.depends_on if name not in names]
             if missing:
-                raise ValueError(f"services: add-on {addon.name!r} needs {', '.join(missing)}, which the environment "
-                                 "turns off")
+                raise invalid(f"add-on {addon.name!r} depends_on", missing, "add-ons the environment turns on: turn "
+                                                                            "them on in services, or this one off")
             node = addon.install(self.context)
             for name in addon.depends_on:
                 node.node.add_dependency(self.installed[name])

@@ -32,6 +32,7 @@ import math
 from dataclasses import dataclass
 
 from eks_training.core.catalog import instance_facts
+from eks_training.core.validation import check_whole_number, invalid
 
 GIB = 2**30
 #: Fraction of device memory a plan may use; the rest is for the framework, NCCL buffers and fragmentation.
@@ -65,7 +66,7 @@ def model_shape(params: float) -> ModelShape:
     """The reference shape for `params`, or layers and hidden size interpolated in log(params) between the two
     nearest references (clamped at the ends), heads of 128 dimensions."""
     if not isinstance(params, (int, float)) or isinstance(params, bool) or not 1e8 <= params <= 1e13:
-        raise ValueError(f"params={params!r} is not allowed: use a parameter count from 1e8 to 1e13, e.g. 70e9")
+        raise invalid("params", params, "use a parameter count from 1e8 to 1e13, e.g. 70e9")
     for shape in REFERENCE_SHAPES:
         if math.isclose(shape.params, params, rel_tol=1e-3):
             return shape
@@ -162,10 +163,9 @@ def plan_parallelism(*, params: float, instance_type: str, nodes: int, seq_len: 
     facts = instance_facts(instance_type)
     for field, value, low in (("nodes", nodes, 1), ("seq_len", seq_len, 1), ("micro_batch", micro_batch, 1),
                               ("grad_accum", grad_accum, 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise ValueError(f"{field}={value!r} is not allowed: use an integer >= {low}")
-    if lora_rank is not None and (isinstance(lora_rank, bool) or not isinstance(lora_rank, int) or not 1 <= lora_rank <= 1024):
-        raise ValueError(f"lora_rank={lora_rank!r} is not allowed: use an integer from 1 to 1024")
+        check_whole_number(field, value, minimum=low)
+    if lora_rank is not None:
+        check_whole_number("lora_rank", lora_rank, minimum=1, maximum=1024)
     per_node = facts.neuron_cores if facts.accelerator == "neuron" else facts.accelerators
     device_gib = facts.total_accelerator_memory_gib / per_node
     world = nodes * per_node
@@ -178,7 +178,7 @@ def plan_parallelism(*, params: float, instance_type: str, nodes: int, seq_len: 
         strategy, tp_choices, pp_choices = "3D (data + tensor + pipeline)", [_powers_of_two_up_to(per_node)[-1]], _powers_of_two_up_to(world)
     for field, forced in (("tensor_parallel", tensor_parallel), ("pipeline_parallel", pipeline_parallel)):
         if forced is not None and (isinstance(forced, bool) or not isinstance(forced, int) or forced < 1 or world % forced):
-            raise ValueError(f"{field}={forced!r} is not allowed: use a divisor of the {world} devices")
+            raise invalid(field, forced, f"use a divisor of the {world} devices")
     tp_choices = [tensor_parallel] if tensor_parallel is not None else tp_choices
     pp_choices = [pipeline_parallel] if pipeline_parallel is not None else pp_choices
     zero_stages = (1,) if facts.accelerator == "neuron" else (1, 2, 3)

@@ -18,6 +18,7 @@ import cdk8s
 from aws_cdk import aws_eks_v2 as eks
 from constructs import Construct
 
+from eks_training.core.validation import invalid
 from eks_training.core.versions import HelmPin
 from eks_training.infra.config import PlatformConfig
 
@@ -65,8 +66,8 @@ class AddonContext:
     def image(self, variant: str) -> str:
         """The environment's image of ``variant``; a one-line error when neither built nor given."""
         if variant not in self.images:
-            raise ValueError(f"images.{variant}_image: environment {self.config.name!r} builds no {variant} image and "
-                             f"names none: set images.build_training_images: true or give images.{variant}_image")
+            raise invalid(f"images.{variant}_image", None, f"give one, or set images.build_training_images: true "
+                          f"(environment {self.config.name!r} builds no {variant} image and names none)")
         return self.images[variant]
 
 

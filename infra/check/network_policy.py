@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from eks_training.core.names import SLURM_NAMESPACE
+from eks_training.core.validation import invalid
 from eks_training.core.versions import JUPYTERHUB, KUBERAY, SLURM_OPERATOR
 from eks_training.workloads.network_policies import (
     EFS_PORT,
@@ -85,7 +86,7 @@ class Address:
         try:
             ipaddress.ip_address(self.ip)
         except ValueError:
-            raise ValueError(f"address ip={self.ip!r} is not an IP address: use e.g. '10.0.0.10'") from None
+            raise invalid("address ip", self.ip, "use an IP address, e.g. '10.0.0.10'") from None
 
     def __str__(self) -> str:
         return self.ip
@@ -107,9 +108,9 @@ class Flow:
 
     def __post_init__(self) -> None:
         if self.protocol not in _PROTOCOLS:
-            raise ValueError(f"flow {self.name!r} protocol={self.protocol!r} is not allowed: use one of {', '.join(_PROTOCOLS)}")
+            raise invalid(f"flow {self.name!r} protocol", self.protocol, f"use one of {', '.join(_PROTOCOLS)}")
         if isinstance(self.port, bool) or not isinstance(self.port, int) or not 1 <= self.port <= 65535:
-            raise ValueError(f"flow {self.name!r} port={self.port!r} is not allowed: use an integer from 1 to 65535")
+            raise invalid(f"flow {self.name!r} port", self.port, "use an integer from 1 to 65535")
         if isinstance(self.source, Address) and isinstance(self.destination, Address):
             raise ValueError(f"flow {self.name!r} has no pod at either end: NetworkPolicy governs only pods' traffic")
 
@@ -137,7 +138,7 @@ def selector_matches(selector: Mapping[str, Any] | None, labels: Mapping[str, st
         elif operator == "DoesNotExist":
             ok = key not in labels
         else:
-            raise ValueError(f"{where} matchExpressions operator={operator!r} is not allowed: use In, NotIn, Exists or DoesNotExist")
+            raise invalid(f"{where} matchExpressions operator", operator, "use In, NotIn, Exists or DoesNotExist")
         if not ok:
             return False
     return True

@@ -149,7 +149,7 @@ def _pool(**changes) -> KarpenterPool:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"name": "GPU_pool"}, r"pool name='GPU_pool' is not a valid name"),
+        ({"name": "GPU_pool"}, r"pool name='GPU_pool' is not allowed: use 1-63 lowercase letters, digits or '-'"),
         ({"accelerator": "amd"}, r"accelerator='amd' is not allowed: use one of nvidia, neuron"),
         ({"instance_types": ()}, r"instance_types=\(\) must be a non-empty list"),
         ({"instance_types": "p5.48xlarge"}, r"must be a non-empty list of EC2 types"),
@@ -160,7 +160,7 @@ def _pool(**changes) -> KarpenterPool:
         ({"zone": "use1-az1"}, r"zone='use1-az1' is not an availability zone name"),
         ({"accelerator_limit": 0}, r"accelerator_limit=0 is not allowed: use an integer >= 1"),
         ({"capacity_types": ("ondemand",)}, r"capacity type='ondemand' is not allowed: use one of on-demand, spot, reserved"),
-        ({"capacity_types": ("spot", "spot")}, r"capacity_types has 'spot' twice"),
+        ({"capacity_types": ("spot", "spot")}, r"capacity_types='spot' is not allowed: each must be unique \(it is given twice\)"),
         ({"capacity_types": ("reserved",)}, r"'reserved' needs reservation ids"),
         ({"capacity_reservation_ids": ("cr-1",)}, r"'reserved' needs reservation ids, and ids need 'reserved'"),
         ({"capacity_types": ("reserved",), "capacity_reservation_ids": ("odcr-1",)}, r"reservation 'odcr-1' is not an id"),
@@ -168,7 +168,7 @@ def _pool(**changes) -> KarpenterPool:
         ({"root_volume_gib": 20, "iops": 12000}, r"iops=12000 is not allowed: use an integer from 3000 to 10000"),
         ({"iops": 3000, "throughput": 1000}, r"throughput=1000 is not allowed: use an integer from 125 to 750"),
         ({"labels": {"karpenter.sh/nodepool": "x"}}, r"labels key 'karpenter.sh/nodepool' is reserved by Karpenter"),
-        ({"labels": {"team": "a b"}}, r"labels\['team'\]='a b' is not a valid label value"),
+        ({"labels": {"team": "a b"}}, r"labels\['team'\]='a b' is not allowed: use a label value: at most 63 letters"),
         ({"taints": ("gpu",)}, r"taints=\('gpu',\) must be NodeTaint values"),
         ({"consolidate_after": "10 minutes"}, r"consolidate_after='10 minutes' is not a duration"),
     ],
@@ -190,7 +190,7 @@ def test_bad_taint_and_chart_inputs_raise_one_line_errors() -> None:
         _render(ami_version="2024")
     with pytest.raises(ValueError, match=r"imds_hop_limit=3 is not allowed"):
         _render(imds_hop_limit=3)
-    with pytest.raises(ValueError, match=r"pool names has 'gpu-p5' twice"):
+    with pytest.raises(ValueError, match=r"pool names='gpu-p5' is not allowed: each must be unique"):
         _render(pools=[H100_POOL, H100_POOL])
     with pytest.raises(ValueError, match=r"pools=\[\] must be a non-empty list of KarpenterPool"):
         _render(pools=[])

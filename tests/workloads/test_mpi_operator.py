@@ -46,8 +46,8 @@ def test_each_namespace_gets_a_bound_read_only_launcher_identity() -> None:
     [
         ([], r"namespaces=\[\] must be a non-empty list of namespace names"),
         ("team-a", r"namespaces='team-a' must be a non-empty list"),
-        (["Team_A"], r"namespace='Team_A' is not a valid name"),
-        (["a", "a"], r"namespaces has 'a' twice"),
+        (["Team_A"], r"namespace='Team_A' is not allowed: use 1-63 lowercase letters, digits or '-'"),
+        (["a", "a"], r"namespaces='a' is not allowed: each must be unique \(it is given twice\)"),
     ],
 )
 def test_bad_namespaces_raise_one_line_errors(namespaces, message) -> None:

@@ -62,17 +62,19 @@ def test_namespace_quota_and_defaults_are_valid_and_labelled() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"name": "LLM"}, r"namespace name='LLM' is not a valid name"),
+        ({"name": "LLM"}, r"namespace name='LLM' is not allowed: use 1-63 lowercase letters, digits or '-'"),
         ({"name": "kube-system"}, r"namespace name='kube-system' belongs to Kubernetes"),
         ({"name": "a", "operators": ("ray",)}, r"operator='ray' is not allowed: use one of volcano, kuberay"),
         ({"name": "a", "operators": "volcano"}, r"operators='volcano' must be a list"),
-        ({"name": "a", "labels": {"bad key!": "x"}}, r"key 'bad key!' is not a valid label key"),
+        ({"name": "a", "labels": {"bad key!": "x"}}, r"labels key='bad key!' is not allowed: use a label key \[dns-prefix/\]name"),
         ({"name": "a", "quota": NamespaceQuota()}, r"namespace 'a' quota sets no limit"),
-        ({"name": "a", "quota": NamespaceQuota(nvidia_gpus=-1)}, r"quota requests.nvidia.com/gpu=-1 is not a non-negative"),
+        ({"name": "a", "quota": NamespaceQuota(nvidia_gpus=-1)},
+         r"quota requests.nvidia.com/gpu=-1 is not allowed: use a non-negative Kubernetes quantity"),
         ({"name": "a", "quota": NamespaceQuota(pods=-5)}, r"quota pods=-5 is not allowed"),
         ({"name": "a", "quota": {"cpu": 1}}, r"quota=\{'cpu': 1\} must be a NamespaceQuota"),
         ({"name": "a", "limit_range": ContainerDefaults(memory_request="8Gi", memory_limit="4Gi")}, r"memory_request=8Gi exceeds memory_limit=4Gi"),
-        ({"name": "a", "limit_range": ContainerDefaults(cpu_request="half")}, r"cpu_request='half' is not a non-negative"),
+        ({"name": "a", "limit_range": ContainerDefaults(cpu_request="half")},
+         r"cpu_request='half' is not allowed: use a non-negative Kubernetes quantity"),
         ({"name": "a", "pod_security": PodSecurity(enforce="strict")},
          r"namespace 'a' pod_security enforce='strict' is not allowed: use one of privileged, baseline, restricted"),
         ({"name": "a", "pod_security": PodSecurity(enforce="restricted", warn="baseline")},
@@ -89,7 +91,7 @@ def test_bad_namespace_inputs_raise_one_line_errors(kwargs, message) -> None:
 
 
 def test_duplicate_or_missing_namespaces_raise() -> None:
-    with pytest.raises(ValueError, match=r"namespace names has 'llm' twice"):
+    with pytest.raises(ValueError, match=r"namespace names='llm' is not allowed: each must be unique"):
         _render([LLM_TEAM, LLM_TEAM])
     with pytest.raises(ValueError, match=r"must be a non-empty list of TrainingNamespace"):
         _render([])
