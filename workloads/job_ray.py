@@ -6,7 +6,6 @@ import shlex
 
 from eks_training.core.names import RAY_RESULTS_PATH
 from eks_training.core.validation import invalid
-from eks_training.core.validation import invalid
 from eks_training.workloads.job_pods import TrainingJob, node_resources, train_args
 from eks_training.workloads.kuberay import RayClusterConfig, RayGpuWorkers, ray_cluster, ray_job
 

@@ -10,7 +10,6 @@ from typing import Literal
 
 from eks_training.core.catalog import ACCELERATOR_RESOURCE, instance_facts
 from eks_training.core.validation import invalid
-from eks_training.core.validation import invalid
 from eks_training.workloads.k8s_objects import check_choice, check_dns_label, check_dns_subdomain, check_int, quantity_value
 
 SLINKY_API_VERSION = "slinky.slurm.net/v1beta1"
