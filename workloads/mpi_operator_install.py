@@ -5,22 +5,54 @@ not be vendored nor inlined in a CloudFormation template. A one-shot Job downloa
 pinned tag, refuses it unless its SHA-256 equals the digest pinned here, applies it server-side (the CRD is
 too large for client-side apply's last-applied annotation), pins the operator to the system nodes, and unbinds
 its own rights.
+
+Every object here is a cdk8s-plus-28 construct (Namespaces, ServiceAccount, ClusterRole/Role and their bindings,
+the Job with its emptyDir volume, the NetworkPolicy), with plus's defaults set where they would change what the
+manifest meant when it was written as plain dicts:
+
+* ``automountServiceAccountToken``: plus defaults it to false on pods and ServiceAccounts. The Job needs the token
+  (kubectl calls the API), so its pod sets it true; the ServiceAccount keeps plus's false, so a token is mounted
+  only where a pod asks for it (the Job is the only pod that uses the account).
+* container ``securityContext``: plus defaults to runAsNonRoot, readOnlyRootFilesystem, no privilege escalation,
+  not privileged; all are given explicitly, with the capabilities drop.
+* ``imagePullPolicy``: plus defaults to Always; IfNotPresent is given, what the API server chose for the tagged
+  image before.
+* resources: plus gives every container 1 CPU / 512Mi requests and 1.5 CPU / 2Gi limits unless told; the
+  requests and the memory limit are given, and no CPU limit.
+* ``restartPolicy``: plus's Job defaults to Never; OnFailure is given (retry in the same pod, up to backoffLimit).
+* plus also writes fields the API server would default to the same values: ``dnsPolicy: ClusterFirst``,
+  ``hostNetwork: false``, ``setHostnameAsFQDN: false``, ``terminationGracePeriodSeconds: 30``,
+  ``fsGroupChangePolicy: Always`` (inert without an fsGroup), a Namespace's empty ``spec``, a ServiceAccount
+  subject's ``apiGroup: ""``; and a ``cdk8s.io/metadata.addr`` label on the pod, which nothing selects on.
+* scheduling: plus has no ``nodeSelector``; ``scheduling.attract`` writes the same constraint as required node
+  affinity (one term, one ``In`` expression per label of SYSTEM_NODE_SELECTOR: the node must have all of them).
+
+What plus cannot express, and how it is written instead:
+
+* the pod's ``seccompProfile``: plus-28's pod security context has none (only containers'); it is added to the
+  Job's pod with a JSON patch, so every container of the pod, ephemeral debug containers too, runs RuntimeDefault.
+* RBAC rules that name objects (``resourceNames``): plus's rules take resources, and only its own objects carry
+  names; :class:`NamedResource` is the small ``IApiResource`` that names an object of the upstream manifest.
+  plus writes one rule per named object (rights add up in RBAC, so this grants exactly what a rule listing
+  several names did).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 
 import cdk8s
+import cdk8s_plus_28 as kplus
 import constructs
+import jsii
 
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
 from eks_training.core.versions import MPI_OPERATOR_VERSION  # the one pin table
-from eks_training.workloads.k8s_objects import emit
 from eks_training.workloads.labels import common_labels
-from eks_training.workloads.namespaces import PodSecurity
-from eks_training.workloads.network_policies import KUBE_DNS, NAMESPACE_NAME_LABEL
+from eks_training.workloads.namespaces import PodSecurity, api_objects_of
+from eks_training.workloads.network_policies import HTTPS_PORT, Port, allow_dns, allow_egress_to_cidr, network_policy
 
 #: sha256 of deploy/v2beta1/mpi-operator.yaml at tag v0.8.0 of github.com/kubeflow/mpi-operator.
 MPI_OPERATOR_SHA256 = "b38def13a94abe60b2a4b3485239d77f64892b8fbd202e9e435a6031b7500a8f"
@@ -58,7 +90,54 @@ kubectl delete clusterrolebinding mpi-operator-installer --ignore-not-found
 RBAC_GROUP = "rbac.authorization.k8s.io"
 
 
-def installer_cluster_rules() -> list[dict]:
+@jsii.implements(kplus.IApiResource, kplus.IApiEndpoint)
+class NamedResource:
+    """An API resource for cdk8s-plus RBAC rules, limited to one object's name (None: every object).
+
+    plus's own objects name themselves; this names objects that the upstream manifest creates, which are no
+    construct of ours.
+    """
+
+    def __init__(self, api_group: str, resource_type: str, resource_name: str | None = None) -> None:
+        self._api_group, self._resource_type, self._resource_name = api_group, resource_type, resource_name
+
+    @property
+    def api_group(self) -> str:
+        return self._api_group
+
+    @property
+    def resource_type(self) -> str:
+        return self._resource_type
+
+    @property
+    def resource_name(self) -> str | None:
+        return self._resource_name
+
+    def as_api_resource(self) -> kplus.IApiResource:
+        return self
+
+    def as_non_api_resource(self) -> str | None:
+        return None
+
+
+@dataclass(frozen=True)
+class Grant:
+    """Verbs on one resource of one API group, limited to ``names`` when any are given."""
+
+    verbs: tuple[str, ...]
+    api_group: str
+    resource: str
+    names: tuple[str, ...] = ()
+
+    def resources(self) -> list[NamedResource]:
+        """What the plus rule is given: one resource per name, or the whole resource when unnamed."""
+        return [NamedResource(self.api_group, self.resource, name) for name in self.names or (None,)]
+
+
+_APPLY = ("get", "create", "patch")
+
+
+def installer_cluster_rules() -> list[Grant]:
     """Cluster-scoped rights to server-side apply the manifest's cluster-scoped objects, each by name.
 
     Server-side apply is a PATCH; when the object does not exist yet the API server also checks ``create`` for
@@ -67,42 +146,37 @@ def installer_cluster_rules() -> list[dict]:
     bind a role only with ``bind`` on it: both are granted on the manifest's role names alone, instead of holding
     the operator's own rights.
     """
-    apply = ["get", "create", "patch"]
     return [
-        {"apiGroups": ["apiextensions.k8s.io"], "resources": ["customresourcedefinitions"], "resourceNames": [CRD_NAME], "verbs": apply},
+        Grant(_APPLY, "apiextensions.k8s.io", "customresourcedefinitions", (CRD_NAME,)),
         # Our chart creates the namespace (so the namespaced rights below can be a RoleBinding in it); the
         # manifest's Namespace object then only patches its labels.
-        {"apiGroups": [""], "resources": ["namespaces"], "resourceNames": [OPERATOR_NAMESPACE], "verbs": ["get", "patch"]},
-        {"apiGroups": [RBAC_GROUP], "resources": ["clusterroles"], "resourceNames": list(CLUSTER_ROLES), "verbs": [*apply, "escalate"]},
-        {"apiGroups": [RBAC_GROUP], "resources": ["clusterroles"], "resourceNames": [BOUND_CLUSTER_ROLE], "verbs": ["bind"]},
-        {"apiGroups": [RBAC_GROUP], "resources": ["clusterrolebindings"], "resourceNames": [CLUSTER_ROLE_BINDING], "verbs": apply},
+        Grant(("get", "patch"), "", "namespaces", (OPERATOR_NAMESPACE,)),
+        Grant((*_APPLY, "escalate"), RBAC_GROUP, "clusterroles", CLUSTER_ROLES),
+        Grant(("bind",), RBAC_GROUP, "clusterroles", (BOUND_CLUSTER_ROLE,)),
+        Grant(_APPLY, RBAC_GROUP, "clusterrolebindings", (CLUSTER_ROLE_BINDING,)),
         # The script's last step removes the installer's own binding.
-        {"apiGroups": [RBAC_GROUP], "resources": ["clusterrolebindings"], "resourceNames": [INSTALLER], "verbs": ["get", "delete"]},
+        Grant(("get", "delete"), RBAC_GROUP, "clusterrolebindings", (INSTALLER,)),
     ]
 
 
-def installer_namespace_rules() -> list[dict]:
+def installer_namespace_rules() -> list[Grant]:
     """Rights in the operator's namespace only: its ServiceAccount and Deployment, by name."""
-    apply = ["get", "create", "patch"]
     return [
-        {"apiGroups": [""], "resources": ["serviceaccounts"], "resourceNames": [OPERATOR_SERVICE_ACCOUNT], "verbs": apply},
-        {"apiGroups": ["apps"], "resources": ["deployments"], "resourceNames": [OPERATOR_DEPLOYMENT], "verbs": apply},
+        Grant(_APPLY, "", "serviceaccounts", (OPERATOR_SERVICE_ACCOUNT,)),
+        Grant(_APPLY, "apps", "deployments", (OPERATOR_DEPLOYMENT,)),
         # `kubectl rollout status` lists and watches the Deployment (it filters by name on the client's side).
-        {"apiGroups": ["apps"], "resources": ["deployments"], "verbs": ["list", "watch"]},
-        {"apiGroups": [RBAC_GROUP], "resources": ["rolebindings"], "resourceNames": [INSTALLER], "verbs": ["get", "delete"]},
+        Grant(("list", "watch"), "apps", "deployments"),
+        Grant(("get", "delete"), RBAC_GROUP, "rolebindings", (INSTALLER,)),
     ]
 
 
-def installer_network_policy() -> dict:
+def add_installer_network_policy(scope: constructs.Construct) -> kplus.NetworkPolicy:
     """The installer's namespace: no ingress; egress only to DNS and HTTPS (the release download, the API)."""
-    return {"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
-            "metadata": {"name": "installer", "namespace": NAMESPACE, "labels": common_labels(COMPONENT)},
-            "spec": {"podSelector": {}, "policyTypes": ["Ingress", "Egress"], "egress": [
-                {"to": [{"namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: KUBE_DNS["namespace"]}},
-                         "podSelector": {"matchLabels": dict(KUBE_DNS["pod_labels"])}}],
-                 "ports": [{"protocol": "UDP", "port": 53}, {"protocol": "TCP", "port": 53}]},
-                # raw.githubusercontent.com has no fixed addresses, and the API's Service VIP is outside the VPC.
-                {"to": [{"ipBlock": {"cidr": "0.0.0.0/0"}}], "ports": [{"protocol": "TCP", "port": 443}]}]}}
+    policy = network_policy(scope, NAMESPACE, "installer", component=COMPONENT, isolate=("Ingress", "Egress"))
+    allow_dns(policy)
+    # raw.githubusercontent.com has no fixed addresses, and the API's Service VIP is outside the VPC.
+    allow_egress_to_cidr(policy, "0.0.0.0/0", [Port(HTTPS_PORT)])
+    return policy
 
 
 class MpiOperatorInstallChart(cdk8s.Chart):
@@ -127,45 +201,75 @@ class MpiOperatorInstallChart(cdk8s.Chart):
         if not re.fullmatch(r"[0-9a-f]{64}", sha256):
             raise ValueError(f"sha256={sha256!r} is not a hex SHA-256 digest (64 characters 0-9a-f)")
         labels = common_labels(COMPONENT)
-        meta = {"name": INSTALLER, "namespace": NAMESPACE, "labels": labels}
-        subjects = [{"kind": "ServiceAccount", "name": INSTALLER, "namespace": NAMESPACE}]
         # The Job is the only pod here and is fully hardened; the operator's upstream Deployment sets no
         # securityContext, which baseline admits and restricted would not.
-        emit(self, {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NAMESPACE, "labels": {
-            **labels, **PodSecurity(enforce="restricted").labels(f"namespace {NAMESPACE!r}")}}})
-        emit(self, {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": OPERATOR_NAMESPACE, "labels": {
-            **labels, **PodSecurity().labels(f"namespace {OPERATOR_NAMESPACE!r}")}}})
-        emit(self, {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": meta})
-        emit(self, {"apiVersion": f"{RBAC_GROUP}/v1", "kind": "ClusterRole", "metadata": {"name": INSTALLER, "labels": labels},
-                    "rules": installer_cluster_rules()})
-        emit(self, {"apiVersion": f"{RBAC_GROUP}/v1", "kind": "ClusterRoleBinding", "metadata": {"name": INSTALLER, "labels": labels},
-                    "roleRef": {"apiGroup": RBAC_GROUP, "kind": "ClusterRole", "name": INSTALLER}, "subjects": subjects})
-        in_operator_ns = {**meta, "namespace": OPERATOR_NAMESPACE}
-        emit(self, {"apiVersion": f"{RBAC_GROUP}/v1", "kind": "Role", "metadata": in_operator_ns, "rules": installer_namespace_rules()})
-        emit(self, {"apiVersion": f"{RBAC_GROUP}/v1", "kind": "RoleBinding", "metadata": in_operator_ns,
-                    "roleRef": {"apiGroup": RBAC_GROUP, "kind": "Role", "name": INSTALLER}, "subjects": subjects})
+        kplus.Namespace(self, "Namespace:installer", metadata=cdk8s.ApiObjectMetadata(name=NAMESPACE, labels={
+            **labels, **PodSecurity(enforce="restricted").labels(f"namespace {NAMESPACE!r}")}))
+        kplus.Namespace(self, "Namespace:operator", metadata=cdk8s.ApiObjectMetadata(name=OPERATOR_NAMESPACE, labels={
+            **labels, **PodSecurity().labels(f"namespace {OPERATOR_NAMESPACE!r}")}))
+        # automount_token=False (plus's default, said here): only a pod that asks gets the token; the Job asks.
+        account = kplus.ServiceAccount(self, "ServiceAccount", automount_token=False,
+                                       metadata=cdk8s.ApiObjectMetadata(name=INSTALLER, namespace=NAMESPACE, labels=labels))
+        cluster_role = kplus.ClusterRole(self, "ClusterRole", metadata=cdk8s.ApiObjectMetadata(name=INSTALLER, labels=labels))
+        for grant in installer_cluster_rules():
+            cluster_role.allow(list(grant.verbs), *grant.resources())
+        kplus.ClusterRoleBinding(self, "ClusterRoleBinding", role=cluster_role,
+                                 metadata=cdk8s.ApiObjectMetadata(name=INSTALLER, labels=labels)).add_subjects(account)
+        in_operator_ns = cdk8s.ApiObjectMetadata(name=INSTALLER, namespace=OPERATOR_NAMESPACE, labels=labels)
+        role = kplus.Role(self, "Role", metadata=in_operator_ns)
+        for grant in installer_namespace_rules():
+            role.allow(list(grant.verbs), *grant.resources())
+        kplus.RoleBinding(self, "RoleBinding", role=role, metadata=in_operator_ns).add_subjects(account)
         node_selector_patch = json.dumps({"spec": {"template": {"spec": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}}}},
                                          sort_keys=True)
-        emit(self, {"apiVersion": "batch/v1", "kind": "Job",
-                    "metadata": {**meta, "name": f"install-mpi-operator-{version.replace('.', '-')}"},
-                    "spec": {"backoffLimit": 3, "ttlSecondsAfterFinished": TTL_SECONDS_AFTER_FINISHED,
-                             "template": {"metadata": {"labels": labels}, "spec": {
-                        "serviceAccountName": INSTALLER, "restartPolicy": "OnFailure",
-                        "nodeSelector": dict(SYSTEM_NODE_SELECTOR),
-                        "securityContext": {"runAsNonRoot": True, "runAsUser": 65534, "runAsGroup": 65534,
-                                            "seccompProfile": {"type": "RuntimeDefault"}},
-                        "containers": [{
-                            "name": "install", "image": image, "command": ["/bin/sh", "-c", _SCRIPT],
-                            "env": [{"name": "MANIFEST_URL", "value": MANIFEST_URL.format(version=version)},
-                                    {"name": "MANIFEST_SHA256", "value": sha256},
-                                    {"name": "NODE_SELECTOR_PATCH", "value": node_selector_patch},
-                                    # kubectl writes its discovery cache under $HOME: /tmp is writable for 65534.
-                                    {"name": "HOME", "value": "/tmp"}],
-                            "securityContext": {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
-                                                "capabilities": {"drop": ["ALL"]}},
-                            # The download and kubectl's cache are the only writes: an emptyDir at /tmp.
-                            "volumeMounts": [{"name": "tmp", "mountPath": "/tmp"}],
-                            "resources": {"requests": {"cpu": "100m", "memory": "128Mi"},
-                                          "limits": {"memory": "256Mi"}}}],
-                        "volumes": [{"name": "tmp", "emptyDir": {"sizeLimit": "64Mi"}}]}}}})
-        emit(self, installer_network_policy())
+        # The download and kubectl's cache are the only writes: an emptyDir at /tmp.
+        tmp = kplus.Volume.from_empty_dir(self, "tmp", "tmp", size_limit=cdk8s.Size.mebibytes(64))
+        job = kplus.Job(
+            self, "Job",
+            metadata=cdk8s.ApiObjectMetadata(name=f"install-mpi-operator-{version.replace('.', '-')}",
+                                             namespace=NAMESPACE, labels=labels),
+            # plus also labels the pod with cdk8s.io/metadata.addr (its own address for the pod; no selector uses it).
+            pod_metadata=cdk8s.ApiObjectMetadata(labels=labels),
+            backoff_limit=3,
+            ttl_after_finished=cdk8s.Duration.seconds(TTL_SECONDS_AFTER_FINISHED),
+            service_account=account,
+            # plus's default is false; kubectl needs the token.
+            automount_service_account_token=True,
+            # plus's Job default is Never.
+            restart_policy=kplus.RestartPolicy.ON_FAILURE,
+            security_context=kplus.PodSecurityContextProps(ensure_non_root=True, user=65534, group=65534),
+            volumes=[tmp],
+        )
+        # One node with all the labels: one affinity term (terms are ORed, a term's expressions ANDed).
+        job.scheduling.attract(kplus.Node.labeled(
+            *(kplus.NodeLabelQuery.is_(key, value) for key, value in SYSTEM_NODE_SELECTOR.items())))
+        # Escape hatch: plus-28's pod security context has no seccompProfile.
+        cdk8s.ApiObject.of(job).add_json_patch(cdk8s.JsonPatch.add(
+            "/spec/template/spec/securityContext/seccompProfile", {"type": "RuntimeDefault"}))
+        job.add_container(
+            name="install", image=image, command=["/bin/sh", "-c", _SCRIPT],
+            # plus's default is Always; what the API server chose for a tagged image before.
+            image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
+            env_variables={
+                "MANIFEST_URL": kplus.EnvValue.from_value(MANIFEST_URL.format(version=version)),
+                "MANIFEST_SHA256": kplus.EnvValue.from_value(sha256),
+                "NODE_SELECTOR_PATCH": kplus.EnvValue.from_value(node_selector_patch),
+                # kubectl writes its discovery cache under $HOME: /tmp is writable for 65534.
+                "HOME": kplus.EnvValue.from_value("/tmp"),
+            },
+            # All of plus's defaults, said here, with the capabilities drop it does not default to.
+            security_context=kplus.ContainerSecurityContextProps(
+                ensure_non_root=True, privileged=False, allow_privilege_escalation=False, read_only_root_filesystem=True,
+                capabilities=kplus.ContainerSecutiryContextCapabilities(drop=[kplus.Capability.ALL])),
+            # Without these plus requests 1 CPU / 512Mi and limits 1.5 CPU / 2Gi; no CPU limit is meant.
+            resources=kplus.ContainerResources(
+                cpu=kplus.CpuResources(request=kplus.Cpu.millis(100)),
+                memory=kplus.MemoryResources(request=cdk8s.Size.mebibytes(128), limit=cdk8s.Size.mebibytes(256))),
+            volume_mounts=[kplus.VolumeMount(path="/tmp", volume=tmp)],
+        )
+        add_installer_network_policy(self)
+
+    @property
+    def api_objects(self) -> list[cdk8s.ApiObject]:
+        """The objects' ApiObjects (each inside its plus construct), in render order."""
+        return api_objects_of(self)

@@ -14,6 +14,10 @@ level; ``warn`` and ``audit`` report what a stricter level would reject without 
 * JupyterHub: enforce ``baseline``, warn/audit ``restricted``; notebooks run the training images like jobs do.
   z2jh's ``singleuser.cloudMetadata.blockWithIptables`` init container is privileged with NET_ADMIN: it must be
   off (the namespace's NetworkPolicies block instance metadata instead) or notebooks are refused.
+
+The Namespace is a cdk8s-plus-28 ``kplus.Namespace`` (plus adds an empty ``spec``, which the API server fills
+with its default finalizer as before). ResourceQuota and LimitRange stay plain objects: cdk8s-plus-28 has no class
+for either; they are written with ``k8s_objects.emit``.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import cdk8s
+import cdk8s_plus_28 as kplus
 import constructs
 
 from eks_training.workloads.k8s_objects import (
@@ -167,30 +172,41 @@ class TrainingNamespace:
         self.pod_security_levels.labels(where)
 
 
-def namespace_objects(namespace: TrainingNamespace) -> list[dict]:
-    """The Namespace, and its ResourceQuota and LimitRange when configured."""
+def api_objects_of(chart: cdk8s.Chart) -> list[cdk8s.ApiObject]:
+    """Every ApiObject of ``chart``, in the order it renders them, those inside cdk8s-plus constructs too.
+
+    cdk8s's ``Chart.api_objects`` lists the chart's direct children only; a plus construct holds its ApiObject
+    as a child of its own, so a chart built of plus constructs would list none. The charts here return this.
+    """
+    return [c for c in chart.node.find_all() if isinstance(c, cdk8s.ApiObject) and cdk8s.Chart.of(c) is chart]
+
+
+def add_namespace(scope: constructs.Construct, namespace: TrainingNamespace) -> kplus.Namespace:
+    """The Namespace (a ``kplus.Namespace``) in ``scope``, and its ResourceQuota and LimitRange when configured.
+
+    ResourceQuota and LimitRange stay plain objects: cdk8s-plus-28 has no class for either.
+    """
     labels = common_labels(COMPONENT)
     where = f"namespace {namespace.name!r}"
-    namespace_labels = {
-        **labels,
-        **{f"eks-training/uses-{operator}": "true" for operator in namespace.operators},
-        **namespace.labels,
-        **namespace.pod_security_levels.labels(where),
-    }
-    objects = [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace.name, "labels": namespace_labels}}]
+    created = kplus.Namespace(scope, f"Namespace:{namespace.name}", metadata=cdk8s.ApiObjectMetadata(
+        name=namespace.name,
+        labels={
+            **labels,
+            **{f"eks-training/uses-{operator}": "true" for operator in namespace.operators},
+            **namespace.labels,
+            **namespace.pod_security_levels.labels(where),
+        }))
     metadata = {"name": "training-quota", "namespace": namespace.name, "labels": labels}
     if namespace.quota is not None:
-        objects.append({"apiVersion": "v1", "kind": "ResourceQuota", "metadata": metadata, "spec": {"hard": namespace.quota.hard(where)}})
+        emit(scope, {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": metadata, "spec": {"hard": namespace.quota.hard(where)}})
     if namespace.limit_range is not None:
-        objects.append(
-            {
-                "apiVersion": "v1",
-                "kind": "LimitRange",
-                "metadata": {**metadata, "name": "training-defaults"},
-                "spec": {"limits": [namespace.limit_range.limit_range_item(where)]},
-            }
-        )
-    return objects
+        emit(scope, {
+            "apiVersion": "v1",
+            "kind": "LimitRange",
+            "metadata": {**metadata, "name": "training-defaults"},
+            "spec": {"limits": [namespace.limit_range.limit_range_item(where)]},
+        })
+    return created
 
 
 class TrainingNamespacesChart(cdk8s.Chart):
@@ -202,5 +218,9 @@ class TrainingNamespacesChart(cdk8s.Chart):
             raise ValueError(f"namespaces={namespaces!r} must be a non-empty list of TrainingNamespace")
         check_unique("namespace names", [namespace.name for namespace in namespaces])
         for namespace in namespaces:
-            for obj in namespace_objects(namespace):
-                emit(self, obj)
+            add_namespace(self, namespace)
+
+    @property
+    def api_objects(self) -> list[cdk8s.ApiObject]:
+        """The Namespaces' ApiObjects (inside their plus constructs), quotas and limit ranges, in render order."""
+        return api_objects_of(self)

@@ -44,6 +44,17 @@ the EFA security group (all traffic to and from itself) is what bounds it.
 
 NetworkPolicies are enforced only when the VPC CNI's network policy agent is on (``enableNetworkPolicy: "true"``
 in the ``vpc-cni`` add-on's configuration); without it these objects are inert.
+
+Every policy is a cdk8s-plus-28 ``kplus.NetworkPolicy`` built from its peers and ports API
+(:func:`network_policy`, :func:`pods_peer`, :func:`allow_dns`, :func:`allow_egress_to_cidr`). What plus writes
+differently from a hand-written policy, with the same meaning:
+
+* ``policyTypes`` lists a direction when the policy isolates it (default deny) or when a rule for it is added, so
+  an egress-only policy has ``["Egress"]`` and never isolates ingress; the default-deny policy lists
+  ``["Egress", "Ingress"]`` (the order carries no meaning).
+* a rule without ports has ``ports: []``: empty and missing both mean every port.
+* a peer that is a whole namespace has ``podSelector: {}`` beside its ``namespaceSelector``: every pod of that
+  namespace, as a namespaceSelector alone means.
 """
 
 from __future__ import annotations
@@ -51,13 +62,15 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import cdk8s
+import cdk8s_plus_28 as kplus
 import constructs
 
-from eks_training.workloads.k8s_objects import check_choice, check_dns_label, check_int, check_labels, check_unique, emit
+from eks_training.core.validation import check_one_of
+from eks_training.workloads.k8s_objects import check_choice, check_dns_label, check_int, check_labels, check_unique
 from eks_training.workloads.labels import common_labels
+from eks_training.workloads.namespaces import api_objects_of
 
 COMPONENT = "network-policies"
 NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"  # set by the API server on every namespace
@@ -91,11 +104,10 @@ class Port:
         if self.end_port is not None:
             check_int(f"port {self.port} end_port", self.end_port, minimum=self.port, maximum=65535)
 
-    def rule(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"protocol": self.protocol, "port": self.port}
-        if self.end_port is not None:
-            out["endPort"] = self.end_port
-        return out
+    def plus(self) -> kplus.NetworkPolicyPort:
+        """The cdk8s-plus port: ``protocol``, ``port`` and, for a range, ``endPort``."""
+        return kplus.NetworkPolicyPort.of(port=self.port, end_port=self.end_port,
+                                          protocol=getattr(kplus.NetworkProtocol, self.protocol))
 
 
 def _check_ports(where: str, ports: object) -> tuple[Port, ...]:
@@ -244,55 +256,89 @@ def _check_cidr(vpc_cidr: object) -> str:
     return str(network)
 
 
-def _policy(name: str, namespace: str, spec: dict[str, Any]) -> dict[str, Any]:
-    return {"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
-            "metadata": {"name": name, "namespace": namespace, "labels": common_labels(COMPONENT)}, "spec": spec}
+#: DNS to kube-dns: UDP first (what resolvers use), TCP for truncated answers.
+DNS_PORTS = (Port(53, "UDP"), Port(53, "TCP"))
 
 
-def _egress(name: str, namespace: str, to: list[dict], ports: Sequence[Port]) -> dict[str, Any]:
-    return _policy(name, namespace, {"podSelector": {}, "policyTypes": ["Egress"],
-                                     "egress": [{"to": to, "ports": [p.rule() for p in ports]}]})
+def network_policy(scope: constructs.Construct, namespace: str, name: str, *, component: str = COMPONENT,
+                   selects: Mapping[str, str] | None = None, isolate: Sequence[str] = ()) -> kplus.NetworkPolicy:
+    """An empty ``kplus.NetworkPolicy`` named ``name`` in ``namespace``; add its rules with ``add_*_rule``.
+
+    ``selects``: the labels of the pods it applies to (None or empty: every pod of the namespace).
+    ``isolate``: directions ("Ingress", "Egress") it isolates with no rule of its own (default deny). A direction
+    that gets a rule is isolated too: plus lists it in ``policyTypes`` when the rule is added, so an egress-only
+    policy never isolates (nor opens) ingress.
+    """
+    for direction in isolate:
+        check_one_of(f"network policy {name!r} isolate", direction, ("Ingress", "Egress"))
+    deny = kplus.NetworkPolicyTraffic(default=kplus.NetworkPolicyTrafficDefault.DENY)
+    construct_id = f"NetworkPolicy:{namespace}:{name}"
+    return kplus.NetworkPolicy(
+        scope, construct_id,
+        metadata=cdk8s.ApiObjectMetadata(name=name, namespace=namespace, labels=common_labels(component)),
+        # No selector: plus selects every pod (podSelector {}), as the policy's own namespace is given here.
+        selector=kplus.Pods.select(scope, f"{construct_id}:pods", labels=dict(selects)) if selects else None,
+        ingress=deny if "Ingress" in isolate else None,
+        egress=deny if "Egress" in isolate else None)
 
 
-def namespace_policy_objects(policy: NamespacePolicy, *, vpc_cidr: str) -> list[dict[str, Any]]:
-    """The NetworkPolicies of one namespace, default deny first."""
+def pods_peer(scope: constructs.Construct, id: str, labels: Mapping[str, str] | None = None, *,
+              namespace: str | None = None) -> kplus.Pods:
+    """Pods with ``labels`` (none: every pod) of ``namespace``, or of the policy's own namespace when None.
+
+    With a namespace, plus writes ONE peer holding both selectors: those pods in that namespace (AND), not "that
+    namespace, or these pods anywhere"; the namespace is matched by its ``kubernetes.io/metadata.name`` label.
+    """
+    namespaces = kplus.Namespaces.select(scope, f"{id}:namespace", names=[namespace]) if namespace else None
+    return kplus.Pods.select(scope, id, labels=dict(labels or {}), namespaces=namespaces)
+
+
+def allow_dns(policy: kplus.NetworkPolicy) -> None:
+    """Egress from the policy's pods to kube-dns in kube-system, UDP and TCP 53."""
+    policy.add_egress_rule(pods_peer(policy, "kube-dns", KUBE_DNS["pod_labels"], namespace=KUBE_DNS["namespace"]),
+                           [p.plus() for p in DNS_PORTS])
+
+
+def allow_egress_to_cidr(policy: kplus.NetworkPolicy, cidr: str, ports: Sequence[Port]) -> None:
+    """Egress from the policy's pods to an IPv4 network on ``ports``."""
+    policy.add_egress_rule(kplus.NetworkPolicyIpBlock.ipv4(policy, f"cidr:{cidr}", cidr), [p.plus() for p in ports])
+
+
+def add_namespace_policies(scope: constructs.Construct, policy: NamespacePolicy, *, vpc_cidr: str) -> list[kplus.NetworkPolicy]:
+    """The NetworkPolicies of one namespace, default deny first, as ``kplus.NetworkPolicy`` constructs in ``scope``."""
     vpc_cidr = _check_cidr(vpc_cidr)
     ns = policy.namespace
-    objects = [
-        # No rules and both types: every pod of the namespace is isolated both ways.
-        _policy("default-deny", ns, {"podSelector": {}, "policyTypes": ["Ingress", "Egress"]}),
-        _egress("allow-dns", ns, [{"namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: KUBE_DNS["namespace"]}},
-                                   "podSelector": {"matchLabels": dict(KUBE_DNS["pod_labels"])}}],
-                [Port(53, "UDP"), Port(53, "TCP")]),
-        _egress("allow-https", ns, [{"ipBlock": {"cidr": "0.0.0.0/0"}}], [Port(HTTPS_PORT)]),
-        _egress("allow-pod-identity", ns, [{"ipBlock": {"cidr": POD_IDENTITY_AGENT}}], [Port(80)]),
-        _egress("allow-shared-storage", ns, [{"ipBlock": {"cidr": vpc_cidr}}],
-                [Port(LUSTRE_PORT), Port(LUSTRE_LNET_PORTS[0], end_port=LUSTRE_LNET_PORTS[1]), Port(EFS_PORT)]),
-    ]
+    # No rules and both types: every pod of the namespace is isolated both ways.
+    policies = [network_policy(scope, ns, "default-deny", isolate=("Ingress", "Egress"))]
+
+    def egress(name: str) -> kplus.NetworkPolicy:
+        policies.append(network_policy(scope, ns, name))
+        return policies[-1]
+
+    allow_dns(egress("allow-dns"))
+    allow_egress_to_cidr(egress("allow-https"), "0.0.0.0/0", [Port(HTTPS_PORT)])
+    allow_egress_to_cidr(egress("allow-pod-identity"), POD_IDENTITY_AGENT, [Port(80)])
+    allow_egress_to_cidr(egress("allow-shared-storage"), vpc_cidr,
+                         [Port(LUSTRE_PORT), Port(LUSTRE_LNET_PORTS[0], end_port=LUSTRE_LNET_PORTS[1]), Port(EFS_PORT)])
     if policy.same_namespace_all:
-        # A peer with only a podSelector means pods of the policy's own namespace.
-        objects.append(_policy("allow-same-namespace", ns, {
-            "podSelector": {}, "policyTypes": ["Ingress", "Egress"],
-            "ingress": [{"from": [{"podSelector": {}}]}], "egress": [{"to": [{"podSelector": {}}]}]}))
+        # A peer with only a podSelector means pods of the policy's own namespace; no ports: every port.
+        same = network_policy(scope, ns, "allow-same-namespace")
+        same.add_ingress_rule(pods_peer(same, "from-namespace"))
+        same.add_egress_rule(pods_peer(same, "to-namespace"))
+        policies.append(same)
     for allowance in policy.in_namespace:
-        ports = [p.rule() for p in allowance.ports]
-        objects.append(_policy(f"allow-{allowance.name}-egress", ns, {
-            "podSelector": {"matchLabels": dict(allowance.from_labels)}, "policyTypes": ["Egress"],
-            "egress": [{"to": [{"podSelector": {"matchLabels": dict(allowance.to_labels)}}], "ports": ports}]}))
-        objects.append(_policy(f"allow-{allowance.name}-ingress", ns, {
-            "podSelector": {"matchLabels": dict(allowance.to_labels)}, "policyTypes": ["Ingress"],
-            "ingress": [{"from": [{"podSelector": {"matchLabels": dict(allowance.from_labels)}}], "ports": ports}]}))
+        ports = [p.plus() for p in allowance.ports]
+        out = network_policy(scope, ns, f"allow-{allowance.name}-egress", selects=allowance.from_labels)
+        out.add_egress_rule(pods_peer(out, "to", allowance.to_labels), ports)
+        into = network_policy(scope, ns, f"allow-{allowance.name}-ingress", selects=allowance.to_labels)
+        into.add_ingress_rule(pods_peer(into, "from", allowance.from_labels), ports)
+        policies += [out, into]
     for allowance in policy.cross_namespace:
-        # namespaceSelector and podSelector in ONE peer: pods with these labels in that namespace (AND), not
-        # "that namespace, or these pods anywhere".
-        peer: dict[str, Any] = {"namespaceSelector": {"matchLabels": {NAMESPACE_NAME_LABEL: allowance.from_namespace}}}
-        if allowance.from_labels:
-            peer["podSelector"] = {"matchLabels": dict(allowance.from_labels)}
-        objects.append(_policy(f"allow-{allowance.name}", ns, {
-            "podSelector": {"matchLabels": dict(allowance.to_labels)} if allowance.to_labels else {},
-            "policyTypes": ["Ingress"],
-            "ingress": [{"from": [peer], "ports": [p.rule() for p in allowance.ports]}]}))
-    return objects
+        into = network_policy(scope, ns, f"allow-{allowance.name}", selects=allowance.to_labels)
+        into.add_ingress_rule(pods_peer(into, "from", allowance.from_labels, namespace=allowance.from_namespace),
+                              [p.plus() for p in allowance.ports])
+        policies.append(into)
+    return policies
 
 
 class NetworkPoliciesChart(cdk8s.Chart):
@@ -308,5 +354,9 @@ class NetworkPoliciesChart(cdk8s.Chart):
             raise ValueError(f"namespaces={namespaces!r} must be a WorkloadNamespaces or a non-empty list of NamespacePolicy")
         check_unique("policy namespaces", [n.namespace for n in namespaces])
         for policy in namespaces:
-            for obj in namespace_policy_objects(policy, vpc_cidr=vpc_cidr):
-                emit(self, obj)
+            add_namespace_policies(self, policy, vpc_cidr=vpc_cidr)
+
+    @property
+    def api_objects(self) -> list[cdk8s.ApiObject]:
+        """The policies' ApiObjects (each inside its plus construct), in render order."""
+        return api_objects_of(self)

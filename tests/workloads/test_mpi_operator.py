@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 
 import cdk8s
+import cdk8s_plus_28 as kplus
 import pytest
 import yaml
 
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
 from eks_training.infra.check.helm import charts_dir
+from eks_training.infra.check.kube import selector_mismatches
 from eks_training.workloads.mpi_operator import LAUNCHER_SERVICE_ACCOUNT, MpiOperatorSupportChart
 from eks_training.workloads.mpi_operator_install import (
+    INSTALLER,
     MPI_OPERATOR_VERSION,
     TTL_SECONDS_AFTER_FINISHED,
     MpiOperatorInstallChart,
@@ -70,7 +73,8 @@ _RESOURCES = {
 
 
 def _installer() -> list[dict]:
-    return validate_k8s_objects(chart_objects(MpiOperatorInstallChart(cdk8s.App(), "install")))
+    # to_json, not the chart's direct ApiObjects: each plus construct holds its ApiObject as a child.
+    return validate_k8s_objects(MpiOperatorInstallChart(cdk8s.App(), "install").to_json())
 
 
 def _upstream_manifest() -> list[dict]:
@@ -91,12 +95,14 @@ def _rbac_allows(rules: list[dict], verb: str, group: str, resource: str, name: 
 def _installer_rights(objects: list[dict]) -> tuple[list[dict], dict[str, list[dict]]]:
     """(cluster-wide rules, namespace -> rules) the installer's ServiceAccount is bound to."""
     (account,) = [o for o in objects if o["kind"] == "ServiceAccount"]
-    subject = {"kind": "ServiceAccount", "name": account["metadata"]["name"], "namespace": account["metadata"]["namespace"]}
+    subject = ("ServiceAccount", account["metadata"]["name"], account["metadata"]["namespace"])
     roles = {(o["kind"], o["metadata"].get("namespace"), o["metadata"]["name"]): o for o in objects if o["kind"] in ("ClusterRole", "Role")}
     cluster: list[dict] = []
     namespaced: dict[str, list[dict]] = {}
     for binding in (o for o in objects if o["kind"] in ("ClusterRoleBinding", "RoleBinding")):
-        if subject not in binding["subjects"]:
+        # A ServiceAccount subject's apiGroup is "" whether written or left out.
+        if subject not in [(b["kind"], b["name"], b.get("namespace")) for b in binding["subjects"]
+                           if b.get("apiGroup", "") == ""]:
             continue
         ref = binding["roleRef"]
         namespace = binding["metadata"].get("namespace")
@@ -192,3 +198,86 @@ def test_installer_namespace_reaches_only_dns_and_https_and_accepts_nothing() ->
     container = job["spec"]["template"]["spec"]["containers"][0]
     assert container["securityContext"]["readOnlyRootFilesystem"] is True
     assert {"name": "tmp", "mountPath": "/tmp"} in container["volumeMounts"]
+
+
+def test_installer_objects_are_cdk8s_plus_constructs() -> None:
+    chart = MpiOperatorInstallChart(cdk8s.App(), "install")
+    kinds = {type(c).__name__: c for c in chart.node.children if not isinstance(c, kplus.Volume)}
+    assert [type(c) for c in chart.node.children if not isinstance(c, kplus.Volume)] == [
+        kplus.Namespace, kplus.Namespace, kplus.ServiceAccount, kplus.ClusterRole, kplus.ClusterRoleBinding,
+        kplus.Role, kplus.RoleBinding, kplus.Job, kplus.NetworkPolicy]
+    # No plain object beside them.
+    assert not [c for c in chart.node.children if isinstance(c, cdk8s.ApiObject)]
+    # api_objects lists the ApiObjects inside the plus constructs, in the order the chart renders them.
+    assert [o.to_json() for o in chart.api_objects] == chart.to_json()
+    assert [o.kind for o in chart.api_objects] == [
+        "Namespace", "Namespace", "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Job",
+        "NetworkPolicy"]
+    job = kinds["Job"]
+    assert job.service_account.name == INSTALLER and job.automount_service_account_token is True
+    assert job.ttl_after_finished.to_seconds() == TTL_SECONDS_AFTER_FINISHED
+
+
+def test_installer_rbac_is_exactly_what_the_install_needs() -> None:
+    """Every (group, resource, name, verb) the installer holds, flattened: a right added or dropped fails here."""
+    objects = _installer()
+    cluster, namespaced = _installer_rights(objects)
+
+    def flat(rules: list[dict]) -> set[tuple[str, str, str, str]]:
+        return {(group, resource, name, verb) for r in rules for group in r["apiGroups"] for resource in r["resources"]
+                for name in (r.get("resourceNames") or ["*"]) for verb in r["verbs"]}
+
+    rbac, apply = "rbac.authorization.k8s.io", ("get", "create", "patch")
+    expected_cluster = {
+        *{("apiextensions.k8s.io", "customresourcedefinitions", "mpijobs.kubeflow.org", v) for v in apply},
+        ("", "namespaces", "mpi-operator", "get"), ("", "namespaces", "mpi-operator", "patch"),
+        *{(rbac, "clusterroles", name, v) for v in (*apply, "escalate")
+          for name in ("kubeflow-mpijobs-admin", "kubeflow-mpijobs-edit", "kubeflow-mpijobs-view", "mpi-operator")},
+        (rbac, "clusterroles", "mpi-operator", "bind"),
+        *{(rbac, "clusterrolebindings", "mpi-operator", v) for v in apply},
+        (rbac, "clusterrolebindings", "mpi-operator-installer", "get"),
+        (rbac, "clusterrolebindings", "mpi-operator-installer", "delete"),
+    }
+    expected_namespaced = {
+        *{("", "serviceaccounts", "mpi-operator", v) for v in apply},
+        *{("apps", "deployments", "mpi-operator", v) for v in apply},
+        ("apps", "deployments", "*", "list"), ("apps", "deployments", "*", "watch"),
+        (rbac, "rolebindings", "mpi-operator-installer", "get"), (rbac, "rolebindings", "mpi-operator-installer", "delete"),
+    }
+    assert flat(cluster) == expected_cluster
+    assert set(namespaced) == {"mpi-operator"} and flat(namespaced["mpi-operator"]) == expected_namespaced
+    # Bindings point at the installer's own roles, and the account mounts no token unless a pod asks.
+    (account,) = [o for o in objects if o["kind"] == "ServiceAccount"]
+    assert account["automountServiceAccountToken"] is False
+    for binding in (o for o in objects if o["kind"].endswith("Binding")):
+        assert binding["roleRef"]["name"] == INSTALLER
+        assert [(s["kind"], s["name"], s["namespace"]) for s in binding["subjects"]] == [
+            ("ServiceAccount", INSTALLER, "mpi-operator-install")]
+
+
+def test_installer_job_sets_every_plus_default_it_depends_on() -> None:
+    (job,) = [o for o in _installer() if o["kind"] == "Job"]
+    spec = job["spec"]
+    assert spec["backoffLimit"] == 3 and spec["ttlSecondsAfterFinished"] == TTL_SECONDS_AFTER_FINISHED
+    pod = spec["template"]["spec"]
+    # The token is what kubectl authenticates with; plus would leave it out.
+    assert pod["serviceAccountName"] == INSTALLER and pod["automountServiceAccountToken"] is True
+    assert pod["restartPolicy"] == "OnFailure"
+    assert not pod["hostNetwork"]
+    assert pod["securityContext"] == {"runAsNonRoot": True, "runAsUser": 65534, "runAsGroup": 65534,
+                                      "seccompProfile": {"type": "RuntimeDefault"}, "fsGroupChangePolicy": "Always"}
+    (container,) = pod["containers"]
+    assert container["imagePullPolicy"] == "IfNotPresent"
+    # Not plus's 1 CPU / 512Mi requests and 1.5 CPU / 2Gi limits; no CPU limit.
+    assert container["resources"] == {"requests": {"cpu": "100m", "memory": "128Mi"}, "limits": {"memory": "256Mi"}}
+    assert container["securityContext"] == {
+        "runAsNonRoot": True, "privileged": False, "allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
+        "capabilities": {"drop": ["ALL"]}}
+    assert pod["volumes"] == [{"name": "tmp", "emptyDir": {"sizeLimit": "64Mi"}}]
+    # Pinned to the system nodes (required node affinity: plus's form of a nodeSelector) and nowhere else.
+    assert "nodeSelector" not in pod
+    assert selector_mismatches(pod, {**SYSTEM_NODE_SELECTOR, "node.kubernetes.io/instance-type": "m6i.xlarge"}) == []
+    for key in SYSTEM_NODE_SELECTOR:
+        assert selector_mismatches(pod, {**SYSTEM_NODE_SELECTOR, key: "gpu"}), key
+    (term,) = pod["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+    assert term == {"matchExpressions": [{"key": k, "operator": "In", "values": [v]} for k, v in SYSTEM_NODE_SELECTOR.items()]}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import cdk8s
+import cdk8s_plus_28 as kplus
 import pytest
 import yaml
 
@@ -13,7 +14,7 @@ from eks_training.workloads.namespaces import (
     TrainingNamespace,
     TrainingNamespacesChart,
 )
-from support.k8s_schemas import chart_objects, validate_k8s_objects
+from support.k8s_schemas import validate_k8s_objects
 
 LLM_TEAM = TrainingNamespace(
     name="llm",
@@ -24,7 +25,8 @@ LLM_TEAM = TrainingNamespace(
 
 
 def _render(namespaces) -> list[dict]:
-    return chart_objects(TrainingNamespacesChart(cdk8s.App(), "ns", namespaces=namespaces))
+    # to_json, not the chart's direct ApiObjects: a plus Namespace holds its ApiObject as a child.
+    return TrainingNamespacesChart(cdk8s.App(), "ns", namespaces=namespaces).to_json()
 
 
 def test_namespace_quota_and_defaults_are_valid_and_labelled() -> None:
@@ -57,6 +59,21 @@ def test_namespace_quota_and_defaults_are_valid_and_labelled() -> None:
     assert limits == {"type": "Container", "defaultRequest": {"cpu": "500m", "memory": "1Gi"}, "default": {"memory": "4Gi"}}
     for obj in objects:
         assert obj["metadata"]["labels"]["app.kubernetes.io/part-of"] == "eks-training"
+
+
+def test_namespaces_are_cdk8s_plus_and_only_kinds_plus_lacks_are_plain() -> None:
+    chart = TrainingNamespacesChart(cdk8s.App(), "ns", namespaces=[LLM_TEAM, TrainingNamespace(name="research")])
+    plus = [c for c in chart.node.children if isinstance(c, kplus.Namespace)]
+    assert [n.name for n in plus] == ["llm", "research"]
+    # ResourceQuota and LimitRange have no cdk8s-plus-28 class: they, and only they, are plain ApiObjects.
+    plain = [(c.kind, c.metadata.namespace) for c in chart.node.children if isinstance(c, cdk8s.ApiObject)]
+    assert plain == [("ResourceQuota", "llm"), ("LimitRange", "llm"), ("LimitRange", "research")]
+    namespaces = [o for o in chart.to_json() if o["kind"] == "Namespace"]
+    # plus adds an empty spec (the API server fills in its finalizer, as for a Namespace without one) and nothing else.
+    assert [set(o) for o in namespaces] == [{"apiVersion", "kind", "metadata", "spec"}] * 2
+    assert all(o["spec"] == {} and set(o["metadata"]) == {"name", "labels"} for o in namespaces)
+    # api_objects lists the objects inside the plus constructs too, in the order the chart renders them.
+    assert [o.to_json() for o in chart.api_objects] == chart.to_json()
 
 
 @pytest.mark.parametrize(

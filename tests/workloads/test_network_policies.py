@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import cdk8s
+import cdk8s_plus_28 as kplus
 import pytest
 
 from eks_training.workloads.network_policies import (
@@ -12,15 +13,21 @@ from eks_training.workloads.network_policies import (
     NetworkPoliciesChart,
     Port,
     WorkloadNamespaces,
+    network_policy,
 )
-from support.k8s_schemas import chart_objects, validate_k8s_objects
+from support.k8s_schemas import validate_k8s_objects
 
 ALL = WorkloadNamespaces(training=("team-a", "team-b"), slurm="slurm", jupyterhub="jupyterhub",
                          kuberay_operator="kuberay-system", slinky_operator="slinky")
 
 
+def _chart(namespaces, vpc_cidr: str = "10.0.0.0/16") -> NetworkPoliciesChart:
+    return NetworkPoliciesChart(cdk8s.App(), "np", namespaces=namespaces, vpc_cidr=vpc_cidr)
+
+
 def _render(namespaces, vpc_cidr: str = "10.0.0.0/16") -> list[dict]:
-    return chart_objects(NetworkPoliciesChart(cdk8s.App(), "np", namespaces=namespaces, vpc_cidr=vpc_cidr))
+    # to_json, not the chart's direct ApiObjects: each plus construct holds its ApiObject as a child.
+    return _chart(namespaces, vpc_cidr).to_json()
 
 
 def _by_namespace(objects: list[dict]) -> dict[str, dict[str, dict]]:
@@ -38,7 +45,9 @@ def test_every_workload_namespace_is_isolated_both_ways_and_objects_are_valid() 
     assert set(policies) == {"team-a", "team-b", "slurm", "jupyterhub"}
     for namespace, mine in policies.items():
         deny = mine["default-deny"]["spec"]
-        assert deny == {"podSelector": {}, "policyTypes": ["Ingress", "Egress"]}, namespace
+        # No rules, both types (plus lists Egress first; the order means nothing): every pod isolated both ways.
+        assert deny["podSelector"] == {} and sorted(deny["policyTypes"]) == ["Egress", "Ingress"], namespace
+        assert not deny.get("ingress") and not deny.get("egress"), namespace
         for obj in mine.values():
             assert obj["metadata"]["labels"]["app.kubernetes.io/part-of"] == "eks-training"
 
@@ -66,7 +75,10 @@ def test_training_and_slurm_allow_their_own_namespace_jupyterhub_only_components
     policies = _by_namespace(_render(ALL))
     for namespace in ("team-a", "team-b", "slurm"):
         same = policies[namespace]["allow-same-namespace"]["spec"]
-        assert same["ingress"] == [{"from": [{"podSelector": {}}]}] and same["egress"] == [{"to": [{"podSelector": {}}]}]
+        # A podSelector alone (no namespaceSelector): the policy's own namespace; no ports ([]): every port.
+        assert same["ingress"] == [{"from": [{"podSelector": {}}], "ports": []}]
+        assert same["egress"] == [{"to": [{"podSelector": {}}], "ports": []}]
+        assert sorted(same["policyTypes"]) == ["Egress", "Ingress"]
     hub = policies["jupyterhub"]
     assert "allow-same-namespace" not in hub
     ingress = hub["allow-notebook-to-hub-ingress"]["spec"]
@@ -84,7 +96,9 @@ def test_cross_namespace_allowances_follow_the_operators() -> None:
                              "podSelector": {"matchLabels": {"app.kubernetes.io/name": "kuberay-operator"}}}]
     assert rule["ports"] == [{"protocol": "TCP", "port": 8265}]
     restd = policies["slurm"]["allow-slurmrestd-from-slinky"]["spec"]["ingress"]
-    assert restd == [{"from": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "slinky"}}}],
+    # Every pod of the operator's namespace (an empty podSelector beside the namespaceSelector selects them all).
+    assert restd == [{"from": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "slinky"}},
+                                "podSelector": {}}],
                       "ports": [{"protocol": "TCP", "port": 6820}]}]
     without = _by_namespace(_render(WorkloadNamespaces(training=("team-a",))))
     assert set(without) == {"team-a"}
@@ -119,3 +133,63 @@ def test_bad_inputs_raise_one_line_errors(build, message) -> None:
     with pytest.raises(ValueError, match=message) as caught:
         build()
     assert "\n" not in str(caught.value)
+
+
+def test_every_policy_is_a_cdk8s_plus_network_policy() -> None:
+    chart = _chart(ALL)
+    plus = [c for c in chart.node.children if isinstance(c, kplus.NetworkPolicy)]
+    # Nothing is written as a plain ApiObject beside them: each object in the output is one plus policy.
+    assert not [c for c in chart.node.children if isinstance(c, cdk8s.ApiObject)]
+    assert len(plus) == len(chart.to_json()) == 36
+    # api_objects lists the ApiObjects inside the plus constructs, in the order the chart renders them.
+    assert [o.to_json() for o in chart.api_objects] == chart.to_json()
+    assert {(p.metadata.namespace, p.metadata.name) for p in plus} == {
+        (o["metadata"]["namespace"], o["metadata"]["name"]) for o in chart.to_json()}
+
+
+def test_rendered_policies_allow_what_workloads_need_and_nothing_else() -> None:
+    """The policies' meaning, evaluated with Kubernetes' rules (the deploy check's model), not their shape."""
+    from eks_training.infra.check.network_policy import Address, Flow, Pod, PolicySet
+
+    policies = PolicySet(_render(ALL, vpc_cidr="10.20.0.0/16"))
+    worker, peer = Pod("team-a", {"app": "trainer"}), Pod("team-a", {"app": "other"})
+    allowed = [
+        Flow("dns", worker, Pod("kube-system", {"k8s-app": "kube-dns"}), 53, "UDP"),
+        Flow("dns over tcp", worker, Pod("kube-system", {"k8s-app": "kube-dns"}), 53),
+        Flow("s3", worker, Address("52.218.128.10"), 443),
+        Flow("pod identity", worker, Address("169.254.170.23"), 80),
+        Flow("lustre lnet", worker, Address("10.20.5.5"), 1021),
+        Flow("efs", worker, Address("10.20.5.5"), 2049),
+        Flow("nccl", worker, peer, 43012),
+        Flow("kuberay to dashboard", Pod("kuberay-system", {"app.kubernetes.io/name": "kuberay-operator"}), worker, 8265),
+        Flow("slinky to slurmrestd", Pod("slinky", {"any": "pod"}), Pod("slurm", {}), 6820),
+        Flow("notebook to hub", Pod("jupyterhub", {"component": "singleuser-server"}), Pod("jupyterhub", {"component": "hub"}), 8081),
+    ]
+    denied = [
+        Flow("instance metadata", worker, Address("169.254.169.254"), 80),
+        Flow("plain http out", worker, Address("203.0.113.10"), 80),
+        Flow("lustre outside the vpc", worker, Address("10.21.5.5"), 988),
+        Flow("another team", worker, Pod("team-b", {"app": "trainer"}), 43012),
+        Flow("other kuberay pod to dashboard", Pod("kuberay-system", {"app": "other"}), worker, 8265),
+        Flow("kuberay operator to another port", Pod("kuberay-system", {"app.kubernetes.io/name": "kuberay-operator"}), worker, 22),
+        Flow("notebook to notebook", Pod("jupyterhub", {"component": "singleuser-server"}),
+             Pod("jupyterhub", {"component": "singleuser-server"}), 8888),
+        Flow("notebook to proxy api", Pod("jupyterhub", {"component": "singleuser-server"}), Pod("jupyterhub", {"component": "proxy"}), 8001),
+    ]
+    assert [f.name for f in allowed if not policies.flow_allowed(f)] == []
+    assert [f.name for f in denied if policies.flow_allowed(f)] == []
+
+
+def test_network_policy_builder_isolates_only_what_it_is_told() -> None:
+    chart = cdk8s.Chart(cdk8s.App(), "c")
+    ingress_only = network_policy(chart, "lab", "deny-in", isolate=("Ingress",))
+    selected = network_policy(chart, "lab", "web", selects={"app": "web"})
+    selected.add_egress_rule(kplus.Pods.select(selected, "db", labels={"app": "db"}), [Port(5432).plus()])
+    rendered = {o["metadata"]["name"]: o["spec"] for o in chart.to_json()}
+    assert rendered["deny-in"] == {"podSelector": {}, "policyTypes": ["Ingress"]}
+    assert rendered["web"]["podSelector"] == {"matchLabels": {"app": "web"}}
+    # An egress rule isolates egress only: ingress to the web pods stays as other policies leave it.
+    assert rendered["web"]["policyTypes"] == ["Egress"]
+    assert ingress_only.metadata.get_label("app.kubernetes.io/part-of") == "eks-training"
+    with pytest.raises(ValueError, match=r"network policy 'x' isolate='ingress' is not allowed: use one of Ingress, Egress"):
+        network_policy(chart, "lab", "x", isolate=("ingress",))
