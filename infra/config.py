@@ -45,7 +45,6 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
 
 
-_VPC_ID = r"^vpc-[0-9a-f]{8,17}$"
 _INSTANCE_TYPE = r"^[a-z][a-z0-9-]*\.[a-z0-9]+$"
 _FILE_SYSTEM_PATH = r"^/[A-Za-z0-9._/-]*$"
 _S3_PREFIX = r"^[A-Za-z0-9!_.*'()/-]*$"
@@ -54,7 +53,6 @@ _HTTPS_URL = r"^https://[A-Za-z0-9.-]+(:\d+)?(/\S*)?$"
 #: What each pattern allows, in words: pattern errors name this instead of the regular expression.
 _PATTERN_HELP = {
     _DNS_LABEL.pattern: "use lowercase letters, digits and '-', starting with a letter (e.g. gpu-h100)",
-    _VPC_ID: "use a VPC id such as vpc-0123456789abcdef0",
     _INSTANCE_TYPE: "use an EC2 instance type such as m6i.2xlarge",
     _FILE_SYSTEM_PATH: "use an absolute path of letters, digits and . _ / - (e.g. /data)",
     _S3_PREFIX: "use an S3 key prefix of letters, digits and ! _ . * ' ( ) / -",
@@ -75,8 +73,6 @@ class NetworkConfig(_Model):
     training_subnet_prefix: Annotated[int, Field(ge=16, le=28)] | None = None
     nat_gateways: Annotated[int, Field(ge=1, le=3)] = 1
     vpc_endpoints: bool = True
-    #: Use an existing VPC instead of creating one.
-    existing_vpc_id: Annotated[str, Field(pattern=_VPC_ID)] | None = None
 
     @field_validator("cidr")
     @classmethod
