@@ -21,7 +21,7 @@ export AWS_EC2_METADATA_DISABLED := true
 CDK := node_modules/.bin/cdk
 CDK_FLAGS := --no-notices --no-version-reporting --no-asset-metadata --no-path-metadata
 
-.PHONY: synth test install install-dev node clean diagram benchmark deploy
+.PHONY: synth test install install-dev node clean diagram benchmark deploy imports
 .DEFAULT_GOAL := synth
 
 synth: install
@@ -42,6 +42,12 @@ diagram: install-dev
 
 benchmark: install-dev
 	$(PY) benchmarks/synth.py
+
+# Typed classes for the custom resources the charts emit: `cdk8s import` of the upstream CRDs into
+# workloads/imports/ (committed; see its generate.py for which kinds and versions). CRDS_DIR: the CRD folder.
+CRDS_DIR ?= $(or $(EKS_TRAINING_CRDS_DIR),../shared/crds)
+imports: install
+	$(PY) -m eks_training.workloads.imports.generate --crds $(CRDS_DIR) --cdk8s node_modules/.bin/cdk8s
 
 # The API reference, from the docstrings, into docs/api/ (git-ignored). constructs/ has no __init__.py (see
 # DESIGN.md), so pdoc is given its modules one by one; tests/test_docs.py builds the same list.
