@@ -1,0 +1,104 @@
+"""Every user-input error has one format, built by ``core.validation.invalid``: ``field=value is not allowed: ...``.
+
+Read from the source with `ast`: a ``ValueError`` whose literal text says "is not allowed", "is not a valid" or
+"is not an" is a hand-written copy of that format (or a second one) and fails here; ``invalid(field, value, allowed)``
+passes. Command-line errors (``RenderError``'s ``--option: ...``) are not ValueErrors and keep their own style.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from eks_training.core.validation import invalid
+
+REPO = Path(__file__).resolve().parent.parent
+LAYERS = ("core", "constructs", "workloads", "infra", "training")
+#: The one module that writes the format.
+HOME = "core/validation.py"
+PHRASES = ("is not allowed", "is not a valid", "is not an ")
+#: TEMPORARY: files other engineers were editing when the rule landed, which still hand-write the message. The lead
+#: empties this list as they move to ``invalid(...)``; test_allowlist_holds_only_files_that_still_violate keeps it
+#: from going stale, so an entry must be removed as soon as its file is clean.
+ALLOWLIST = {
+    "workloads/job_data_prep.py",
+    "workloads/karpenter.py",
+    "workloads/kuberay.py",
+    "workloads/network_policies.py",
+    "workloads/slinky/chart.py",
+}
+
+
+def _literal_text(node: ast.expr) -> str:
+    """The constant text of a string or f-string argument ("" when it is neither)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(part.value for part in node.values if isinstance(part, ast.Constant) and isinstance(part.value, str))
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _literal_text(node.left) + _literal_text(node.right)
+    if isinstance(node, ast.IfExp):  # either branch may be the message
+        return _literal_text(node.body) + "\n" + _literal_text(node.orelse)
+    return ""
+
+
+def hand_written_errors(source: str, filename: str = "<source>") -> list[int]:
+    """Lines where ``ValueError(<text>)`` is built with one of PHRASES in its literal text."""
+    lines = []
+    for node in ast.walk(ast.parse(source, filename=filename)):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "ValueError"
+                and node.args and any(phrase in _literal_text(node.args[0]) for phrase in PHRASES)):
+            lines.append(node.lineno)
+    return sorted(lines)
+
+
+def _violations() -> dict[str, list[int]]:
+    found = {}
+    for layer in LAYERS:
+        for path in sorted((REPO / layer).rglob("*.py")):
+            name = path.relative_to(REPO).as_posix()
+            if "__pycache__" in path.parts or name == HOME:
+                continue
+            lines = hand_written_errors(path.read_text(encoding="utf-8"), name)
+            if lines:
+                found[name] = lines
+    return found
+
+
+def test_user_input_errors_go_through_invalid() -> None:
+    outside = {name: lines for name, lines in _violations().items() if name not in ALLOWLIST}
+    assert outside == {}, "raise invalid(field, value, allowed) from eks_training.core.validation instead"
+
+
+def test_allowlist_holds_only_files_that_still_violate() -> None:
+    assert sorted(ALLOWLIST - set(_violations())) == []
+
+
+@pytest.mark.parametrize("source", [
+    'raise ValueError(f"{field}={value!r} is not allowed: use {allowed}")',
+    'raise ValueError("subnet=None is not allowed: give one")',
+    'raise ValueError(f"{field}={value!r} is not a valid " f"{what}: use {allowed}")',
+    'error = ValueError("x is not " + "allowed: y" if False else "name=1 is not a valid name")',
+    'def f(v):\n    raise ValueError(f"name={v!r} " + "is not allowed: use a DNS label")',
+    'raise ValueError(f"zone={zone!r} is not an availability zone name: use e.g. us-east-1a")',
+])
+def test_the_rule_catches_a_hand_written_message(source: str) -> None:
+    assert hand_written_errors(source) != []
+
+
+@pytest.mark.parametrize("source", [
+    'raise invalid("field", value, "use 1-63 lowercase letters")',
+    'raise ValueError(f"cannot express {value!r} as a cdk-nag finding id")',
+    'raise RenderError(f"--nodes: {nodes} is not allowed: 1 to 4 nodes")',
+])
+def test_the_rule_lets_the_helper_and_other_errors_through(source: str) -> None:
+    assert hand_written_errors(source) == []
+
+
+def test_the_format_names_field_value_and_what_is_allowed() -> None:
+    error = invalid("cluster.endpoint_access", "open", "use one of public, private")
+    assert isinstance(error, ValueError)
+    assert str(error) == "cluster.endpoint_access='open' is not allowed: use one of public, private"
+    assert (error.field, error.value, error.allowed) == ("cluster.endpoint_access", "open", "use one of public, private")
