@@ -67,7 +67,7 @@ import cdk8s
 import cdk8s_plus_28 as kplus
 import constructs
 
-from eks_training.core.validation import check_one_of
+from eks_training.core.validation import check_one_of, invalid
 from eks_training.workloads.k8s_objects import check_choice, check_dns_label, check_int, check_labels, check_unique
 from eks_training.workloads.labels import common_labels
 from eks_training.workloads.namespaces import api_objects_of
@@ -252,7 +252,7 @@ def _check_cidr(vpc_cidr: object) -> str:
     except ValueError:
         network = None
     if network is None or network.version != 4:
-        raise ValueError(f"vpc_cidr={vpc_cidr!r} is not an IPv4 network: use e.g. '10.0.0.0/16' (host bits zero)")
+        raise invalid("vpc_cidr", vpc_cidr, "use an IPv4 network such as '10.0.0.0/16' (host bits zero)")
     return str(network)
 
 

@@ -125,7 +125,7 @@ def test_own_policy_list_renders() -> None:
     (lambda: NamespacePolicy("ns", in_namespace="x"), r"namespace 'ns' in_namespace='x' must be a list of InNamespaceAllowance"),
     (lambda: WorkloadNamespaces(training=()), r"training=\(\) must be a non-empty list of namespace names"),
     (lambda: WorkloadNamespaces(training=("a",), slurm="a"), r"workload namespaces='a' is not allowed: each must be unique"),
-    (lambda: _render(ALL, vpc_cidr="10.0.0.1/16"), r"vpc_cidr='10.0.0.1/16' is not an IPv4 network"),
+    (lambda: _render(ALL, vpc_cidr="10.0.0.1/16"), r"vpc_cidr='10.0.0.1/16' is not allowed: use an IPv4 network such as '10.0.0.0/16' \(host bits zero\)"),
     (lambda: _render([]), r"namespaces=\[\] must be a WorkloadNamespaces or a non-empty list of NamespacePolicy"),
     (lambda: _render([NamespacePolicy("a"), NamespacePolicy("a")]), r"policy namespaces='a' is not allowed: each must be unique"),
 ])
