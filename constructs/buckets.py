@@ -11,7 +11,7 @@ from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
 from eks_training.constructs.acknowledgements import acknowledge, wildcard_resource_finding
-from eks_training.core.validation import InvalidValue, check_bucket_name, check_whole_number, invalid
+from eks_training.core.validation import check_bucket_name, check_whole_number, invalid
 
 # Reading a dataset needs listing plus object reads; the checkpoint writer also puts, deletes old
 # checkpoints and cleans up multipart uploads of large shards. Nothing else (no bucket configuration).
@@ -33,19 +33,6 @@ _KEY_ACTIONS = ("kms:Decrypt", "kms:GenerateDataKey")
 # into the key policy. A name pattern avoids a dependency on the file system (which links to these buckets).
 FSX_S3_ROLE_PATH = "role/aws-service-role/s3.data-source.lustre.fsx.amazonaws.com/AWSServiceRoleForFSxS3Access_*"
 _FSX_KEY_ACTIONS = ("kms:Encrypt", "kms:Decrypt", "kms:ReEncrypt*", "kms:GenerateDataKey*", "kms:DescribeKey")
-
-
-def bucket_name_error(field: str, name: str) -> str | None:
-    """Return the one-line error if ``name`` breaks the S3 bucket naming rules (core.validation's, which the config
-    layer runs too), else None. Unresolved CDK tokens are not checked: their value is only known at deploy time.
-    """
-    if cdk.Token.is_unresolved(name):
-        return None
-    try:
-        check_bucket_name(field, name)
-    except InvalidValue as err:
-        return str(err)
-    return None
 
 
 def _positive_days(field: str, value: object) -> int:

@@ -28,8 +28,8 @@ from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
 from eks_training.constructs.acknowledgements import acknowledge, wildcard_resource_finding
-from eks_training.constructs.buckets import bucket_name_error
 from eks_training.core.fsx import check_lustre_settings, check_metadata_iops, invalid, is_whole_number
+from eks_training.core.validation import check_bucket_name
 from eks_training.core.names import FSX_DATA_DIR, FSX_WORKSPACES_DIR
 
 LUSTRE_VERSION = "2.15"
@@ -78,9 +78,7 @@ class DataRepositoryAssociation:
         path = self.file_system_path
         if not isinstance(path, str) or not _FILE_SYSTEM_PATH.match(path) or "//" in path:
             raise invalid("file_system_path", path, "use an absolute path such as '/data' (at most 4096 characters)")
-        error = bucket_name_error("bucket_name", self.bucket_name)
-        if error:
-            raise ValueError(error)
+        check_bucket_name("bucket_name", self.bucket_name)  # core.validation's rule, the buckets' and config's too
         if not isinstance(self.prefix, str) or self.prefix.startswith("/") or "//" in self.prefix:
             raise invalid("prefix", self.prefix, "use an S3 key prefix without leading '/' such as 'training-data/'")
         object.__setattr__(self, "auto_import_events", _check_events("auto_import_events", self.auto_import_events))

@@ -347,7 +347,7 @@ def _association(**overrides) -> DataRepositoryAssociation:
     ("overrides", "message"),
     [
         ({"file_system_path": "data"}, "file_system_path='data' is not allowed: use an absolute path"),
-        ({"bucket_name": "Not_A_Bucket"}, "bucket_name='Not_A_Bucket' is not a valid S3 bucket name"),
+        ({"bucket_name": "Not_A_Bucket"}, "bucket_name='Not_A_Bucket' is not allowed: use an S3 bucket name: 3-63"),
         ({"prefix": "/training"}, "prefix='/training' is not allowed"),
         ({"auto_import_events": ("NEW", "MODIFIED")}, "auto_import_events=['NEW', 'MODIFIED'] is not allowed"),
         ({"auto_export_events": ("NEW", "NEW")}, "auto_export_events=['NEW', 'NEW'] is not allowed: use distinct"),
