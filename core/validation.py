@@ -210,3 +210,23 @@ def check_addon_versions(field: str, versions: object) -> dict[str, str]:
             raise invalid(f"{field} key", name, f"use add-ons of {', '.join(DEFAULT_ADDONS)}")
         check_addon_version(f"{field}[{name!r}]", version, latest=True)
     return versions
+
+
+_HTTPS_URL = re.compile(r"^https://[A-Za-z0-9.-]+(:\d+)?(/\S*)?$")
+_OAUTH_CALLBACK_URL = re.compile(r"^https?://[A-Za-z0-9.-]+(:\d+)?(/\S*)?/hub/oauth_callback$")
+
+
+def check_oidc_sign_in(*, authorize_url: object, token_url: object, userdata_url: object, callback_url: object,
+                       client_id: object, allowed_users: object, allowed_groups: object, prefix: str = "") -> None:
+    """JupyterHub's OpenID Connect sign-in: the provider's https:// endpoints, the hub's callback, a client id and
+    someone allowed in (an empty allow-list would let nobody, or with some authenticators everybody, sign in)."""
+    for field, url in (("authorize_url", authorize_url), ("token_url", token_url), ("userdata_url", userdata_url)):
+        if not is_token(url) and (not isinstance(url, str) or not _HTTPS_URL.match(url)):
+            raise invalid(prefix + field, url, "use an https:// URL of your provider")
+    if not is_token(callback_url) and (not isinstance(callback_url, str) or not _OAUTH_CALLBACK_URL.match(callback_url)):
+        raise invalid(prefix + "callback_url", callback_url, "use the hub's http(s)://HOST/hub/oauth_callback URL")
+    if not isinstance(client_id, str) or not client_id.strip():
+        raise invalid(prefix + "client_id", client_id, "give the provider's app client id")
+    if not allowed_users and not allowed_groups:
+        raise invalid(prefix + "allowed_users", list(allowed_users or ()),  # type: ignore[call-overload]
+                      "name who may sign in: at least one user, or a group in allowed_groups")

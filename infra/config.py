@@ -23,7 +23,7 @@ from eks_training.core.catalog import INSTANCE_TYPES, check_accelerator, check_e
 from eks_training.core.validation import (
     ENDPOINT_ACCESS, IDLE_MINUTES, LOG_RETENTION_DAYS, NODE_GROUP_CAPACITY_TYPES, InvalidValue, check_addon_version,
     check_addon_versions, check_bucket_name, check_capacity_reservation, check_job_reference, check_metrics_namespace,
-    check_node_group_sizes, check_region, check_role_arn, invalid,
+    check_node_group_sizes, check_oidc_sign_in, check_region, check_role_arn, invalid,
 )
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent / "environments"
@@ -49,7 +49,6 @@ _INSTANCE_TYPE = r"^[a-z][a-z0-9-]*\.[a-z0-9]+$"
 _FILE_SYSTEM_PATH = r"^/[A-Za-z0-9._/-]*$"
 _S3_PREFIX = r"^[A-Za-z0-9!_.*'()/-]*$"
 _ACCOUNT = r"^\d{12}$"
-_HTTPS_URL = r"^https://[A-Za-z0-9.-]+(:\d+)?(/\S*)?$"
 #: What each pattern allows, in words: pattern errors name this instead of the regular expression.
 _PATTERN_HELP = {
     _DNS_LABEL.pattern: "use lowercase letters, digits and '-', starting with a letter (e.g. gpu-h100)",
@@ -57,7 +56,6 @@ _PATTERN_HELP = {
     _FILE_SYSTEM_PATH: "use an absolute path of letters, digits and . _ / - (e.g. /data)",
     _S3_PREFIX: "use an S3 key prefix of letters, digits and ! _ . * ' ( ) / -",
     _ACCOUNT: "use the 12-digit AWS account id",
-    _HTTPS_URL: "use an https:// URL of your provider",
 }
 
 Name = Annotated[str, Field(pattern=_DNS_LABEL.pattern, max_length=40)]
@@ -378,15 +376,28 @@ class SlurmPartitionConfig(_Model):
 class SignInConfig(_Model):
     """JupyterHub sign-in through your OpenID Connect provider; the client secret stays in a Kubernetes Secret."""
 
-    authorize_url: Annotated[str, Field(pattern=_HTTPS_URL)]
-    token_url: Annotated[str, Field(pattern=_HTTPS_URL)]
-    userdata_url: Annotated[str, Field(pattern=_HTTPS_URL)]
+    #: The provider's authorization endpoint (https://).
+    authorize_url: str
+    #: The provider's token endpoint (https://).
+    token_url: str
+    #: The provider's user-info endpoint (https://).
+    userdata_url: str
     client_id: Annotated[str, Field(min_length=1, max_length=256)]
     #: Kubernetes Secret (key `client-secret`) in the jupyterhub namespace, created with kubectl before sign-in.
     client_secret_name: Name = "jupyterhub-oidc"
+    #: Who may sign in: usernames here and/or groups in `allowed_groups` (at least one of the two).
     allowed_users: tuple[str, ...] = ()
     allowed_groups: tuple[str, ...] = ()
-    callback_url: Annotated[str, Field(pattern=r"^https?://\S+/hub/oauth_callback$")] = "http://localhost:8000/hub/oauth_callback"
+    #: The hub's http(s)://HOST/hub/oauth_callback URL, as registered with the provider.
+    callback_url: str = "http://localhost:8000/hub/oauth_callback"
+
+    @model_validator(mode="after")
+    def _sign_in(self) -> "SignInConfig":
+        # The OidcSignIn workload's own check, so a file that loads also synthesizes.
+        check_oidc_sign_in(authorize_url=self.authorize_url, token_url=self.token_url, userdata_url=self.userdata_url,
+                           callback_url=self.callback_url, client_id=self.client_id, allowed_users=self.allowed_users,
+                           allowed_groups=self.allowed_groups)
+        return self
 
 
 class ServicesConfig(_Model):
@@ -450,7 +461,9 @@ class ObservabilityConfig(_Model):
     metrics_namespace: str = "EksTraining"
     #: Minutes of accelerators under 5% utilisation before the idle alarm fires.
     idle_minutes: Annotated[int, Field(ge=IDLE_MINUTES[0], le=IDLE_MINUTES[1])] = 30
+    #: Version of the CloudWatch Observability EKS add-on, vX.Y.Z-eksbuild.N.
     cloudwatch_addon_version: str = "v4.10.3-eksbuild.1"
+    #: Version of the EKS node monitoring agent add-on, vX.Y.Z-eksbuild.N.
     node_monitoring_addon_version: str = "v1.6.0-eksbuild.1"
     #: "namespace/job" entries that get a throughput-drop alarm.
     alarm_jobs: tuple[str, ...] = ()

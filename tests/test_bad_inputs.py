@@ -149,6 +149,13 @@ CONFIG_CASES = [
     (("services", "jupyterhub_sign_in", "authorize_url"), "http://login.example.com/authorize",
      ("services.jupyterhub_sign_in.authorize_url", "http://login.example.com/authorize",
       "use an https:// URL of your provider")),
+    # The OidcSignIn workload's check, run by the config layer: a file that loads also synthesizes.
+    (("services", "jupyterhub_sign_in", "allowed_groups"), [],
+     ("services.jupyterhub_sign_in.allowed_users", [],
+      "name who may sign in: at least one user, or a group in allowed_groups")),
+    (("services", "jupyterhub_sign_in", "callback_url"), "https://hub.example.com/callback",
+     ("services.jupyterhub_sign_in.callback_url", "https://hub.example.com/callback",
+      "use the hub's http(s)://HOST/hub/oauth_callback URL")),
     (("images",), {"gpu_image": "registry.example/trainer:1"},
      ("images.gpu_image", "registry.example/trainer:1", "none while build_training_images is true (it would be "
       "ignored): set build_training_images: false to use your own image")),

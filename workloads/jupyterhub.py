@@ -22,7 +22,7 @@ from eks_training.core.catalog import (
 )
 from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int, check_unique
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
-from eks_training.core.validation import invalid, is_token
+from eks_training.core.validation import check_oidc_sign_in, invalid, is_token
 from eks_training.core.versions import JUPYTERHUB
 from eks_training.core.names import DATA_PATH, WORKSPACE_PATH
 from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
@@ -212,16 +212,11 @@ class OidcSignIn:
     username_claim: str = "email"
 
     def __post_init__(self) -> None:
-        for field in ("authorize_url", "token_url", "userdata_url"):
-            if not re.match(r"^https://[a-z0-9.-]+(:\d+)?/\S*$", str(getattr(self, field))):
-                raise invalid(f"sign-in {field}", getattr(self, field), "use an https:// URL of your provider")
-        if not re.match(r"^https?://[a-z0-9.-]+(:\d+)?/\S*oauth_callback$", str(self.callback_url)):
-            raise invalid("sign-in callback_url", self.callback_url, "use the hub's .../hub/oauth_callback URL")
-        if not str(self.client_id).strip():
-            raise invalid("sign-in client_id", self.client_id, "give the provider's app client id")
+        # core.validation's check, which the config layer runs on services.jupyterhub_sign_in too.
+        check_oidc_sign_in(authorize_url=self.authorize_url, token_url=self.token_url, userdata_url=self.userdata_url,
+                           callback_url=self.callback_url, client_id=self.client_id, allowed_users=self.allowed_users,
+                           allowed_groups=self.allowed_groups, prefix="sign-in ")
         check_dns_subdomain("sign-in client_secret_name", self.client_secret_name)
-        if not self.allowed_users and not self.allowed_groups:
-            raise invalid("sign-in allowed_users and allowed_groups", [], "name who may sign in")
 
     def hub_values(self) -> dict[str, Any]:
         authenticator = {

@@ -15,6 +15,7 @@ from eks_training.workloads.jupyterhub import (
     DEFAULT_NOTEBOOK_PROFILES,
     JUPYTERHUB_CHART_VERSION,
     NotebookProfile,
+    OidcSignIn,
     jupyterhub_values,
     profiles_for,
 )
@@ -174,6 +175,12 @@ def test_values_pass_the_charts_own_values_schema():
                                  accelerators=1, cpu_guarantee=1, mem_guarantee="4Gi"), "mem_guarantee='4Gi'"),
         (lambda: NotebookProfile(slug="g", display_name="x", description="x", instance_type="m5.large",
                                  accelerators=1, cpu_guarantee=1, mem_guarantee="4G"), "instance_type='m5.large'"),
+        (lambda: OidcSignIn(authorize_url="https://idp.example.com/authorize", token_url="https://idp.example.com/token",
+                            userdata_url="https://idp.example.com/userinfo", client_id="hub", client_secret_name="oidc"),
+         "sign-in allowed_users=[]"),
+        (lambda: OidcSignIn(authorize_url="http://idp.example.com/authorize", token_url="https://idp.example.com/token",
+                            userdata_url="https://idp.example.com/userinfo", client_id="hub", client_secret_name="oidc",
+                            allowed_groups=("ml",)), "sign-in authorize_url='http://idp.example.com/authorize'"),
     ],
 )
 def test_bad_input_gets_a_one_line_error_naming_field_and_value(make, expected):
