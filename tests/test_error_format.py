@@ -26,7 +26,6 @@ ALLOWLIST = {
     "workloads/job_data_prep.py",
     "workloads/karpenter.py",
     "workloads/kuberay.py",
-    "workloads/network_policies.py",
     "workloads/slinky/chart.py",
 }
 
