@@ -16,7 +16,7 @@ from constructs import Construct
 
 from eks_training.constructs.acknowledgements import acknowledge
 from eks_training.core.names import EFA_SUBNET_TAG
-from eks_training.core.validation import invalid
+from eks_training.core.validation import check_vpc_cidr, check_zones, invalid
 
 #: AWS keeps 5 addresses of every subnet.
 _AWS_RESERVED_IPS = 5
@@ -78,11 +78,8 @@ class TrainingNetwork(Construct):
                  nat_gateways: int = 1, vpc_endpoints: bool = True, cluster_name: str | None = None,
                  existing: ExistingNetwork | None = None) -> None:
         super().__init__(scope, id)
-        azs = list(existing.availability_zones if existing else availability_zones)
-        if len(azs) < 2:
-            raise invalid("availability_zones", azs, "name at least 2 zones (EKS needs two)")
-        if training_az not in azs:
-            raise invalid("training_az", training_az, f"use one of availability_zones {azs}")
+        # The checks the config layer runs on an environment file's zones and CIDR.
+        azs = check_zones(existing.availability_zones if existing else availability_zones, training_az)
         self.availability_zones = azs
         self.training_az = training_az
 
@@ -115,7 +112,7 @@ class TrainingNetwork(Construct):
 
     def _create_vpc(self, azs: list[str], training_az: str, cidr: str, training_ips: int,
                     training_prefix: int | None, nat_gateways: int) -> None:
-        network = ipaddress.ip_network(cidr)
+        network = ipaddress.ip_network(check_vpc_cidr("cidr", cidr))
         prefix = training_prefix if training_prefix is not None else training_subnet_prefix(training_ips)
         usable = 2 ** (32 - prefix) - _AWS_RESERVED_IPS
         if usable < training_ips:

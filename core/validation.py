@@ -230,3 +230,30 @@ def check_oidc_sign_in(*, authorize_url: object, token_url: object, userdata_url
     if not allowed_users and not allowed_groups:
         raise invalid(prefix + "allowed_users", list(allowed_users or ()),  # type: ignore[call-overload]
                       "name who may sign in: at least one user, or a group in allowed_groups")
+
+
+def check_vpc_cidr(field: str, value: object) -> str:
+    """The VPC's private IPv4 range, /16 to /24 (room for the public, private and training subnets)."""
+    if is_token(value):
+        return value  # type: ignore[return-value]
+    try:
+        network = ipaddress.ip_network(value, strict=True)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise invalid(field, value, "use an IPv4 network such as 10.0.0.0/16 (host bits zero)") from None
+    if network.version != 4 or not 16 <= network.prefixlen <= 24:
+        raise invalid(field, value, "use an IPv4 network with a prefix from /16 to /24")
+    if not network.is_private:
+        raise invalid(field, value, "use a private range (RFC 1918), e.g. 10.0.0.0/16")
+    return value  # type: ignore[return-value]
+
+
+def check_zones(availability_zones: object, training_az: object) -> list[str]:
+    """At least two distinct Availability Zones (EKS needs two), one of them the training zone."""
+    zones = [availability_zones] if isinstance(availability_zones, str) else list(availability_zones)  # type: ignore[call-overload]
+    if len(zones) < 2:
+        raise invalid("availability_zones", zones, "name at least 2 zones (EKS needs two)")
+    if len(set(zones)) != len(zones):
+        raise invalid("availability_zones", zones, "name each zone once")
+    if training_az not in zones:
+        raise invalid("training_az", training_az, f"use one of availability_zones {zones}")
+    return zones

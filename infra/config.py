@@ -23,7 +23,7 @@ from eks_training.core.catalog import INSTANCE_TYPES, check_accelerator, check_e
 from eks_training.core.validation import (
     ENDPOINT_ACCESS, IDLE_MINUTES, LOG_RETENTION_DAYS, NODE_GROUP_CAPACITY_TYPES, InvalidValue, check_addon_version,
     check_addon_versions, check_bucket_name, check_capacity_reservation, check_job_reference, check_metrics_namespace,
-    check_node_group_sizes, check_oidc_sign_in, check_region, check_role_arn, invalid,
+    check_node_group_sizes, check_oidc_sign_in, check_region, check_role_arn, check_vpc_cidr, check_zones, invalid,
 )
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent / "environments"
@@ -75,15 +75,7 @@ class NetworkConfig(_Model):
     @field_validator("cidr")
     @classmethod
     def _cidr(cls, value: str) -> str:
-        try:
-            net = ipaddress.ip_network(value, strict=True)
-        except ValueError:
-            raise invalid("cidr", value, "use an IPv4 network such as 10.0.0.0/16 (host bits zero)") from None
-        if net.version != 4 or not 16 <= net.prefixlen <= 24:
-            raise invalid("cidr", value, "use an IPv4 network with a prefix from /16 to /24")
-        if not net.is_private:
-            raise invalid("cidr", value, "use a private range (RFC 1918), e.g. 10.0.0.0/16")
-        return value
+        return check_vpc_cidr("cidr", value)  # the TrainingNetwork construct's check
 
 
 class ClusterConfig(_Model):
@@ -507,7 +499,8 @@ class PlatformConfig(_Model):
     name: Name
     region: str
     account: Annotated[str, Field(pattern=_ACCOUNT)] | None = None
-    availability_zones: tuple[str, ...] = Field(min_length=2, max_length=6)
+    #: At least two (EKS needs two), one of them training_az.
+    availability_zones: tuple[str, ...] = Field(max_length=6)
     training_az: str
     #: Default: the newest version in EKS standard support on the day of synth (see ``default_kubernetes_version``).
     kubernetes_version: Literal["1.31", "1.32", "1.33", "1.34", "1.35", "1.36"] = Field(
@@ -548,10 +541,7 @@ class PlatformConfig(_Model):
         for i, az in enumerate(self.availability_zones):
             if not (az.startswith(self.region) and re.match(r"^[a-z]$", az[len(self.region):])):
                 raise invalid(f"availability_zones[{i}]", az, f"use a zone of region {self.region}, e.g. {self.region}a")
-        if len(set(self.availability_zones)) != len(self.availability_zones):
-            raise invalid("availability_zones", list(self.availability_zones), "name each zone once")
-        if self.training_az not in self.availability_zones:
-            raise invalid("training_az", self.training_az, f"use one of availability_zones {list(self.availability_zones)}")
+        check_zones(self.availability_zones, self.training_az)  # the TrainingNetwork construct's check
         ns = [n.name for n in self.training_namespaces]
         if len(set(ns)) != len(ns):
             raise invalid("training_namespaces names", ns, "give each namespace a unique name")

@@ -51,7 +51,7 @@ BUCKET_RULE = ("use an S3 bucket name: 3-63 characters of lowercase letters, dig
 CONFIG_CASES = [
     (("region",), "us-west", ("region", "us-west", "use an AWS region name such as us-west-2")),
     (("availability_zones",), ["us-west-2a"],
-     ("availability_zones", ["us-west-2a"], "Tuple should have at least 2 items after validation, not 1")),
+     ("availability_zones", ["us-west-2a"], "name at least 2 zones (EKS needs two)")),
     (("availability_zones",), ["us-west-2a", "us-east-1b"],
      ("availability_zones[1]", "us-east-1b", "use a zone of region us-west-2, e.g. us-west-2a")),
     (("availability_zones",), ["us-west-2a", "us-west-2a"],

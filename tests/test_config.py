@@ -59,7 +59,7 @@ BAD_CONFIGS = [
     ("kubernetes_version", "1.30", ("kubernetes_version", "1.30", "should be '1.31', '1.32', '1.33', '1.34', '1.35' or '1.36'")),
     ("kubernetes_version", 1.33, ("kubernetes_version", 1.33, "should be '1.31'")),
     ("training_az", "us-west-2d", ("training_az", "us-west-2d", "use one of availability_zones ['us-west-2a', 'us-west-2b']")),
-    ("availability_zones", ["us-west-2a"], ("availability_zones", ["us-west-2a"], "should have at least 2 items")),
+    ("availability_zones", ["us-west-2a"], ("availability_zones", ["us-west-2a"], "name at least 2 zones")),
     ("availability_zones", ["us-west-2a", "us-east-1b"],
      ("availability_zones[1]", "us-east-1b", "use a zone of region us-west-2, e.g. us-west-2a")),
     ("network.cidr", "10.0.0.0/33", ("network.cidr", "10.0.0.0/33", "use an IPv4 network such as 10.0.0.0/16")),

@@ -57,3 +57,36 @@ def test_a_cluster_without_a_training_subnet_says_so():
     with pytest.raises(ValueError, match=r"^instance_type='p9.huge' is not allowed: use a supported accelerated instance "
                                          r"type: p4d\.24xlarge"):
         cluster.add_accelerated_node_group("Y", instance_type="p9.huge", subnet=network.training_subnet)
+
+
+@pytest.mark.parametrize(("network", "node_group", "setting", "value"), [
+    ({"cidr": "8.8.0.0/16"}, {}, "network.cidr", "8.8.0.0/16"),
+    ({"cidr": "10.0.0.0/8"}, {}, "network.cidr", "10.0.0.0/8"),
+    ({"availability_zones": ["us-west-2a"]}, {}, "availability_zones", ["us-west-2a"]),
+    ({"training_az": "us-west-2d"}, {}, "training_az", "us-west-2d"),
+    ({}, {"min_size": 3, "max_size": 2}, "capacity.gpu_node_groups[0].min_size", 3),
+    ({}, {"capacity_type": "spot", "capacity_reservation_id": "cr-0123456789abcdef0"},
+     "capacity.gpu_node_groups[0].capacity_reservation_id", "cr-0123456789abcdef0"),
+])
+def test_constructs_and_the_config_refuse_the_same_settings_with_the_same_words(network, node_group, setting, value):
+    """The config layer runs the constructs' own checks: one rule, one message, whichever door a value comes in by."""
+    from eks_training.infra.config import ConfigError, load_environment, parse_config
+
+    zones = {"availability_zones": ["us-west-2a", "us-west-2b", "us-west-2c"], "training_az": "us-west-2a"}  # staging's
+    stack = cdk.Stack(cdk.App(), "Same", env=cdk.Environment(region="us-west-2"))
+    with pytest.raises(ValueError) as from_props:
+        built = TrainingNetwork(stack, "Network", **{**zones, "training_ips": 100, **network})
+        TrainingCluster(stack, "Cluster", vpc=built.vpc, version="1.35", training_subnet=built.training_subnet,
+                        efa_security_group=built.efa_security_group).add_accelerated_node_group(
+            "Gpu", instance_type="p5.48xlarge", **node_group)
+
+    data = load_environment("staging").model_dump(mode="json")
+    data.update({key: value for key, value in network.items() if key != "cidr"})
+    data["network"]["cidr"] = network.get("cidr", data["network"]["cidr"])
+    if node_group:
+        data["capacity"]["gpu_node_groups"] = [{"name": "gpu", "instance_type": "p5.48xlarge", **node_group}]
+    with pytest.raises(ConfigError) as from_file:
+        parse_config(data, source="env.yaml")
+
+    allowed = from_props.value.allowed
+    assert str(from_file.value) == f"env.yaml: {setting}={value!r} is not allowed: {allowed}"
