@@ -8,6 +8,7 @@ passes. Command-line errors (``RenderError``'s ``--option: ...``) are not ValueE
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -101,3 +102,21 @@ def test_the_format_names_field_value_and_what_is_allowed() -> None:
     assert isinstance(error, ValueError)
     assert str(error) == "cluster.endpoint_access='open' is not allowed: use one of public, private"
     assert (error.field, error.value, error.allowed) == ("cluster.endpoint_access", "open", "use one of public, private")
+
+
+def test_the_shared_checks_let_cdk_tokens_through_and_refuse_the_same_text_written_out() -> None:
+    import aws_cdk as cdk
+
+    from eks_training.core import validation as v
+
+    name = cdk.Fn.join("-", ["acme", cdk.Aws.ACCOUNT_ID, "data"])  # known only at deploy time
+    arn = cdk.Fn.sub("arn:aws:iam::${AWS::AccountId}:role/x")
+    size = cdk.Token.as_number(cdk.Fn.ref("Size"))
+    assert v.check_bucket_name("data_bucket_name", name) == name
+    assert v.check_role_arn("admin_role_arns[0]", arn) == arn
+    assert v.check_whole_number("max_size", size, minimum=1) == size
+    v.check_node_group_sizes(0, size, 4)
+    for check, field, text in ((v.check_bucket_name, "data_bucket_name", "acme-${AWS::AccountId}-data"),
+                               (v.check_role_arn, "admin_role_arns[0]", "role/x")):
+        with pytest.raises(ValueError, match=rf"^{re.escape(field)}={re.escape(repr(text))} is not allowed: "):
+            check(field, text)
