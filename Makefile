@@ -26,8 +26,8 @@ CDK_FLAGS := --no-notices --no-version-reporting --no-asset-metadata --no-path-m
 
 synth: install
 	$(CDK) synth $(CDK_FLAGS) --quiet -c env=$(ENV)
-	@$(PY) -m eks_training.infra.review --env $(ENV) --out cdk.out
-	@$(PY) -m eks_training.infra.cli check --env $(ENV) --template cdk.out/EksTraining-$(ENV).template.json > cdk.out/check-$(ENV).txt \
+	@$(PY) -m eks_training.infra.tools.review --env $(ENV) --out cdk.out
+	@$(PY) -m eks_training.infra.tools.cli check --env $(ENV) --template cdk.out/EksTraining-$(ENV).template.json > cdk.out/check-$(ENV).txt \
 		&& tail -n 1 cdk.out/check-$(ENV).txt || { cat cdk.out/check-$(ENV).txt; exit 1; }
 
 test: install-dev
@@ -38,7 +38,7 @@ deploy: install
 	$(CDK) deploy $(CDK_FLAGS) -c env=$(ENV)
 
 diagram: install-dev
-	$(PY) -m eks_training.infra.diagram --env $(ENV) --out docs/architecture-$(ENV).png
+	$(PY) -m eks_training.infra.tools.diagram --env $(ENV) --out docs/architecture-$(ENV).png
 
 benchmark: install-dev
 	$(PY) benchmarks/synth.py

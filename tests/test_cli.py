@@ -10,7 +10,7 @@ import sys
 import pytest
 import yaml
 
-from eks_training.infra.cli import main
+from eks_training.infra.tools.cli import main
 from support.k8s_schemas import validate_k8s_objects
 
 
@@ -86,7 +86,7 @@ def test_plan_writes_deepspeed_config(capsys, tmp_path) -> None:
 
 def test_console_script_in_a_subprocess() -> None:
     env = {**os.environ, "JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION": "1"}
-    result = subprocess.run([sys.executable, "-m", "eks_training.infra.cli", "render", "pytorch-job", "--env", "nope"],
+    result = subprocess.run([sys.executable, "-m", "eks_training.infra.tools.cli", "render", "pytorch-job", "--env", "nope"],
                             capture_output=True, text=True, env=env, timeout=60)
     assert result.returncode == 2
     assert result.stderr.strip().splitlines()[-1].startswith("error: env='nope' is not allowed: use one of the environments")

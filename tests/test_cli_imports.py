@@ -16,7 +16,7 @@ HEAVY = ("aws_cdk", "cdk8s", "jsii")
 #: Runs `call` in a fresh interpreter and prints its result, its stdout and which of HEAVY it loaded, as JSON.
 PROBE = """
 import contextlib, io, json, sys
-from eks_training.infra.cli import build_parser, main
+from eks_training.infra.tools.cli import build_parser, main
 with contextlib.redirect_stdout(io.StringIO()) as out:
     status = {call}
 print(json.dumps({{"status": status, "out": out.getvalue(), "loaded": [m for m in {heavy!r} if m in sys.modules]}}))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from eks_training.infra.diagram import main, render, subnets
+from eks_training.infra.tools.diagram import main, render, subnets
 from support.synth import Synthesized
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+import zipfile
 from pathlib import Path
 
 from packaging.requirements import Requirement
@@ -64,6 +65,12 @@ def _clean_source(into: Path) -> Path:
     return into
 
 
+def _source_modules(source: Path) -> list[str]:
+    """Every .py of the package folders, as a path inside the package (``infra/tools/cli.py``)."""
+    return [str(path.relative_to(source)) for folder in _pyproject()["tool"]["setuptools"]["package-dir"].values()
+            for path in (source / folder).rglob("*.py") if "__pycache__" not in path.parts]
+
+
 def test_other_cdk_app_uses_a_regular_install(tmp_path):
     wheels = tmp_path / "wheels"
     source = _clean_source(tmp_path / "source")
@@ -75,6 +82,11 @@ def test_other_cdk_app_uses_a_regular_install(tmp_path):
     log = (built.stdout + built.stderr).splitlines()
     assert [line for line in log if re.search(r"\w*Warning:|^\s*warning: ", line)] == []
     wheel = next(wheels.glob("eks_training-*.whl"))
+    # Every module of the source tree ships (a subpackage missing from pyproject's list is silently left out).
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = {name for name in archive.namelist() if name.endswith(".py")}
+    expected = {f"eks_training/{module}" for module in _source_modules(source)}
+    assert sorted(expected - shipped) == []
     # A fresh virtual environment with nothing but the wheel and what it declares: a dependency the library needs
     # but does not declare (the kubectl layers once) fails the app below. The registry provides them; this is the
     # slow step (~25 s; byte-compiling aws-cdk-lib's generated modules would add ~40 s, hence --no-compile).

@@ -11,9 +11,9 @@ from contextlib import redirect_stdout
 
 import pytest
 
-from eks_training.infra.cli import main
-from eks_training.infra.images import environment_images
-from eks_training.infra.job_render import RenderError, render_job
+from eks_training.infra.tools.cli import main
+from eks_training.infra.tools.images import environment_images
+from eks_training.infra.tools.job_render import RenderError, render_job
 from eks_training.training.config import parse_config
 from eks_training.workloads.jobs import JOB_KINDS
 from support.fsx import assert_namespace_fsx

@@ -24,7 +24,7 @@ from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
 from eks_training.core.names import FSX_MOUNT_PATH
 from eks_training.infra.config import load_environment
-from eks_training.infra.job_render import render_job
+from eks_training.infra.tools.job_render import render_job
 
 TRAINING_TESTS = Path(__file__).resolve().parent / "training"
 # The moto_server fixtures live in tests/training/conftest.py, which only applies below that folder; load that file

@@ -1,4 +1,5 @@
-"""The layers stay visible: core <- constructs / workloads <- infra; training imports no CDK and none of the others.
+"""The layers stay visible: core <- constructs / workloads <- infra (composition) <- infra/tools; training imports no
+CDK and none of the others.
 
 Read from the source with `ast` (every import statement, at module level or inside a function), so an import that
 breaks the direction fails here whatever the runtime path.
@@ -74,3 +75,15 @@ def test_the_rule_catches_an_upward_import(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("def f():\n    from eks_training.infra.config import PlatformConfig\n")
     assert "eks_training.infra.config" in _imports(bad)
+
+
+def test_infra_composition_never_imports_its_tools():
+    # infra/ composes the app (config, stack, add-ons); infra/tools/ holds the commands around it, which read the
+    # composition. The other way round, synthesizing would pull in the check, the planner or the CLI.
+    tools = REPO / "infra" / "tools"
+    assert tools.is_dir()
+    composition = [p for p in _modules("infra") if not p.is_relative_to(tools)]
+    assert any(p.name == "platform_stack.py" for p in composition)
+    wrong = [f"{p.relative_to(REPO)} imports {name}" for p in composition for name in _imports(p)
+             if name.startswith("eks_training.infra.tools")]
+    assert wrong == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from eks_training.infra.planner import PlanError, deepspeed_config, model_shape, plan_parallelism
+from eks_training.infra.tools.planner import PlanError, deepspeed_config, model_shape, plan_parallelism
 
 S = 4096  # sequence length used throughout; micro-batch 1
 

@@ -11,7 +11,7 @@ import pytest
 from botocore.stub import Stubber
 from moto import mock_aws
 
-from eks_training.infra import preflight
+from eks_training.infra.tools import preflight
 from eks_training.infra.config import load_environment, parse_config
 
 REGION = "us-west-2"
@@ -189,7 +189,7 @@ def no_credentials(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
 @pytest.mark.parametrize(("argv", "message"), [
     (("--env", "prod"), "error: no AWS credentials found; set AWS_PROFILE or run aws configure"),
     (("--env", "prod", "--profile", "ghost"), "error: --profile: AWS profile 'ghost' is not configured (see ~/.aws/config)"),
-    (("--env", "qa"), "error: env: unknown environment 'qa' (allowed: dev, prod, staging)"),
+    (("--env", "qa"), "error: env='qa' is not allowed: use one of the environments dev, prod, staging"),
     (("--env", "prod", "--region", "eu-west-1"),
      "error: --region: 'eu-west-1' differs from environment prod's region 'us-west-2'; its zones are in us-west-2"),
 ])

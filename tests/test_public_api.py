@@ -11,7 +11,7 @@ import pytest
 from constructs import Construct
 
 import eks_training.constructs
-from eks_training.infra.config_reference import render_reference, type_name
+from eks_training.infra.tools.config_reference import render_reference, type_name
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -86,9 +86,9 @@ def test_l3_construct_takes_scope_id_then_keyword_only_props(name: str, obj: typ
 
 def test_config_reference_is_up_to_date() -> None:
     committed = REPO / "docs" / "config-reference.md"
-    assert committed.is_file(), "docs/config-reference.md is missing: run python -m eks_training.infra.config_reference"
+    assert committed.is_file(), "docs/config-reference.md is missing: run python -m eks_training.infra.tools.config_reference"
     assert committed.read_text() == render_reference(), (
-        "docs/config-reference.md is stale: run python -m eks_training.infra.config_reference")
+        "docs/config-reference.md is stale: run python -m eks_training.infra.tools.config_reference")
 
 
 def test_config_reference_covers_nested_models() -> None:

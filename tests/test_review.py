@@ -12,7 +12,7 @@ import yaml
 
 from eks_training.core.catalog import INSTANCE_TYPES
 from eks_training.infra.config import GitOpsConfig, load_environment
-from eks_training.infra.review import (
+from eks_training.infra.tools.review import (
     Prices, chart_file_name, main, readable_token, render_cfn_string, strip_tokens, summarize, write_review,
 )
 from support.k8s_schemas import validate_k8s_object
@@ -128,7 +128,7 @@ def test_every_supported_and_configured_type_has_a_price() -> None:
     assert prices["region"] == "us-west-2" and prices["as_of"]
     system_types = {load_environment(e).system_nodes.instance_type for e in ("dev", "staging", "prod")}
     missing = sorted((set(INSTANCE_TYPES) | system_types) - set(prices["instance_hour"]))
-    assert missing == [], f"infra/data/prices.json lacks on-demand prices for {missing}"
+    assert missing == [], f"infra/tools/data/prices.json lacks on-demand prices for {missing}"
 
 
 def test_gitops_applications_written_when_enabled(dev: Synthesized, tmp_path: Path) -> None:
@@ -145,7 +145,7 @@ def test_gitops_applications_written_when_enabled(dev: Synthesized, tmp_path: Pa
 def test_cli_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--env", "nope", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "unknown environment 'nope'" in err
+    assert err.count("\n") == 1 and "env='nope' is not allowed: use one of the environments dev, prod, staging" in err
     assert main(["--env", "dev", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "EksTraining-dev.template.json does not exist" in err

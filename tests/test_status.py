@@ -15,8 +15,8 @@ import pytest
 from moto import mock_aws
 
 from eks_training.core import training_metrics as tm
-from eks_training.infra import status
-from eks_training.infra.cli import main
+from eks_training.infra.tools import status
+from eks_training.infra.tools.cli import main
 
 REGION = "us-west-2"  # prod's region
 CLUSTER = "eks-training-prod"

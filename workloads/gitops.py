@@ -1,6 +1,6 @@
 """Argo CD ``Application`` objects (``argoproj.io/v1alpha1``) that point at the review manifests in Git.
 
-The review command (``python -m eks_training.infra.review``) writes every Kubernetes object of an environment
+The review command (``python -m eks_training.infra.tools.review``) writes every Kubernetes object of an environment
 under ``cdk.out/manifests/<env>/``. A team that commits that folder to a Git repository can let Argo CD show
 the difference between Git and the cluster. The Application syncs manually by default: CloudFormation is the
 owner that applies these objects, and the review files carry ``${Token[...]}`` placeholders where a value is

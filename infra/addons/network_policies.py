@@ -7,9 +7,23 @@ Enforced by the VPC CNI's network policy agent, which the cluster turns on when 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from eks_training.infra.check.network_policy import namespaces_of
-from eks_training.workloads.network_policies import NetworkPoliciesChart
+from eks_training.core.names import SLURM_NAMESPACE
+from eks_training.core.versions import JUPYTERHUB, KUBERAY, SLURM_OPERATOR
+from eks_training.workloads.network_policies import NetworkPoliciesChart, WorkloadNamespaces
+
+
+def namespaces_of(config: Any) -> WorkloadNamespaces:
+    """Which namespace runs what in a ``PlatformConfig`` (the stack's and the deploy check's common view)."""
+    services = config.services
+    slurm = bool(services.slinky and services.slurm_partitions)
+    return WorkloadNamespaces(
+        training=tuple(n.name for n in config.training_namespaces),
+        slurm=SLURM_NAMESPACE if slurm else None,
+        jupyterhub=JUPYTERHUB.namespace if services.jupyterhub else None,
+        kuberay_operator=KUBERAY.namespace if services.kuberay else None,
+        slinky_operator=SLURM_OPERATOR.namespace if slurm else None)
 
 
 @dataclass(frozen=True)

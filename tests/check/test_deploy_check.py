@@ -14,10 +14,10 @@ from datetime import date
 
 import pytest
 
-from eks_training.infra.check import helm
-from eks_training.infra.check.deploy_check import check_snapshot, format_report, render_all_jobs, run_check
-from eks_training.infra.check.snapshot import load_snapshot
-from eks_training.infra.cli import main
+from eks_training.infra.tools.check import helm
+from eks_training.infra.tools.check.deploy_check import check_snapshot, format_report, render_all_jobs, run_check
+from eks_training.infra.tools.check.snapshot import load_snapshot
+from eks_training.infra.tools.cli import main
 
 pytestmark = pytest.mark.skipif(helm.charts_dir() is None,
                                 reason="../shared/charts is absent (set EKS_TRAINING_CHARTS_DIR): the check renders the real charts")

@@ -7,10 +7,10 @@ import copy
 
 import pytest
 
-from eks_training.infra.check import helm
-from eks_training.infra.check.deploy_check import check_snapshot, render_all_jobs
-from eks_training.infra.check.fsx_isolation import FsxVolume, volume_findings
-from eks_training.infra.check.snapshot import load_snapshot
+from eks_training.infra.tools.check import helm
+from eks_training.infra.tools.check.deploy_check import check_snapshot, render_all_jobs
+from eks_training.infra.tools.check.fsx_isolation import FsxVolume, volume_findings
+from eks_training.infra.tools.check.snapshot import load_snapshot
 
 pytestmark = pytest.mark.skipif(helm.charts_dir() is None,
                                 reason="../shared/charts is absent (set EKS_TRAINING_CHARTS_DIR): the check renders the real charts")

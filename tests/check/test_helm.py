@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from eks_training.infra.check import helm
-from eks_training.infra.check.helm import HelmCheckError, ValueProblem
+from eks_training.infra.tools.check import helm
+from eks_training.infra.tools.check.helm import HelmCheckError, ValueProblem
 
 CHARTS = helm.charts_dir()
 CHARTS_ABSENT_REASON = f"vendored charts folder ../shared/charts is absent; set {helm.CHARTS_DIR_ENV}"
@@ -63,7 +63,7 @@ def test_without_a_kubectl_layer_there_is_no_helm(monkeypatch: pytest.MonkeyPatc
 
 def test_importing_the_module_does_not_load_aws_cdk() -> None:
     # aws_cdk's jsii packages take seconds to import; the check must stay fast to start.
-    probe = ("import sys, eks_training.infra.check.helm; "
+    probe = ("import sys, eks_training.infra.tools.check.helm; "
              "print(sorted(m for m in sys.modules if m.startswith(('aws_cdk', 'jsii'))))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from eks_training.infra.check.kube import pod_requests, quantity, selector_mismatches, toleration_matches, why_not
+from eks_training.infra.tools.check.kube import pod_requests, quantity, selector_mismatches, toleration_matches, why_not
 
 GPU_TAINT = {"key": "nvidia.com/gpu", "value": "true", "effect": "NoSchedule"}
 BARE_TAINT = {"key": "nvidia.com/gpu", "effect": "NoSchedule"}

@@ -5,14 +5,14 @@ from __future__ import annotations
 import cdk8s
 import pytest
 
-from eks_training.infra.check import helm
-from eks_training.infra.check.network_policy import (
+from eks_training.infra.addons.network_policies import namespaces_of
+from eks_training.infra.tools.check import helm
+from eks_training.infra.tools.check.network_policy import (
     Address,
     Flow,
     Pod,
     PolicySet,
     check_flows,
-    namespaces_of,
     network_policy_findings,
     required_flows,
 )

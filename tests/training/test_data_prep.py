@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
-from eks_training.infra.cli import main as cli_main
+from eks_training.infra.tools.cli import main as cli_main
 from eks_training.training.data import TokenDataset
 from eks_training.training.data_prep import PrepOptions, in_eval_split, prepare
 

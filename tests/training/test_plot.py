@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageStat
 
-from eks_training.infra.cli import main
+from eks_training.infra.tools.cli import main
 
 
 

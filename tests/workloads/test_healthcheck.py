@@ -106,7 +106,7 @@ def test_registered_as_a_kind_for_any_accelerator() -> None:
 @pytest.mark.parametrize("instance_type", ["p5.48xlarge", "trn1.32xlarge"])
 def test_render_job_picks_the_tool_from_the_instance_type(instance_type: str) -> None:
     from eks_training.infra.config import load_environment
-    from eks_training.infra.job_render import render_job
+    from eks_training.infra.tools.job_render import render_job
 
     (obj,) = render_job(load_environment("prod"), "health-check", instance_type=instance_type, nodes=2,
                         image="repo/health:1")

@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 import yaml
 
-from eks_training.infra.check.helm import charts_dir
+from eks_training.infra.tools.check.helm import charts_dir
 from eks_training.workloads.jupyterhub import (
     DEFAULT_NOTEBOOK_PROFILES,
     JUPYTERHUB_CHART_VERSION,
@@ -97,6 +97,39 @@ def test_values_set_the_training_service_account_and_default_image():
     singleuser = values()["singleuser"]
     assert singleuser["serviceAccountName"] == "training"
     assert singleuser["image"] == {"name": "quay.io/jupyter/pytorch-notebook", "tag": "cuda12-python-3.12"}
+
+
+DIGEST = "sha256:" + "0123456789abcdef" * 4
+
+
+@pytest.mark.parametrize("image", [
+    f"quay.io/jupyter/pytorch-notebook:cuda12-python-3.12@{DIGEST}",
+    "registry.example.com:5000/ml/notebook:v1",
+])
+def test_a_digest_rides_in_the_tag_so_the_chart_pulls_the_whole_reference(image):
+    """z2jh pulls f"{name}:{tag}": with the digest in the tag that is the reference given, digest included."""
+    result = values(gpu_image=image)
+    name, tag = result["singleuser"]["image"]["name"], result["singleuser"]["image"]["tag"]
+    assert f"{name}:{tag}" == image
+    assert "@" not in name and ":" not in name.rsplit("/", 1)[-1]
+    gpu_profile = next(p for p in result["singleuser"]["profileList"] if p["slug"] == "gpu-1")
+    assert gpu_profile["kubespawner_override"]["image"] == image
+
+
+@pytest.mark.parametrize(("field", "image", "allowed"), [
+    ("gpu_image", f"quay.io/jupyter/pytorch-notebook@{DIGEST}", "put the tag in front of the digest"),
+    ("neuron_image", f"quay.io/jupyter/pytorch-notebook@{DIGEST}", "a digest alone leaves no tag"),
+    ("gpu_image", "quay.io/jupyter/pytorch-notebook:v1@sha256:abc", "registry/name:tag@sha256:<64 hex>"),
+    ("gpu_image", f"quay.io/jupyter/pytorch-notebook:latest@{DIGEST}", "(not :latest)"),
+    ("neuron_image", "neuronx:2.1.0", "use a pinned registry/name:tag"),
+])
+def test_an_image_the_chart_cannot_pull_as_name_and_tag_is_refused_saying_why(field, image, allowed):
+    from eks_training.core.validation import InvalidValue
+
+    with pytest.raises(InvalidValue) as raised:
+        values(**{field: image})
+    assert (raised.value.field, raised.value.value) == (field, image)
+    assert allowed in raised.value.allowed
 
 
 def test_values_hold_no_secret_material():
@@ -193,7 +226,7 @@ def test_bad_input_gets_a_one_line_error_naming_field_and_value(make, expected):
 
 def test_profiles_follow_the_capacity_smallest_first_each_a_whole_node():
     from eks_training.core.catalog import node_capacity
-    from eks_training.infra.check.kube import quantity
+    from eks_training.infra.tools.check.kube import quantity
 
     profiles = profiles_for(["trn1.32xlarge", "p5.48xlarge", "g5.xlarge", "p5.48xlarge"])
     assert [p.instance_type for p in profiles] == ["g5.xlarge", "p5.48xlarge", "trn1.32xlarge"]

@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
-from eks_training.infra.check.helm import charts_dir
-from eks_training.infra.check.kube import selector_mismatches
+from eks_training.infra.tools.check.helm import charts_dir
+from eks_training.infra.tools.check.kube import selector_mismatches
 from eks_training.workloads.mpi_operator import LAUNCHER_SERVICE_ACCOUNT, MpiOperatorSupportChart
 from eks_training.workloads.mpi_operator_install import (
     INSTALLER,
@@ -185,7 +185,7 @@ def test_installer_job_cleans_up_pins_the_operator_and_unbinds_itself() -> None:
 
 
 def test_installer_namespace_reaches_only_dns_and_https_and_accepts_nothing() -> None:
-    from eks_training.infra.check.network_policy import Address, Flow, Pod, PolicySet
+    from eks_training.infra.tools.check.network_policy import Address, Flow, Pod, PolicySet
 
     objects = _installer()
     policies = PolicySet(objects)

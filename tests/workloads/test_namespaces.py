@@ -141,8 +141,8 @@ def test_pod_security_levels_per_kind_of_namespace() -> None:
 def test_training_pods_we_render_fit_baseline(prod) -> None:
     """Baseline forbids privileged, added capabilities beyond its list, host namespaces, hostPath and hostPort:
     nothing our job templates set may need more, or jobs in a training namespace are refused at admission."""
-    from eks_training.infra.check.deploy_check import render_all_jobs
-    from eks_training.infra.check.placement import pod_templates
+    from eks_training.infra.tools.check.deploy_check import render_all_jobs
+    from eks_training.infra.tools.check.placement import pod_templates
 
     allowed_caps = {"AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE",
                     "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT"}
@@ -167,7 +167,7 @@ def test_notebook_pods_fit_the_jupyterhub_namespace_baseline(prod) -> None:
     """z2jh's `singleuser.cloudMetadata.blockWithIptables` (chart default: true) adds an init container to every
     notebook that is privileged with NET_ADMIN: baseline refuses it, so every notebook would fail to start.
     The namespace's NetworkPolicies (ours and z2jh's singleuser policy) keep notebooks off instance metadata instead."""
-    from eks_training.infra.check.helm import charts_dir
+    from eks_training.infra.tools.check.helm import charts_dir
 
     release = prod.helm_releases["jupyterhub"]
     charts = charts_dir()

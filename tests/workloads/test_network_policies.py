@@ -149,7 +149,7 @@ def test_every_policy_is_a_cdk8s_plus_network_policy() -> None:
 
 def test_rendered_policies_allow_what_workloads_need_and_nothing_else() -> None:
     """The policies' meaning, evaluated with Kubernetes' rules (the deploy check's model), not their shape."""
-    from eks_training.infra.check.network_policy import Address, Flow, Pod, PolicySet
+    from eks_training.infra.tools.check.network_policy import Address, Flow, Pod, PolicySet
 
     policies = PolicySet(_render(ALL, vpc_cidr="10.20.0.0/16"))
     worker, peer = Pod("team-a", {"app": "trainer"}), Pod("team-a", {"app": "other"})

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from eks_training.infra.check.snapshot import NodeSource, PlatformSnapshot
+from eks_training.infra.tools.check.snapshot import NodeSource, PlatformSnapshot
 
 LUSTRE_PORTS = (988, *range(1018, 1024))
 

@@ -33,12 +33,14 @@ from typing import Any
 import yaml
 
 from eks_training.core.versions import KUBERNETES_RELEASES
-from eks_training.infra.check import helm
-from eks_training.infra.check.fsx_isolation import fsx_volumes, missing_claim_findings, volume_findings
-from eks_training.infra.check.iam import compare_policies, reference_statements
-from eks_training.infra.check.kube import selector_mismatches, why_not
-from eks_training.infra.check.network_policy import namespaces_of, network_policy_findings
-from eks_training.infra.check.placement import (
+from eks_training.infra.addons.network_policies import namespaces_of
+from eks_training.infra.config import PlatformConfig
+from eks_training.infra.tools.check import helm
+from eks_training.infra.tools.check.fsx_isolation import fsx_volumes, missing_claim_findings, volume_findings
+from eks_training.infra.tools.check.iam import compare_policies, reference_statements
+from eks_training.infra.tools.check.kube import selector_mismatches, why_not
+from eks_training.infra.tools.check.network_policy import network_policy_findings
+from eks_training.infra.tools.check.placement import (
     Placement,
     PodTemplate,
     advertised_by_source,
@@ -46,9 +48,8 @@ from eks_training.infra.check.placement import (
     place,
     pod_templates,
 )
-from eks_training.infra.check.reachability import unreachable
-from eks_training.infra.check.snapshot import DEVICE_RESOURCES, PlatformSnapshot, load_snapshot, text
-from eks_training.infra.config import PlatformConfig
+from eks_training.infra.tools.check.reachability import unreachable
+from eks_training.infra.tools.check.snapshot import DEVICE_RESOURCES, PlatformSnapshot, load_snapshot, text
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
 
 KARPENTER_REFERENCE = "karpenter-1.14-cloudformation.yaml"
@@ -212,7 +213,7 @@ def _mpi_operator_pods() -> list[PodTemplate]:
 
 def render_all_jobs(config: PlatformConfig) -> dict[str, list[dict]]:
     """Every Kubernetes job kind of ``eks-training render`` for ``config``, with the defaults a user gets."""
-    from eks_training.infra.job_render import RenderError, render_job
+    from eks_training.infra.tools.job_render import RenderError, render_job
     from eks_training.workloads.jobs import JOB_KINDS
 
     jobs = {}
@@ -484,7 +485,7 @@ def synthesize_template(config: PlatformConfig) -> dict[str, Any]:
 
     from eks_training.infra.app_builder import build_app
 
-    cdk_json = next((p for p in (Path(__file__).resolve().parents[2] / "cdk.json", Path.cwd() / "cdk.json") if p.exists()), None)
+    cdk_json = next((p for p in (Path(__file__).resolve().parents[3] / "cdk.json", Path.cwd() / "cdk.json") if p.exists()), None)
     context = json.loads(cdk_json.read_text()).get("context", {}) if cdk_json else {}
     with tempfile.TemporaryDirectory(prefix="eks-training-check-") as outdir:
         app = cdk.App(outdir=outdir, context={**context, "nag": "false"})

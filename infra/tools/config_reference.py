@@ -1,6 +1,6 @@
 """Generate the configuration reference (markdown) from the pydantic models of ``infra/config.py``.
 
-``python -m eks_training.infra.config_reference --out docs/config-reference.md`` writes it; a test checks the
+``python -m eks_training.infra.tools.config_reference --out docs/config-reference.md`` writes it; a test checks the
 committed file equals a fresh rendering, so the reference never drifts from the models. Descriptions come
 from each model's docstring and the ``#:`` comment above a field; constraints from the field's metadata.
 """
@@ -116,7 +116,7 @@ def render_reference(root: type[BaseModel] = PlatformConfig) -> str:
         for field in model.model_fields.values():
             queue += _models_in(field.annotation)
     lines = ["# Configuration reference", "",
-             "Generated from `infra/config.py` by `python -m eks_training.infra.config_reference`; do not edit by hand.",
+             "Generated from `infra/config.py` by `python -m eks_training.infra.tools.config_reference`; do not edit by hand.",
              "An environment file (`infra/environments/<name>.yaml`, or `cdk synth -c config=FILE`) holds one",
              "[PlatformConfig](#platformconfig). Unknown keys are errors.", ""]
     for model in ordered:
@@ -135,7 +135,7 @@ def render_reference(root: type[BaseModel] = PlatformConfig) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: ``--out FILE`` (default docs/config-reference.md)."""
-    parser = argparse.ArgumentParser(prog="python -m eks_training.infra.config_reference",
+    parser = argparse.ArgumentParser(prog="python -m eks_training.infra.tools.config_reference",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--out", default=DEFAULT_OUTPUT, type=Path)
     args = parser.parse_args(argv)

@@ -50,7 +50,7 @@ def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = No
                health_check: bool = False) -> list[dict] | str:
     """The objects (or, for slurm-batch, the sbatch script) of one job of ``kind_name`` in ``config``'s platform.
 
-    ``images`` maps a variant (gpu, neuron, ray) to the environment's image (:func:`eks_training.infra.images.
+    ``images`` maps a variant (gpu, neuron, ray) to the environment's image (:func:`eks_training.infra.tools.images.
     environment_images`), or is a function returning that map, called only once the arguments are known good;
     ``image`` overrides it. Training kinds read ``dataset`` (prepared under the FSx data path)
     and train ``model``; ``data-prep`` tokenizes ``data_input`` with ``tokenizer`` into ``dataset``.
@@ -138,7 +138,7 @@ def _need_dataset(kind: str, dataset: str | None) -> None:
 
 def _image(config: PlatformConfig, images, variant: str) -> str:
     if images is None:
-        from eks_training.infra.images import environment_images
+        from eks_training.infra.tools.images import environment_images
 
         images = environment_images(config)
     elif callable(images):

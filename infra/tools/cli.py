@@ -14,7 +14,7 @@ import yaml
 
 from eks_training.core.catalog import UnsupportedInstanceTypeError
 from eks_training.infra.config import ConfigError, load_environment
-from eks_training.infra.planner import deepspeed_json, plan_parallelism
+from eks_training.infra.tools.planner import deepspeed_json, plan_parallelism
 
 
 class UsageError(Exception):
@@ -45,8 +45,8 @@ def _lazy_command(subparsers: argparse._SubParsersAction, name: str, help: str,
 def _render(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from eks_training.infra.images import environment_images
-    from eks_training.infra.job_render import render_job
+    from eks_training.infra.tools.images import environment_images
+    from eks_training.infra.tools.job_render import render_job
 
     config = load_environment(args.env)
     rendered = render_job(config, args.kind, nodes=args.nodes, instance_type=args.instance_type, image=args.image,
@@ -88,7 +88,7 @@ def _plan(args: argparse.Namespace) -> int:
 
 
 def _preflight(args: argparse.Namespace) -> int:
-    from eks_training.infra import preflight  # written separately; imported here so the CLI works without it
+    from eks_training.infra.tools import preflight  # written separately; imported here so the CLI works without it
 
     return preflight.run(args)
 
@@ -96,7 +96,7 @@ def _preflight(args: argparse.Namespace) -> int:
 def _fill_preflight(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(handler=_preflight)
     try:
-        from eks_training.infra import preflight
+        from eks_training.infra.tools import preflight
     except ImportError:
         parser.set_defaults(preflight_missing=True)
         return
@@ -114,16 +114,16 @@ def _fill_data(data: argparse.ArgumentParser) -> None:
 
 
 def _fill_check(parser: argparse.ArgumentParser) -> None:
-    """`check`: would the synthesized platform run a job? (eks_training.infra.check)."""
-    from eks_training.infra.check import deploy_check
+    """`check`: would the synthesized platform run a job? (eks_training.infra.tools.check)."""
+    from eks_training.infra.tools.check import deploy_check
 
     deploy_check.add_arguments(parser)
     parser.set_defaults(handler=deploy_check.run)
 
 
 def _fill_status(parser: argparse.ArgumentParser) -> None:
-    """`status`: a job's pods, nodes, last step, tokens/s and checkpoint (eks_training.infra.status, read-only)."""
-    from eks_training.infra import status
+    """`status`: a job's pods, nodes, last step, tokens/s and checkpoint (eks_training.infra.tools.status, read-only)."""
+    from eks_training.infra.tools import status
 
     status.add_arguments(parser)
     parser.set_defaults(handler=status.run)
@@ -198,7 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         if getattr(args, "preflight_missing", False):
-            raise UsageError("preflight: eks_training.infra.preflight is not installed in this build")
+            raise UsageError("preflight: eks_training.infra.tools.preflight is not installed in this build")
         return args.handler(args)
     except (UsageError, ConfigError, UnsupportedInstanceTypeError, ValueError) as err:
         print(f"error: {str(err).splitlines()[0] if str(err) else type(err).__name__}", file=sys.stderr)

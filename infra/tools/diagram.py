@@ -1,6 +1,6 @@
 """An architecture diagram (PNG) of one environment, drawn from its synthesized template and config.
 
-``python -m eks_training.infra.diagram --env prod --out docs/architecture-prod.png`` reads
+``python -m eks_training.infra.tools.diagram --env prod --out docs/architecture-prod.png`` reads
 ``cdk.out/EksTraining-prod.template.json`` (or synthesizes the app into a temporary folder when there is none)
 and draws the VPC with its subnets per AZ, the cluster, node groups and Karpenter pools (EFA marked), FSx
 and its S3 associations, EFS, the buckets and the operators. Drawing uses Pillow only (its built-in font):
@@ -20,7 +20,7 @@ from typing import Any, Sequence
 from PIL import Image, ImageDraw, ImageFont
 
 from eks_training.infra.config import ConfigError, PlatformConfig, load_environment
-from eks_training.infra.review import ReviewError, load_templates, summarize
+from eks_training.infra.tools.review import ReviewError, load_templates, summarize
 
 WIDTH = 1800
 _INK = (33, 37, 41)
@@ -209,7 +209,7 @@ def _templates_for(config: PlatformConfig, cdk_out: Path, workdir: Path) -> dict
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: ``--env NAME --out FILE.png [--cdk-out cdk.out]``; a mistake prints one line and exits 2."""
-    parser = argparse.ArgumentParser(prog="python -m eks_training.infra.diagram", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m eks_training.infra.tools.diagram", description=__doc__.split("\n")[0])
     parser.add_argument("--env", required=True, help="environment name (infra/environments/NAME.yaml)")
     parser.add_argument("--out", required=True, type=Path, help="the PNG file to write")
     parser.add_argument("--cdk-out", default=Path("cdk.out"), type=Path, help="where `cdk synth` wrote the templates")

@@ -49,7 +49,7 @@ from typing import Any
 import yaml
 
 CHARTS_DIR_ENV = "EKS_TRAINING_CHARTS_DIR"
-_REPO_ROOT = Path(__file__).resolve().parents[2]
+_REPO_ROOT = Path(__file__).resolve().parents[3]
 _CACHE_NAME = "eks-training"
 _HELM_TIMEOUT_S = 120
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: renders of big charts parse ~10x faster

@@ -1,5 +1,5 @@
 """The review summary of a synthesized environment: resources, node capacity, storage, operators, and the hourly
-on-demand cost at idle and at full scale, priced from the one price table ``infra/data/prices.json``."""
+on-demand cost at idle and at full scale, priced from the one price table ``infra/tools/data/prices.json``."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Any
 from eks_training.core.catalog import ACCELERATOR_RESOURCE, INSTANCE_TYPES
 from eks_training.core.versions import KUBERNETES_RELEASES
 from eks_training.infra.config import PlatformConfig
-from eks_training.infra.review.render import helm_releases, kubernetes_manifests, readable_name, render_cfn_string, resources_of_type
+from eks_training.infra.tools.review.render import helm_releases, kubernetes_manifests, readable_name, render_cfn_string, resources_of_type
 
 PRICES_FILE = Path(__file__).resolve().parent.parent / "data" / "prices.json"
 #: Resource types shown in the printed table (the JSON has them all).
@@ -23,7 +23,7 @@ TOP_RESOURCE_TYPES = 8
 
 @dataclass(frozen=True)
 class Prices:
-    """The one price table (``infra/data/prices.json``)."""
+    """The one price table (``infra/tools/data/prices.json``)."""
 
     table: dict[str, Any]
 
@@ -201,5 +201,5 @@ def format_summary(summary: dict[str, Any], top: int = TOP_RESOURCE_TYPES) -> st
                  f" full scale {cost['full_scale']['per_hour']:.2f} {cost['currency']}/h"
                  f" ({cost['full_scale']['accelerators']} accelerators)")
     if cost["unpriced"]:
-        lines.append(f"  not priced (add to infra/data/prices.json): {', '.join(cost['unpriced'])}")
+        lines.append(f"  not priced (add to infra/tools/data/prices.json): {', '.join(cost['unpriced'])}")
     return "\n".join(lines)

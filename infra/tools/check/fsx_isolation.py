@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eks_training.core.names import FSX_DATA_DIR, FSX_WORKSPACES_DIR
-from eks_training.infra.check.placement import PodTemplate
+from eks_training.infra.tools.check.placement import PodTemplate
 
 FSX_CSI_DRIVER = "fsx.csi.aws.com"
 #: The only namespace whose pods may mount the root: the platform's workspace Job, out of every team's reach.

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from eks_training.core.catalog import EFA_RESOURCE
-from eks_training.infra.check.kube import pod_requests, why_not
-from eks_training.infra.check.snapshot import DEVICE_RESOURCES, NodeSource
+from eks_training.infra.tools.check.kube import pod_requests, why_not
+from eks_training.infra.tools.check.snapshot import DEVICE_RESOURCES, NodeSource
 
 #: Kinds whose pod template sits at spec.template.spec.
 _WORKLOAD_KINDS = ("Deployment", "StatefulSet", "DaemonSet", "Job", "ReplicaSet")

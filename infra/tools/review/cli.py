@@ -1,13 +1,13 @@
 """What a reviewer reads after ``cdk synth``: the Kubernetes objects as YAML, the Helm releases, a cost summary.
 
-``python -m eks_training.infra.review --env prod --out cdk.out`` reads ``cdk.out/EksTraining-prod.template.json``
+``python -m eks_training.infra.tools.review --env prod --out cdk.out`` reads ``cdk.out/EksTraining-prod.template.json``
 and writes, under ``cdk.out/manifests/prod/``:
 
 * one YAML file per Kubernetes manifest the stack applies (``karpenter-pools.yaml``, ...), with each
   CloudFormation token shown as a readable ``${Token[...]}`` placeholder;
 * ``helm-releases.yaml``: every Helm release (chart, repository, version, namespace, values);
 * ``summary.json``: stacks, resources by type, node capacity, storage, operators and the estimated hourly
-  on-demand cost at idle and at full scale (prices from ``infra/data/prices.json``);
+  on-demand cost at idle and at full scale (prices from ``infra/tools/data/prices.json``);
 * ``argocd/``: Argo CD Applications, when the environment's ``gitops.enabled`` is set.
 
 It also prints the summary as a short table.
@@ -25,7 +25,7 @@ from typing import Any, Sequence
 import yaml
 
 from eks_training.infra.config import ConfigError, PlatformConfig, load_environment
-from eks_training.infra.review.render import (
+from eks_training.infra.tools.review.render import (
     KUBERNETES_RESOURCE,
     ReviewError,
     chart_file_name,
@@ -34,7 +34,7 @@ from eks_training.infra.review.render import (
     load_templates,
     manifest_construct_ids,
 )
-from eks_training.infra.review.summary import Prices, format_summary, summarize
+from eks_training.infra.tools.review.summary import Prices, format_summary, summarize
 from eks_training.workloads.gitops import environment_applications
 
 
@@ -72,7 +72,7 @@ def write_review(outdir: Path, config: PlatformConfig, *, prices: Prices | None 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: ``--env NAME --out CDK_OUT``; a mistake prints one line and exits 2."""
-    parser = argparse.ArgumentParser(prog="python -m eks_training.infra.review", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m eks_training.infra.tools.review", description=__doc__.split("\n")[0])
     parser.add_argument("--env", required=True, help="environment name (infra/environments/NAME.yaml)")
     parser.add_argument("--out", default="cdk.out", type=Path, help="the cdk synth output folder")
     args = parser.parse_args(argv)

@@ -31,9 +31,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from eks_training.core.names import SLURM_NAMESPACE
 from eks_training.core.validation import invalid
-from eks_training.core.versions import JUPYTERHUB, KUBERAY, SLURM_OPERATOR
+from eks_training.core.versions import JUPYTERHUB
 from eks_training.workloads.network_policies import (
     EFS_PORT,
     HTTPS_PORT,
@@ -376,18 +375,6 @@ def required_flows(namespaces: WorkloadNamespaces, *, vpc_cidr: str) -> list[Flo
             Flow("a pod of another namespace must not reach the hub", outsider, hub, JUPYTERHUB_HUB_PORT, expected=False),
         ])
     return flows
-
-
-def namespaces_of(config: Any) -> WorkloadNamespaces:
-    """Which namespace runs what in a ``PlatformConfig`` (the stack's and the deploy check's common view)."""
-    services = config.services
-    slurm = bool(services.slinky and services.slurm_partitions)
-    return WorkloadNamespaces(
-        training=tuple(n.name for n in config.training_namespaces),
-        slurm=SLURM_NAMESPACE if slurm else None,
-        jupyterhub=JUPYTERHUB.namespace if services.jupyterhub else None,
-        kuberay_operator=KUBERAY.namespace if services.kuberay else None,
-        slinky_operator=SLURM_OPERATOR.namespace if slurm else None)
 
 
 def check_flows(objects: Iterable[Mapping[str, Any]], flows: Iterable[Flow]) -> list[tuple[Flow, bool, bool]]:
