@@ -102,6 +102,15 @@ BAD_CONFIGS = [
     ("training_namespaces", [{"name": "a"}, {"name": "a"}],
      ("training_namespaces names", ["a", "a"], "give each namespace a unique name")),
     ("storage.fsx.deployment_type", "SCRATCH_1", ("storage.fsx.deployment_type", "SCRATCH_1", "should be")),
+    # Pods mount /data and /workspaces/<namespace>: links that leave them without their bucket would mislead.
+    ("storage.fsx.data_repository_associations", [{"file_system_path": "/data", "bucket": "data"},
+                                                  {"file_system_path": "/checkpoints", "bucket": "checkpoints"}],
+     ("storage.fsx.data_repository_associations", ["/data", "/checkpoints"],
+      "keep /workspaces linked to the checkpoints bucket with s3_prefix ''")),
+    ("storage.fsx.data_repository_associations", [{"file_system_path": "/data", "bucket": "data", "s3_prefix": "raw/"},
+                                                  {"file_system_path": "/workspaces", "bucket": "checkpoints"}],
+     ("storage.fsx.data_repository_associations", ["/data", "/workspaces"],
+      "keep /data linked to the data bucket with s3_prefix ''")),
 ]
 
 
