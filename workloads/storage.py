@@ -152,45 +152,20 @@ class StorageChart(cdk8s.Chart):
         )
         for namespace in namespaces:
             access_point = access_point_ids.get(namespace)
-            if access_point is None:
-                emit(
-                    self,
-                    volume_claim(
-                        name=models_claim_name,
-                        namespace=namespace,
-                        component=EFS_COMPONENT,
-                        storage=models_claim_size,
-                        storage_class=storage_class_name,
-                    ),
-                )
-                continue
-            check_literal(
-                f"efs_access_point_ids[{namespace!r}]", access_point, ACCESS_POINT_ID, "an access point id like 'fsap-0123456789abcdef0'"
-            )
-            volume_name = check_dns_subdomain("models persistent volume name", f"{models_claim_name}-{namespace}")
-            emit(
-                self,
-                static_volume(
-                    name=volume_name,
-                    component=EFS_COMPONENT,
-                    claim_namespace=namespace,
-                    claim_name=models_claim_name,
+            volume_name = None  # no access point given: the class provisions one per claim
+            if access_point is not None:
+                check_literal(f"efs_access_point_ids[{namespace!r}]", access_point, ACCESS_POINT_ID,
+                              "an access point id like 'fsap-0123456789abcdef0'")
+                volume_name = check_dns_subdomain("models persistent volume name", f"{models_claim_name}-{namespace}")
+                emit(self, static_volume(
+                    name=volume_name, component=EFS_COMPONENT, claim_namespace=namespace, claim_name=models_claim_name,
                     storage=models_claim_size,
                     # The EFS CSI volume handle for an access point is "<file system id>::<access point id>".
-                    csi={"driver": EFS_CSI_DRIVER, "volumeHandle": f"{file_system_id}::{access_point}"},
-                ),
-            )
-            emit(
-                self,
-                volume_claim(
-                    name=models_claim_name,
-                    namespace=namespace,
-                    component=EFS_COMPONENT,
-                    storage=models_claim_size,
-                    storage_class=STATIC_STORAGE_CLASS,
-                    volume_name=volume_name,
-                ),
-            )
+                    csi={"driver": EFS_CSI_DRIVER, "volumeHandle": f"{file_system_id}::{access_point}"}))
+            emit(self, volume_claim(
+                name=models_claim_name, namespace=namespace, component=EFS_COMPONENT, storage=models_claim_size,
+                storage_class=storage_class_name if volume_name is None else STATIC_STORAGE_CLASS,
+                volume_name=volume_name))
 
     def _add_scratch_class(self, name: str, subnet_id: str | None, security_group_ids: Sequence[str]) -> None:
         if subnet_id is None:
