@@ -163,6 +163,7 @@ def workspace_directories_job(namespaces: Sequence[str]) -> dict[str, Any]:
                 "spec": {
                     "restartPolicy": "OnFailure",
                     "automountServiceAccountToken": False,
+                    "securityContext": {"seccompProfile": {"type": "RuntimeDefault"}},
                     "nodeSelector": dict(SYSTEM_NODE_SELECTOR),
                     "containers": [{
                         "name": "mkdir",
