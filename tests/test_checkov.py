@@ -53,6 +53,12 @@ RESOURCE_SKIPS: dict[tuple[str, str], str] = {
     ("CKV_K8S_40", "StatefulSet.*.*-mariadb"):
         "the MariaDB image's mysql user (999) owns its data directory; the pod mounts no host path and shares no "
         "host namespace, so its UID grants nothing on the node",
+    ("CKV_K8S_23", "Job.kube-system.fsx-workspaces-*"):
+        "root owns the FSx file system's root directory, and creating the namespaces' workspaces under it needs uid 0; "
+        "the pod drops every capability, cannot escalate, has a read-only root file system, mounts no host path, "
+        "gets no API token and runs in kube-system, out of every team's reach",
+    ("CKV_K8S_40", "Job.kube-system.fsx-workspaces-*"):
+        "uid 0 on purpose, for the reason of CKV_K8S_23 above (a high UID could not create directories in the root)",
     ("CKV_AWS_115", "AWS::Lambda::Function.ClusterKubectlProvider*"):
         "the kubectl provider is aws-eks-v2's own custom-resource handler, invoked only by CloudFormation during a "
         "deploy; reserved concurrency would take capacity from the account and can make a deploy fail",
