@@ -26,6 +26,10 @@ class InvalidValue(ValueError):
         self.value = value
         self.allowed = allowed
 
+    def __reduce__(self) -> tuple:
+        # Rebuilt from its parts, not from the message, when pickled (errors that cross process boundaries).
+        return type(self), (self.field, self.value, self.allowed)
+
 
 def invalid(field: str, value: object, allowed: str) -> InvalidValue:
     """The project's one-line error: the field, the bad value and what is allowed."""
@@ -93,6 +97,9 @@ NODE_GROUP_CAPACITY_TYPES = ("on-demand", "spot", "capacity-reservation", "capac
 RESERVED_CAPACITY_TYPES = ("capacity-reservation", "capacity-block")
 #: Who can reach the EKS API endpoint.
 ENDPOINT_ACCESS = ("public", "private", "public_and_private")
+#: Capacity a Karpenter NodePool can launch (its ``karpenter.sh/capacity-type`` values); "reserved" runs on
+#: ODCRs or Capacity Blocks, like the managed node groups' :data:`RESERVED_CAPACITY_TYPES`, and needs their ``cr-`` ids.
+KARPENTER_CAPACITY_TYPES = ("on-demand", "spot", "reserved")
 
 
 def check_dns_label(field: str, value: object) -> str:
@@ -199,6 +206,33 @@ def check_capacity_reservation(capacity_type: object, capacity_reservation_id: o
         check_capacity_reservation_id("capacity_reservation_id", capacity_reservation_id)
 
 
+def check_karpenter_capacity(capacity_types: object, capacity_reservation_ids: object = (), *,
+                             prefix: str = "") -> None:
+    """A Karpenter pool's capacity types (a non-empty list, each once) and the ``cr-`` ids that "reserved" needs
+    and the other types must not have; the ids are held to :func:`check_capacity_reservation_id`."""
+    types_field, ids_field = f"{prefix}capacity_types", f"{prefix}capacity_reservation_ids"
+    if isinstance(capacity_types, str) or not isinstance(capacity_types, (list, tuple)) or not capacity_types:
+        raise invalid(types_field, capacity_types,
+                      f"use a non-empty list of {', '.join(KARPENTER_CAPACITY_TYPES)}")
+    seen: set[object] = set()
+    for index, capacity_type in enumerate(capacity_types):
+        check_one_of(f"{types_field}[{index}]", capacity_type, KARPENTER_CAPACITY_TYPES)
+        if capacity_type in seen:
+            raise invalid(types_field, list(capacity_types), f"name each type once ({capacity_type!r} is given twice)")
+        seen.add(capacity_type)
+    if isinstance(capacity_reservation_ids, str) or not isinstance(capacity_reservation_ids, (list, tuple)):
+        raise invalid(ids_field, capacity_reservation_ids, "use a list of cr- ids, e.g. ['cr-0123456789abcdef0']")
+    for index, reservation in enumerate(capacity_reservation_ids):
+        check_capacity_reservation_id(f"{ids_field}[{index}]", reservation)
+    reserved = "reserved" in capacity_types
+    if reserved and not capacity_reservation_ids:
+        raise invalid(ids_field, list(capacity_reservation_ids), "capacity type 'reserved' needs the reservations' "
+                                                                 "cr- ids, e.g. ['cr-0123456789abcdef0']")
+    if not reserved and capacity_reservation_ids:
+        raise invalid(ids_field, list(capacity_reservation_ids),
+                      f"only with 'reserved' in capacity_types (not {list(capacity_types)})")
+
+
 def check_addon_versions(field: str, versions: object) -> dict[str, str]:
     """Pins of the cluster's EKS add-ons: names from :data:`DEFAULT_ADDONS`, each ``latest`` or ``vX.Y.Z-eksbuild.N``."""
     from eks_training.core.versions import DEFAULT_ADDONS
@@ -210,6 +244,43 @@ def check_addon_versions(field: str, versions: object) -> dict[str, str]:
             raise invalid(f"{field} key", name, f"use add-ons of {', '.join(DEFAULT_ADDONS)}")
         check_addon_version(f"{field}[{name!r}]", version, latest=True)
     return versions
+
+
+# A container image reference: [registry[:port]/]path/name, a tag, and optionally the digest of what the tag names.
+_IMAGE_NAME = re.compile(r"^[a-z0-9][\w.-]*(:\d+)?(/[\w.-]+)+$")
+_IMAGE_TAG = re.compile(r"^\w[\w.-]{0,127}$")
+_IMAGE_DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
+PINNED_IMAGE_RULE = "use a pinned registry/name:tag (not :latest), or registry/name:tag@sha256:<64 hex> to fix the digest too"
+
+
+def split_pinned_image(field: str, value: object) -> tuple[str, str]:
+    """(name, tag) of a pinned image ``registry/name:tag`` or ``registry/name:tag@sha256:<64 hex>``.
+
+    The digest stays with the tag (``tag@sha256:...``), so ``f"{name}:{tag}"`` is the whole reference again: that
+    is how JupyterHub's chart (``singleuser.image.name`` and ``.tag``) and anything else that pulls ``name:tag``
+    take it. A digest without a tag is refused, as those would pull ``name:sha256:...``, which is no reference.
+    A name holding a CDK token (an image built at deploy time) passes; its tag is still checked.
+    """
+    if not isinstance(value, str):
+        raise invalid(field, value, PINNED_IMAGE_RULE)
+    reference, at, digest = value.partition("@")
+    name, colon, tag = reference.rpartition(":")
+    if not colon or "/" in tag:  # no tag (a colon before the last '/' is a registry port)
+        name, tag = reference, ""
+    if at and not tag:
+        raise invalid(field, value, "put the tag in front of the digest, registry/name:tag@sha256:<64 hex> (images are "
+                                    "pulled as name:tag, and a digest alone leaves no tag)")
+    name_ok = bool(_IMAGE_NAME.match(name)) or is_token(name)
+    digest_ok = not at or bool(_IMAGE_DIGEST.match(digest))
+    if not (name_ok and _IMAGE_TAG.match(tag) and digest_ok) or tag == "latest":
+        raise invalid(field, value, PINNED_IMAGE_RULE)
+    return name, f"{tag}@{digest}" if at else tag
+
+
+def check_pinned_image(field: str, value: object) -> str:
+    """An image pinned as :func:`split_pinned_image` describes; returned unchanged."""
+    split_pinned_image(field, value)
+    return value  # type: ignore[return-value]
 
 
 _HTTPS_URL = re.compile(r"^https://[A-Za-z0-9.-]+(:\d+)?(/\S*)?$")

@@ -1,8 +1,10 @@
 """Every user-input error has one format, built by ``core.validation.invalid``: ``field=value is not allowed: ...``.
 
-Read from the source with `ast`: a ``ValueError`` whose literal text says "is not allowed", "is not a valid" or
-"is not an" is a hand-written copy of that format (or a second one) and fails here; ``invalid(field, value, allowed)``
-passes. Command-line errors (``RenderError``'s ``--option: ...``) are not ValueErrors and keep their own style.
+Read from the source with `ast`: a ``ValueError`` (or the trainer's ``ConfigError``, or an ``error:`` line printed
+by hand) whose literal text says "is not allowed", "is not a valid" or "is not an", or the trainer's old
+"NAME: got VALUE; allowed: ...", is a hand-written copy of that format (or a second one) and fails here;
+``invalid(field, value, allowed)`` passes. Command-line errors (``RenderError``'s ``--option: ...``) are not
+ValueErrors and keep their own style.
 """
 
 from __future__ import annotations
@@ -19,16 +21,9 @@ REPO = Path(__file__).resolve().parent.parent
 LAYERS = ("core", "constructs", "workloads", "infra", "training")
 #: The one module that writes the format.
 HOME = "core/validation.py"
-PHRASES = ("is not allowed", "is not a valid", "is not an ")
-#: TEMPORARY: files other engineers were editing when the rule landed, which still hand-write the message. The lead
-#: empties this list as they move to ``invalid(...)``; test_allowlist_holds_only_files_that_still_violate keeps it
-#: from going stale, so an entry must be removed as soon as its file is clean.
-ALLOWLIST = {
-    "workloads/job_data_prep.py",
-    "workloads/karpenter.py",
-    "workloads/kuberay.py",
-    "workloads/slinky/chart.py",
-}
+PHRASES = ("is not allowed", "is not a valid", "is not an ", ": got ", "; allowed:")
+#: What a hand-written field error is built with: the exceptions user input raises, and a printed ``error:`` line.
+BUILDERS = ("ValueError", "ConfigError", "print")
 
 
 def _literal_text(node: ast.expr) -> str:
@@ -45,10 +40,10 @@ def _literal_text(node: ast.expr) -> str:
 
 
 def hand_written_errors(source: str, filename: str = "<source>") -> list[int]:
-    """Lines where ``ValueError(<text>)`` is built with one of PHRASES in its literal text."""
+    """Lines where one of BUILDERS is called with one of PHRASES in its first argument's literal text."""
     lines = []
     for node in ast.walk(ast.parse(source, filename=filename)):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "ValueError"
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in BUILDERS
                 and node.args and any(phrase in _literal_text(node.args[0]) for phrase in PHRASES)):
             lines.append(node.lineno)
     return sorted(lines)
@@ -68,12 +63,7 @@ def _violations() -> dict[str, list[int]]:
 
 
 def test_user_input_errors_go_through_invalid() -> None:
-    outside = {name: lines for name, lines in _violations().items() if name not in ALLOWLIST}
-    assert outside == {}, "raise invalid(field, value, allowed) from eks_training.core.validation instead"
-
-
-def test_allowlist_holds_only_files_that_still_violate() -> None:
-    assert sorted(ALLOWLIST - set(_violations())) == []
+    assert _violations() == {}, "raise invalid(field, value, allowed) from eks_training.core.validation instead"
 
 
 @pytest.mark.parametrize("source", [
@@ -83,6 +73,11 @@ def test_allowlist_holds_only_files_that_still_violate() -> None:
     'error = ValueError("x is not " + "allowed: y" if False else "name=1 is not a valid name")',
     'def f(v):\n    raise ValueError(f"name={v!r} " + "is not allowed: use a DNS label")',
     'raise ValueError(f"zone={zone!r} is not an availability zone name: use e.g. us-east-1a")',
+    # The trainer's old format, from a ValueError, its ConfigError, or an error line printed by hand.
+    'raise ValueError(f"--emf-endpoint: got {endpoint!r}; allowed: tcp://HOST:PORT")',
+    'raise ConfigError(f"{flag}: needs the package {name!r};" " allowed: pip install it") from None',
+    'def f(n):\n    print(f"error: --num-workers: got {n}; allowed: an integer >= 1", file=sys.stderr)',
+    'return ConfigError(f"{name}: got {value!r}; allowed: {allowed}")',
 ])
 def test_the_rule_catches_a_hand_written_message(source: str) -> None:
     assert hand_written_errors(source) != []
@@ -92,6 +87,9 @@ def test_the_rule_catches_a_hand_written_message(source: str) -> None:
     'raise invalid("field", value, "use 1-63 lowercase letters")',
     'raise ValueError(f"cannot express {value!r} as a cdk-nag finding id")',
     'raise RenderError(f"--nodes: {nodes} is not allowed: 1 to 4 nodes")',
+    'raise ConfigError(message)',
+    'print(f"error: {invalid(\'--num-workers\', n, \'an integer >= 1\')}", file=sys.stderr)',
+    'raise ValueError("plot needs the matplotlib package: pip install matplotlib==3.11.2")',
 ])
 def test_the_rule_lets_the_helper_and_other_errors_through(source: str) -> None:
     assert hand_written_errors(source) == []

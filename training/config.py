@@ -4,7 +4,7 @@ Precedence is built-in defaults < the file's ``training:`` block < flags given o
 The file may use the source document's key names (``micro_batch_size``, ``gradient_accumulation_steps``,
 ``gradient_checkpointing``, ``precision``, ``learning_rate``, ``lr_scheduler``, ``warmup_ratio``,
 ``optimizer``, ``weight_decay``) or this trainer's own field names. Every bad value raises
-:class:`ConfigError` with one line naming the field, the value and what is allowed.
+:class:`InvalidSetting` (a :class:`ConfigError`) with one line naming the field, the value and what is allowed.
 """
 
 from __future__ import annotations
@@ -18,16 +18,25 @@ from typing import Any, Sequence
 
 import yaml
 
+from eks_training.core.validation import InvalidValue
 from eks_training.training.telemetry import split_endpoint
 
 
 class ConfigError(ValueError):
-    """A user-facing configuration mistake; its message is one line."""
+    """A user-facing mistake on the command line or in the settings; its message is one line, and ``main()`` exits 2.
+
+    A bad setting is an :class:`InvalidSetting`; argparse's own usage errors (a flag without its value) are plain
+    ConfigErrors."""
 
 
-def invalid(name: str, value: Any, allowed: str) -> ConfigError:
-    """Build the one-line error used for every bad input: field, bad value, what is allowed."""
-    return ConfigError(f"{name}: got {value!r}; allowed: {allowed}")
+class InvalidSetting(ConfigError, InvalidValue):
+    """A bad setting, in the project's one format (:func:`eks_training.core.validation.invalid`):
+    ``field=value is not allowed: what is allowed``, with ``field``, ``value`` and ``allowed`` as attributes."""
+
+
+def invalid(name: str, value: Any, allowed: str) -> InvalidSetting:
+    """The one-line error of every bad input: field, bad value, what is allowed (an ``InvalidValue`` of core's)."""
+    return InvalidSetting(name, value, allowed)
 
 
 PRECISIONS = ("auto", "bf16", "fp16", "fp32")
@@ -257,8 +266,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse that raises ConfigError (one line) instead of printing usage and exiting."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        if message.startswith("unrecognized arguments"):
-            message += "; allowed: the flags listed by --help"
+        if message.startswith("unrecognized arguments: "):
+            raise invalid("arguments", message.removeprefix("unrecognized arguments: "), "the flags listed by --help")
         raise ConfigError(message)
 
 

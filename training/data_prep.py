@@ -139,15 +139,15 @@ def _parse_s3(uri: str, flag: str) -> tuple[str, str]:
     return bucket, prefix.strip("/")
 
 
-def _need(module: str, flag: str) -> Any:
-    """Import an optional dependency, or fail in one line saying which install brings it."""
+def _need(module: str, flag: str, value: object) -> Any:
+    """Import an optional dependency that ``flag=value`` needs, or fail in one line saying which install brings it."""
     import importlib
 
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise ConfigError(f"{flag}: needs the Python package {module.split('.')[0]!r}, which is not installed;"
-                          " allowed: pip install 'eks-training[data-prep]'") from None
+        raise invalid(flag, value, f"pip install 'eks-training[data-prep]' first (this needs the Python package "
+                                   f"{module.split('.')[0]!r}, which is not installed)") from None
 
 
 def _one_line(error: BaseException) -> str:
@@ -160,17 +160,17 @@ def _one_line(error: BaseException) -> str:
 
 def _s3_store(uri: str, flag: str, marker: str = "meta.json") -> Any:
     """The checkpoint store (multipart, retried uploads; a client with standard retries) for ``uri``."""
-    _need("boto3", flag)
+    _need("boto3", flag, uri)
     try:
         from eks_training.training.s3_sync import S3CheckpointStore
     except ImportError as error:  # torch (checkpoint.py) missing on a machine that only prepares data
-        raise ConfigError(f"{flag}: s3:// needs the trainer's packages ({_one_line(error)});"
-                          " allowed: a local path, or pip install 'eks-training[training,data-prep]'") from None
+        raise invalid(flag, uri, "a local path, or pip install 'eks-training[training,data-prep]' (s3:// needs the "
+                                 f"trainer's packages: {_one_line(error)})") from None
     return S3CheckpointStore(uri, marker=marker)
 
 
 def _s3_error(flag: str, uri: str, error: BaseException) -> ConfigError:
-    return ConfigError(f"{flag}: cannot use {uri!r}: {_one_line(error)}")
+    return invalid(flag, uri, f"an s3:// location that exists and that you may use ({_one_line(error)})")
 
 
 def _s3_keys(client: Any, bucket: str, prefix: str) -> list[tuple[str, int]]:
@@ -303,8 +303,8 @@ class _Reader:
                 yield value
 
     def _parquet(self) -> Iterator[str]:
-        parquet = _need("pyarrow.parquet", "--format")
-        pyarrow = _need("pyarrow", "--format")
+        parquet = _need("pyarrow.parquet", "--format", "parquet")
+        pyarrow = _need("pyarrow", "--format", "parquet")
         try:
             handle = parquet.ParquetFile(self.path)
         except Exception as error:
@@ -363,7 +363,7 @@ def _fetch_tokenizer(options: PrepOptions, work_dir: Path) -> str:
 
 def load_tokenizer(options: PrepOptions, work_dir: Path) -> TokenizerInfo:
     """Fetch and check the tokenizer: it loads, has the end-of-document token, fits the token dtype."""
-    tokenizers = _need("tokenizers", "--tokenizer")
+    tokenizers = _need("tokenizers", "--tokenizer", options.tokenizer)
     path = _fetch_tokenizer(options, work_dir)
     try:
         tokenizer = tokenizers.Tokenizer.from_file(path)
@@ -453,7 +453,7 @@ class _Part:
 
 def _run_part(part: _Part, report: Callable[[int], None]) -> dict[str, Any]:
     """Tokenize ``part``'s files into its shards; ``report(n)`` is called with the bytes done since the last call."""
-    tokenizers = _need("tokenizers", "--tokenizer")
+    tokenizers = _need("tokenizers", "--tokenizer", part.options.tokenizer)
     tokenizer = tokenizers.Tokenizer.from_file(part.tokenizer.path)
     options, info = part.options, part.tokenizer
     writers = {split: ShardWriter(Path(part.stage) / split, f"part-{part.index:04d}", info.dtype, options.shard_tokens)
@@ -547,8 +547,8 @@ def _run_parts(parts: list[_Part], bar: Any) -> list[dict[str, Any]]:
             except queue_module.Empty:
                 dead = [p for i, p in enumerate(processes) if i not in results and p.exitcode not in (None, 0)]
                 if dead:
-                    raise ConfigError(f"--workers: a worker process exited with status {dead[0].exitcode}"
-                                      " (out of memory?); allowed: fewer --workers or more memory")
+                    raise invalid("--workers", len(parts), "fewer --workers or more memory (a worker process "
+                                  f"exited with status {dead[0].exitcode}: out of memory?)")
                 continue
             if kind == "progress":
                 bar.update(payload)
@@ -615,7 +615,7 @@ def prepare(options: PrepOptions) -> dict[str, Any]:
         stage = scratch / "stage" if s3_output else _check_local_output(options)
         parts = [_Part(i, group, str(stage), str(scratch), info, options)
                  for i, group in enumerate(_partition(sources, options.workers))]
-        tqdm = _need("tqdm", "--no-progress").tqdm if options.progress else None
+        tqdm = _need("tqdm", "--no-progress", False).tqdm if options.progress else None
         bar = (tqdm(total=sum(s.size for s in sources), unit="B", unit_scale=True, desc="tokenizing", file=sys.stderr)
                if tqdm else _NoBar())
         with bar:

@@ -4,7 +4,8 @@ One PNG of 2x2 panels against the optimizer step: training loss, eval loss, thro
 It reads what the trainer writes with ``--metrics-file`` (or its stdout saved to a file): step records and
 ``eval`` records; other events (resumed, loss_spike, ...) and EMF lines are skipped. A resumed run appends to
 the same file and repeats steps after its checkpoint; the later value of a step wins, as the later run is the
-one that continued. Every bad input is one ValueError line (the CLI prints it and exits 2).
+one that continued. Every bad input is one ValueError line in the project's one format
+(:func:`eks_training.core.validation.invalid`); the CLI prints it and exits 2.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from eks_training.core.validation import invalid
 
 #: The PNG's size in pixels (FIGURE_INCHES x DPI); wide enough for four readable panels on a laptop screen.
 FIGURE_INCHES = (12, 8)
@@ -50,12 +53,10 @@ def read_curves(path: str | Path) -> Curves:
     try:
         lines = source.read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:
-        raise ValueError(f"METRICS: got {str(path)!r}; allowed: an existing JSON-lines metrics file "
-                         "(the trainer's --metrics-file)") from None
+        raise invalid("METRICS", str(path), "an existing JSON-lines metrics file (the trainer's --metrics-file)") from None
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise ValueError(f"METRICS: cannot read {str(path)!r} ({reason}); allowed: a readable JSON-lines "
-                         "metrics file") from None
+        raise invalid("METRICS", str(path), f"a readable JSON-lines metrics file (this one: {reason})") from None
     curves = Curves()
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -63,11 +64,11 @@ def read_curves(path: str | Path) -> Curves:
         try:
             record = json.loads(line)
         except json.JSONDecodeError as error:
-            raise ValueError(f"METRICS: {path}: line {number} is not JSON ({error.msg}); allowed: one JSON object "
-                             "per line, as the trainer writes") from None
+            raise invalid("METRICS", f"{path}:{number}", "one JSON object per line, as the trainer writes (this "
+                                                         f"line is not JSON: {error.msg})") from None
         if not isinstance(record, dict):
-            raise ValueError(f"METRICS: {path}: line {number} is a JSON {type(record).__name__}; allowed: one JSON "
-                             "object per line, as the trainer writes")
+            raise invalid("METRICS", f"{path}:{number}", "one JSON object per line, as the trainer writes (this "
+                                                         f"line is a JSON {type(record).__name__})")
         step = record.get("step")
         if "_aws" in record or isinstance(step, bool) or not isinstance(step, int):
             continue  # an EMF copy of a record (--emf), or a line without a step: nothing to place on the x axis
@@ -86,8 +87,8 @@ def read_curves(path: str | Path) -> Curves:
             if value is not None:
                 curves.eval_loss[step] = value
     if not curves.points():
-        raise ValueError(f"METRICS: {path} has no step or eval records with a loss, tokens/s or MFU; allowed: the "
-                         "trainer's --metrics-file after at least one logged step")
+        raise invalid("METRICS", str(path), "the trainer's --metrics-file after at least one logged step (this one "
+                                            "has no step or eval records with a loss, tokens/s or MFU)")
     return curves
 
 
@@ -98,7 +99,7 @@ def draw(curves: Curves, output: str | Path, title: str | None = None) -> Path:
         from matplotlib.figure import Figure
         from matplotlib.ticker import EngFormatter
     except ImportError:
-        raise ValueError("plot: needs the matplotlib package; allowed: pip install matplotlib==3.11.2") from None
+        raise ValueError("plot needs the matplotlib package: pip install matplotlib==3.11.2") from None
     # Figure + the Agg canvas directly, not pyplot: no global backend choice, no display needed, no state kept.
     figure = Figure(figsize=FIGURE_INCHES, dpi=DPI, layout="constrained")
     FigureCanvasAgg(figure)
@@ -133,8 +134,7 @@ def draw(curves: Curves, output: str | Path, title: str | None = None) -> Path:
     try:
         figure.savefig(target, format="png")
     except OSError as error:
-        raise ValueError(f"-o: cannot write {str(output)!r} ({error.strerror or error}); allowed: a writable "
-                         "file path") from None
+        raise invalid("-o", str(output), f"a writable file path ({error.strerror or error})") from None
     return target
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from eks_training.training.checkpoint import COMPLETE_MARKER, step_folder_name
-from eks_training.training.config import ConfigError, parse_config
+from eks_training.training.config import ConfigError, invalid, parse_config
 from eks_training.training.device import select_runtime
 from eks_training.training.train import train
 
@@ -95,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--storage-path")
     args, trainer_argv = parser.parse_known_args(argv)
     if args.num_workers < 1:
-        print(f"error: --num-workers: got {args.num_workers}; allowed: an integer >= 1", file=sys.stderr)
+        print(f"error: {invalid('--num-workers', args.num_workers, 'an integer >= 1')}", file=sys.stderr)
         return 2
     try:
         trainer = build_trainer([a for a in trainer_argv if a != "--"], args.num_workers, args.use_gpu,

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import IO, Any, Mapping, Protocol
 
 from eks_training.core import training_metrics as tm
+from eks_training.core.validation import invalid
 
 #: The trainer's record keys and the contract's metric name for each (the JSON lines spell ``tokens_per_s``).
 RECORD_METRICS = {
@@ -150,8 +151,7 @@ def split_endpoint(endpoint: str) -> tuple[str, str, int]:
     scheme, sep, address = endpoint.strip().partition("://")
     host, _, port = address.rpartition(":")
     if scheme not in ("tcp", "udp") or not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"--emf-endpoint: got {endpoint!r}; allowed: tcp://HOST:PORT or udp://HOST:PORT, "
-                         f"e.g. {tm.EMF_AGENT_ENDPOINT}")
+        raise invalid("--emf-endpoint", endpoint, f"tcp://HOST:PORT or udp://HOST:PORT, e.g. {tm.EMF_AGENT_ENDPOINT}")
     return scheme, host.strip("[]"), int(port)
 
 
@@ -262,8 +262,8 @@ class TensorBoardSink:
         try:
             from torch.utils.tensorboard import SummaryWriter
         except ImportError:
-            raise ValueError(f"--tensorboard-dir: got {str(folder)!r}; allowed: a folder path, with the tensorboard "
-                             "package installed (pip install tensorboard==2.21.0)") from None
+            raise invalid("--tensorboard-dir", str(folder), "a folder path, with the tensorboard package installed "
+                                                            "(pip install tensorboard==2.21.0)") from None
         self.writer = SummaryWriter(log_dir=str(folder))
 
     def write(self, record: Mapping[str, Any]) -> None:

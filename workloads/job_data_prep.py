@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from eks_training.core.names import FSX_MOUNT_PATH, TRAINING_SERVICE_ACCOUNT, WORKSPACE_DATASET_PREFIX, dataset_paths
+from eks_training.core.validation import invalid
 from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
 from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int, check_quantity
 from eks_training.workloads.labels import common_labels
@@ -42,8 +43,7 @@ class DataPrepJob:
         for field in ("input", "tokenizer"):
             value = getattr(self, field)
             if not isinstance(value, str) or not _SOURCE.match(value):
-                raise ValueError(f"{field}={value!r} is not allowed: use s3://bucket/prefix or an absolute path "
-                                 f"(e.g. under {FSX_MOUNT_PATH})")
+                raise invalid(field, value, f"use s3://bucket/prefix or an absolute path (e.g. under {FSX_MOUNT_PATH})")
         check_int("workers", self.workers, minimum=1, maximum=64)
         check_quantity("memory", self.memory)
 

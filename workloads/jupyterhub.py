@@ -22,7 +22,7 @@ from eks_training.core.catalog import (
 )
 from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int, check_unique
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
-from eks_training.core.validation import check_oidc_sign_in, invalid, is_token
+from eks_training.core.validation import check_oidc_sign_in, invalid, split_pinned_image
 from eks_training.core.versions import JUPYTERHUB
 from eks_training.core.names import DATA_PATH, WORKSPACE_PATH
 from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
@@ -34,8 +34,6 @@ _SLUG = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 # KubeSpawner's byte strings: a number with an optional K, M, G or T (binary multiples).
 _KUBESPAWNER_BYTES = re.compile(r"^\d+(\.\d+)?[KMGT]?$")
 _KUBESPAWNER_BYTE_FACTORS = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
-_IMAGE_NAME = re.compile(r"^[a-z0-9][-a-z0-9._/:]*[a-z0-9]$")
-_IMAGE_TAG = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
 
 
 @dataclass(frozen=True)
@@ -148,14 +146,6 @@ def profiles_for(instance_types: Sequence[str]) -> tuple[NotebookProfile, ...]:
     return tuple(profiles)
 
 
-def _check_image(field: str, image: object) -> tuple[str, str]:
-    """(name, tag) of an image reference pinned to a tag other than `latest` (a deploy-time repository passes)."""
-    name, _, tag = image.rpartition(":") if isinstance(image, str) else ("", "", "")
-    if not ((_IMAGE_NAME.match(name) or is_token(name)) and _IMAGE_TAG.match(tag)) or tag == "latest":
-        raise invalid(field, image, "use a pinned image registry/name:tag (not :latest)")
-    return name, tag
-
-
 def _profile_entry(profile: NotebookProfile, *, image: str) -> dict[str, Any]:
     facts = instance_facts(profile.instance_type)
     devices = {ACCELERATOR_RESOURCE[profile.accelerator]: str(profile.accelerators)}
@@ -254,8 +244,10 @@ def jupyterhub_values(
     check_dns_label("namespace", namespace)
     check_dns_subdomain("training_service_account", training_service_account)
     images = {"nvidia": gpu_image, "neuron": neuron_image}
-    gpu_name, gpu_tag = _check_image("gpu_image", gpu_image)
-    _check_image("neuron_image", neuron_image)
+    # The config layer holds images.*_image to the same rule, so a file that loads also synthesizes. z2jh pulls
+    # f"{name}:{tag}": a digest rides in the tag ("tag@sha256:..."), which gives name:tag@sha256:... back.
+    gpu_name, gpu_tag = split_pinned_image("gpu_image", gpu_image)
+    split_pinned_image("neuron_image", neuron_image)
     profiles = list(profiles)
     if not profiles or not all(isinstance(p, NotebookProfile) for p in profiles):
         raise invalid("profiles", profiles, "give one or more NotebookProfile objects")

@@ -25,6 +25,7 @@ from eks_training.workloads.k8s_objects import (
     check_unique,
 )
 from eks_training.core.catalog import ACCELERATOR_RESOURCE, accelerator_taint, instance_facts
+from eks_training.core.validation import KARPENTER_CAPACITY_TYPES, check_karpenter_capacity, invalid
 from eks_training.workloads.labels import common_labels
 from eks_training.workloads.typed_objects import emit_typed
 from eks_training.core.names import (
@@ -42,13 +43,12 @@ NODE_CLASS_API = f"{NODE_CLASS_GROUP}/v1"
 DISCOVERY_TAG = "karpenter.sh/discovery"
 #: The tag EKS puts on the cluster security group it creates.
 EKS_CLUSTER_NAME_TAG = "aws:eks:cluster-name"
-CAPACITY_TYPES = ("on-demand", "spot", "reserved")
+CAPACITY_TYPES = KARPENTER_CAPACITY_TYPES
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 IMDS_HOP_LIMITS = (1, 2)
 
 _INSTANCE_TYPE = re.compile(r"^([a-z][a-z0-9-]*)\.([a-z0-9]+)$")
 _ZONE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+[a-z]$")
-_CAPACITY_RESERVATION = re.compile(r"^cr-[0-9a-z]+$")
 _AMI_VERSION = re.compile(r"^(latest|v\d{8})$")
 _CLUSTER_NAME = re.compile(r"^[0-9A-Za-z][A-Za-z0-9_-]{0,99}$")
 _IAM_ROLE_NAME = re.compile(r"^[\w+=,.@-]{1,64}$")
@@ -114,7 +114,7 @@ class KarpenterPool:
         check_choice(f"{where} accelerator", self.accelerator, tuple(ACCELERATOR_RESOURCE))
         self._check_instance_types(where)
         if not isinstance(self.zone, str) or not _ZONE.match(self.zone):
-            raise ValueError(f"{where} zone={self.zone!r} is not an availability zone name: use e.g. 'us-east-1a'")
+            raise invalid(f"{where} zone", self.zone, "use an availability zone name, e.g. 'us-east-1a'")
         check_int(f"{where} accelerator_limit", self.accelerator_limit, minimum=1)
         self._check_capacity(where)
         check_int(f"{where} root_volume_gib", self.root_volume_gib, minimum=ROOT_VOLUME_GIB[0], maximum=ROOT_VOLUME_GIB[1])
@@ -122,46 +122,39 @@ class KarpenterPool:
         check_int(f"{where} throughput", self.throughput, minimum=GP3_THROUGHPUT[0], maximum=min(GP3_THROUGHPUT[1], self.iops // 4))
         for key in check_labels(f"{where} labels", self.labels):
             if any(key == d or key.split("/")[0].endswith(d) for d in _RESERVED_LABEL_DOMAINS):
-                raise ValueError(f"{where} labels key {key!r} is reserved by Karpenter: use your own prefix, e.g. 'team/...'")
+                raise invalid(f"{where} labels key", key, "use a key of your own prefix, e.g. 'team/...' (the "
+                              f"{', '.join(_RESERVED_LABEL_DOMAINS)} domains are reserved by Karpenter)")
         if not all(isinstance(t, NodeTaint) for t in self.taints):
-            raise ValueError(f"{where} taints={self.taints!r} must be NodeTaint values")
+            raise invalid(f"{where} taints", self.taints, "use NodeTaint values")
         if self.placement_group_name is not None and not _PLACEMENT_GROUP.match(str(self.placement_group_name)):
-            raise ValueError(f"{where} placement_group_name={self.placement_group_name!r} is not a placement group name")
+            raise invalid(f"{where} placement_group_name", self.placement_group_name,
+                          "use a placement group name: 1-255 letters, digits, spaces or '+=,.@_-'")
         if not isinstance(self.consolidate_after, str) or not re.match(r"^([0-9]+(s|m|h))+$", self.consolidate_after):
-            raise ValueError(f"{where} consolidate_after={self.consolidate_after!r} is not a duration: use e.g. '10m' or '1h'")
+            raise invalid(f"{where} consolidate_after", self.consolidate_after,
+                          "use a duration of s, m or h, e.g. '10m' or '1h30m'")
 
     def _check_instance_types(self, where: str) -> None:
         if isinstance(self.instance_types, str) or not self.instance_types:
-            raise ValueError(f"{where} instance_types={self.instance_types!r} must be a non-empty list of EC2 types")
+            raise invalid(f"{where} instance_types", self.instance_types, "use a non-empty list of EC2 types")
         families = set()
         for instance_type in self.instance_types:
             match = _INSTANCE_TYPE.match(instance_type) if isinstance(instance_type, str) else None
             if match is None:
-                raise ValueError(f"{where} instance type {instance_type!r} is not an EC2 type: use e.g. 'p5.48xlarge'")
+                raise invalid(f"{where} instance type", instance_type, "use an EC2 type, e.g. 'p5.48xlarge'")
             families.add(match.group(1))
         check_unique(f"{where} instance_types", list(self.instance_types))
         if len(families) != 1:
-            raise ValueError(f"{where} instance_types mix families {sorted(families)}: a training pool holds one family")
+            raise invalid(f"{where} instance_types", list(self.instance_types),
+                          f"use types of one family (a training pool holds one; these mix {', '.join(sorted(families))})")
         family = families.pop()
         facts = instance_facts(self.instance_types[0], field=f"{where} instance_types")
         if facts.accelerator != self.accelerator:
-            raise ValueError(f"{where} instance family {family!r} has no {self.accelerator} accelerator: "
-                             f"its {facts.accelerator_name} is {facts.accelerator}")
+            raise invalid(f"{where} instance family", family, f"use a family with a {self.accelerator} accelerator "
+                          f"(its {facts.accelerator_name} is {facts.accelerator})")
 
     def _check_capacity(self, where: str) -> None:
-        if isinstance(self.capacity_types, str) or not self.capacity_types:
-            raise ValueError(f"{where} capacity_types={self.capacity_types!r} must be a non-empty list of {CAPACITY_TYPES}")
-        for capacity_type in self.capacity_types:
-            check_choice(f"{where} capacity type", capacity_type, CAPACITY_TYPES)
-        check_unique(f"{where} capacity_types", list(self.capacity_types))
-        for reservation in self.capacity_reservation_ids:
-            if not isinstance(reservation, str) or not _CAPACITY_RESERVATION.match(reservation):
-                raise ValueError(f"{where} capacity reservation {reservation!r} is not an id: use e.g. 'cr-0123456789abcdef0'")
-        if ("reserved" in self.capacity_types) != bool(self.capacity_reservation_ids):
-            raise ValueError(
-                f"{where} capacity_types={list(self.capacity_types)} and capacity_reservation_ids="
-                f"{list(self.capacity_reservation_ids)}: 'reserved' needs reservation ids, and ids need 'reserved'"
-            )
+        # One rule for capacity types and reservation ids, in core: a pool's and a config file's alike.
+        check_karpenter_capacity(self.capacity_types, self.capacity_reservation_ids, prefix=f"{where} ")
 
     @property
     def instance_family(self) -> str:
@@ -281,13 +274,13 @@ def node_pool(pool: KarpenterPool) -> dict:
 
 def _check_cluster_inputs(cluster_name: str, node_role_name: str, ami_version: str, imds_hop_limit: int) -> None:
     if not isinstance(cluster_name, str) or not _CLUSTER_NAME.match(cluster_name):
-        raise ValueError(f"cluster_name={cluster_name!r} is not an EKS cluster name: 1-100 letters, digits, '-' or '_'")
+        raise invalid("cluster_name", cluster_name, "use an EKS cluster name: 1-100 letters, digits, '-' or '_'")
     if not isinstance(node_role_name, str) or not _IAM_ROLE_NAME.match(node_role_name):
-        raise ValueError(f"node_role_name={node_role_name!r} is not an IAM role name (not an ARN): 1-64 of [A-Za-z0-9+=,.@_-]")
+        raise invalid("node_role_name", node_role_name, "use an IAM role name (not an ARN): 1-64 of [A-Za-z0-9+=,.@_-]")
     if not isinstance(ami_version, str) or not _AMI_VERSION.match(ami_version):
-        raise ValueError(f"ami_version={ami_version!r} is not allowed: use 'latest' or an AL2023 release like 'v20260801'")
+        raise invalid("ami_version", ami_version, "use 'latest' or an AL2023 release like 'v20260801'")
     if imds_hop_limit not in IMDS_HOP_LIMITS:
-        raise ValueError(f"imds_hop_limit={imds_hop_limit!r} is not allowed: use 1 (pods cannot reach IMDS) or 2")
+        raise invalid("imds_hop_limit", imds_hop_limit, "use 1 (pods cannot reach IMDS) or 2")
 
 
 class KarpenterPoolsChart(cdk8s.Chart):
@@ -306,7 +299,7 @@ class KarpenterPoolsChart(cdk8s.Chart):
     ) -> None:
         super().__init__(scope, id)
         if isinstance(pools, (str, bytes)) or not pools or not all(isinstance(p, KarpenterPool) for p in pools):
-            raise ValueError(f"pools={pools!r} must be a non-empty list of KarpenterPool")
+            raise invalid("pools", pools, "use a non-empty list of KarpenterPool")
         check_unique("pool names", [pool.name for pool in pools])
         # Generated by `make imports` from the upstream CRDs.
         from eks_training.workloads.imports.aws.k8s.karpenter import Ec2NodeClass

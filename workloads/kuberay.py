@@ -21,7 +21,7 @@ from eks_training.workloads.k8s_objects import (
 from eks_training.workloads.labels import common_labels
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
 from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
-from eks_training.core.validation import is_token
+from eks_training.core.validation import invalid, is_token
 
 COMPONENT = "kuberay"
 RAY_API = "ray.io/v1"
@@ -68,7 +68,7 @@ class RayGpuWorkers:
 
     def __post_init__(self) -> None:
         if not isinstance(self.instance_type, str) or not re.match(r"^[a-z][a-z0-9-]*\.[a-z0-9]+$", self.instance_type):
-            raise ValueError(f"worker instance_type={self.instance_type!r} is not an EC2 type: use e.g. 'p5.48xlarge'")
+            raise invalid("worker instance_type", self.instance_type, "use an EC2 type, e.g. 'p5.48xlarge'")
         check_int("worker gpus_per_worker", self.gpus_per_worker, minimum=1, maximum=16)
         check_quantity("worker cpu", self.cpu)
         check_quantity("worker memory", self.memory)
@@ -96,22 +96,20 @@ class RayClusterConfig:
         check_dns_label("name", self.name)
         check_dns_subdomain("service_account_name", self.service_account_name)
         if not isinstance(self.ray_version, str) or not _RAY_VERSION.match(self.ray_version):
-            raise ValueError(f"ray_version={self.ray_version!r} is not a Ray release: use e.g. '2.49.1'")
+            raise invalid("ray_version", self.ray_version, "use a Ray release X.Y.Z, e.g. '2.49.1'")
         if not isinstance(self.workers, RayGpuWorkers):
-            raise ValueError(f"workers={self.workers!r} must be a RayGpuWorkers")
+            raise invalid("workers", self.workers, "use a RayGpuWorkers")
         if not isinstance(self.head, RayHead):
-            raise ValueError(f"head={self.head!r} must be a RayHead")
+            raise invalid("head", self.head, "use a RayHead")
         if not isinstance(self.enable_in_tree_autoscaling, bool):
-            raise ValueError(f"enable_in_tree_autoscaling={self.enable_in_tree_autoscaling!r} must be true or false")
+            raise invalid("enable_in_tree_autoscaling", self.enable_in_tree_autoscaling, "use true or false")
         if self.image is not None:
             if not isinstance(self.image, str) or not (_IMAGE.match(self.image) or is_token(self.image)):
-                raise ValueError(f"image={self.image!r} is not a container image reference: use e.g. 'repo/name:tag'")
+                raise invalid("image", self.image, "use a container image reference, e.g. 'repo/name:tag'")
             tagged = _RAY_IMAGE_TAG.match(self.image)
             if tagged and tagged.group(1) != self.ray_version:
-                raise ValueError(
-                    f"image={self.image!r} carries Ray {tagged.group(1)} but ray_version={self.ray_version!r}:"
-                    " they must match"
-                )
+                raise invalid("image", self.image, f"use an image of ray_version {self.ray_version} (this one carries "
+                                                   f"Ray {tagged.group(1)}), or set ray_version to match it")
 
     @property
     def container_image(self) -> str:
@@ -221,11 +219,13 @@ def ray_job(
     check_dns_label("RayJob name", name)
     check_dns_label("RayJob namespace", namespace)
     if not isinstance(entrypoint, str) or not entrypoint.strip():
-        raise ValueError(f"RayJob entrypoint={entrypoint!r} must be a non-empty command, e.g. 'python train.py'")
+        raise invalid("RayJob entrypoint", entrypoint, "use a non-empty command, e.g. 'python train.py'")
     if (cluster is None) == (cluster_selector is None):
-        raise ValueError("RayJob needs exactly one of cluster (a new RayCluster) or cluster_selector (an existing one)")
+        raise invalid("RayJob cluster_selector", cluster_selector, "give exactly one of cluster (a new RayCluster) or "
+                      f"cluster_selector (an existing one); {'both are given' if cluster is not None else 'neither is given'}")
     if cluster is not None and cluster.namespace != namespace:
-        raise ValueError(f"RayJob namespace={namespace!r} differs from cluster namespace={cluster.namespace!r}: they must match")
+        raise invalid("RayJob namespace", namespace, f"use the cluster's namespace {cluster.namespace!r} (a RayJob runs "
+                      "beside the cluster it builds)")
     check_int("RayJob ttl_seconds_after_finished", ttl_seconds_after_finished, minimum=0)
     check_int("RayJob backoff_limit", backoff_limit, minimum=0)
     spec: dict = {"entrypoint": entrypoint, "backoffLimit": backoff_limit, "submissionMode": "K8sJobMode"}
@@ -236,7 +236,8 @@ def ray_job(
     else:
         spec["clusterSelector"] = check_labels("RayJob cluster_selector", cluster_selector or {})
         if not spec["clusterSelector"]:
-            raise ValueError("RayJob cluster_selector={} selects nothing: give e.g. {'ray.io/cluster': 'my-cluster'}")
+            raise invalid("RayJob cluster_selector", {}, "give labels that select a cluster, e.g. "
+                          "{'ray.io/cluster': 'my-cluster'} (an empty selector selects nothing)")
     if runtime_env_yaml is not None:
         spec["runtimeEnvYAML"] = runtime_env_yaml
     if active_deadline_seconds is not None:

@@ -184,7 +184,7 @@ def test_cli_prepares_and_a_large_vocabulary_gets_uint32(tmp_path: Path, capsys:
 
     assert cli_main([*base, "--output", str(tmp_path / "a"), "--dtype", "uint16"]) == 2
     error = capsys.readouterr().err
-    assert error.startswith("error: --dtype: got 'uint16'; allowed: uint32 or auto") and "70002 ids" in error
+    assert error.startswith("error: --dtype='uint16' is not allowed: uint32 or auto") and "70002 ids" in error
     assert error.count("\n") == 1 and not (tmp_path / "a" / "train").exists()
 
     assert cli_main([*base[:-1], "--output", str(tmp_path / "b")]) == 0
@@ -214,23 +214,24 @@ def _bad_inputs(root: Path, bucket: str) -> dict[str, tuple[list[str], str]]:
     (root / "latin1" / "a.txt").write_bytes("caf\u00e9".encode("latin-1"))
     (root / "badtok.json").write_text('{"not": "a tokenizer"}')
     return {
-        "empty folder": (["--input", str(root / "empty")], r"--input: got '.*empty'; allowed: .*the corpus is empty"),
-        "no documents": (["--input", str(root / "blank")], r"--input: got .*; allowed: at least one non-empty document"),
-        "unknown format": (["--input", str(root / "csv")], r"--format: got 'auto'; allowed: files ending in .*'a.csv' has no known extension"),
-        "bad --format": (["--input", str(root / "csv"), "--format", "csv"], r"--format: got 'csv'; allowed: auto, txt, jsonl, parquet"),
-        "missing json field": (["--input", str(root / "jsonl")], r"--text-field: got 'text'; allowed: a field of every record \(a.jsonl line 2 has: content\)"),
-        "missing column": (["--input", str(root / "parquet")], r"--text-field: got 'text'; allowed: a column .*a.parquet has: content"),
-        "not json": (["--input", str(root / "notjson")], r"--input: got 'a.jsonl line 2'; allowed: JSON Lines"),
-        "not utf-8": (["--input", str(root / "latin1")], r"--input: got 'a.txt'; allowed: UTF-8 text"),
-        "missing tokenizer": (["--tokenizer", str(root / "nope.json")], r"--tokenizer: got '.*nope.json'; allowed: an existing tokenizer.json"),
-        "not a tokenizer": (["--tokenizer", str(root / "badtok.json")], r"--tokenizer: got .*; allowed: a Hugging Face tokenizer.json"),
-        "missing s3 tokenizer": (["--tokenizer", f"s3://{bucket}/none/tokenizer.json"], r"--tokenizer: got 's3://.*'; allowed: an existing tokenizer.json object"),
-        "unknown eod": (["--eod-token", "<eos>"], r"--eod-token: got '<eos>'; allowed: a token of the tokenizer's vocabulary, e.g. <\|endoftext\|>"),
-        "bad fraction": (["--eval-fraction", "1"], r"--eval-fraction: got 1.0; allowed: a number >= 0 and < 1"),
-        "bad workers": (["--workers", "two"], r"--workers: got 'two'; allowed: an integer >= 1"),
-        "bad s3 uri": (["--output", "s3:///x"], r"--output: got 's3:///x'; allowed: s3://BUCKET\[/PREFIX\]"),
-        "empty s3 prefix": (["--input", f"s3://{bucket}/nothing-here"], r"--input: got 's3://.*/nothing-here'; allowed: .*the corpus is empty"),
-        "missing bucket": (["--input", "s3://no-such-bucket-here/x"], r"--input: cannot use 's3://no-such-bucket-here/x': .*NoSuchBucket"),
+        "empty folder": (["--input", str(root / "empty")], r"--input='.*empty' is not allowed: .*the corpus is empty"),
+        "no documents": (["--input", str(root / "blank")], r"--input=.* is not allowed: at least one non-empty document"),
+        "unknown format": (["--input", str(root / "csv")], r"--format='auto' is not allowed: files ending in .*'a.csv' has no known extension"),
+        "bad --format": (["--input", str(root / "csv"), "--format", "csv"], r"--format='csv' is not allowed: auto, txt, jsonl, parquet"),
+        "missing json field": (["--input", str(root / "jsonl")], r"--text-field='text' is not allowed: a field of every record \(a.jsonl line 2 has: content\)"),
+        "missing column": (["--input", str(root / "parquet")], r"--text-field='text' is not allowed: a column .*a.parquet has: content"),
+        "not json": (["--input", str(root / "notjson")], r"--input='a.jsonl line 2' is not allowed: JSON Lines"),
+        "not utf-8": (["--input", str(root / "latin1")], r"--input='a.txt' is not allowed: UTF-8 text"),
+        "missing tokenizer": (["--tokenizer", str(root / "nope.json")], r"--tokenizer='.*nope.json' is not allowed: an existing tokenizer.json"),
+        "not a tokenizer": (["--tokenizer", str(root / "badtok.json")], r"--tokenizer=.* is not allowed: a Hugging Face tokenizer.json"),
+        "missing s3 tokenizer": (["--tokenizer", f"s3://{bucket}/none/tokenizer.json"], r"--tokenizer='s3://.*' is not allowed: an existing tokenizer.json object"),
+        "unknown eod": (["--eod-token", "<eos>"], r"--eod-token='<eos>' is not allowed: a token of the tokenizer's vocabulary, e.g. <\|endoftext\|>"),
+        "bad fraction": (["--eval-fraction", "1"], r"--eval-fraction=1.0 is not allowed: a number >= 0 and < 1"),
+        "bad workers": (["--workers", "two"], r"--workers='two' is not allowed: an integer >= 1"),
+        "bad s3 uri": (["--output", "s3:///x"], r"--output='s3:///x' is not allowed: s3://BUCKET\[/PREFIX\]"),
+        "empty s3 prefix": (["--input", f"s3://{bucket}/nothing-here"], r"--input='s3://.*/nothing-here' is not allowed: .*the corpus is empty"),
+        "missing bucket": (["--input", "s3://no-such-bucket-here/x"], r"--input='s3://no-such-bucket-here/x' is not allowed: an s3:// location that exists "
+                                                                    r"and that you may use \(.*NoSuchBucket"),
     }
 
 
@@ -262,7 +263,19 @@ def test_module_entry_point_reports_like_the_cli(tmp_path: Path, capsys: pytest.
     from eks_training.training.data_prep import main
 
     assert main(["--input", str(tmp_path / "missing"), "--output", str(tmp_path / "o"), "--tokenizer", "t.json"]) == 2
-    assert capsys.readouterr().err == (f"error: --tokenizer: got 't.json'; allowed: an existing tokenizer.json "
+    assert capsys.readouterr().err == (f"error: --tokenizer='t.json' is not allowed: an existing tokenizer.json "
                                        f"(or a folder holding one), local or s3://\n")
     assert main(["--output", "x"]) == 2
     assert capsys.readouterr().err == "error: the following arguments are required: --input, --tokenizer\n"
+
+
+def test_a_missing_optional_package_names_the_flag_its_value_and_the_install() -> None:
+    from eks_training.training.config import InvalidSetting
+    from eks_training.training.data_prep import _need
+
+    with pytest.raises(InvalidSetting) as caught:
+        _need("no_such_package_for_this_test.sub", "--format", "parquet")
+    error = caught.value
+    assert (error.field, error.value) == ("--format", "parquet")
+    assert error.allowed == ("pip install 'eks-training[data-prep]' first (this needs the Python package "
+                             "'no_such_package_for_this_test', which is not installed)")

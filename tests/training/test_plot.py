@@ -87,18 +87,18 @@ def test_plot_reads_the_later_value_of_a_repeated_step_and_skips_emf_lines(tmp_p
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (None, "error: METRICS: got '{path}'; allowed: an existing JSON-lines metrics file (the trainer's "
+        (None, "error: METRICS='{path}' is not allowed: an existing JSON-lines metrics file (the trainer's "
                "--metrics-file)"),
-        ("", "error: METRICS: {path} has no step or eval records with a loss, tokens/s or MFU; allowed: the "
-             "trainer's --metrics-file after at least one logged step"),
-        ('{"event": "resumed", "step": 3}\n', "error: METRICS: {path} has no step or eval records with a loss, "
-                                             "tokens/s or MFU; allowed: the trainer's --metrics-file after at "
-                                             "least one logged step"),
-        ('{"step": 1, "loss": 2.0}\n\n{"step": 2, "loss": 1.9\n', "error: METRICS: {path}: line 3 is not JSON "
-                                                                 "(Expecting ',' delimiter); allowed: one JSON "
-                                                                 "object per line, as the trainer writes"),
-        ('{"step": 1, "loss": 2.0}\n[1, 2]\n', "error: METRICS: {path}: line 2 is a JSON list; allowed: one JSON "
-                                               "object per line, as the trainer writes"),
+        ("", "error: METRICS='{path}' is not allowed: the trainer's --metrics-file after at least one logged step "
+             "(this one has no step or eval records with a loss, tokens/s or MFU)"),
+        ('{"event": "resumed", "step": 3}\n', "error: METRICS='{path}' is not allowed: the trainer's --metrics-file "
+                                              "after at least one logged step (this one has no step or eval records "
+                                              "with a loss, tokens/s or MFU)"),
+        ('{"step": 1, "loss": 2.0}\n\n{"step": 2, "loss": 1.9\n', "error: METRICS='{path}:3' is not allowed: one JSON "
+                                                                 "object per line, as the trainer writes (this line "
+                                                                 "is not JSON: Expecting ',' delimiter)"),
+        ('{"step": 1, "loss": 2.0}\n[1, 2]\n', "error: METRICS='{path}:2' is not allowed: one JSON object per line, "
+                                               "as the trainer writes (this line is a JSON list)"),
     ],
     ids=["missing", "empty", "no-metric-records", "malformed-line", "not-an-object"],
 )
@@ -119,7 +119,7 @@ def test_an_unwritable_output_is_one_line_and_exit_2(tmp_path: Path, capsys: pyt
     output = tmp_path / "no-such-folder" / "curves.png"
     assert main(["plot", str(metrics), "-o", str(output)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"error: -o: cannot write '{output}'") and err.count("\n") == 1
+    assert err.startswith(f"error: -o='{output}' is not allowed: a writable file path (") and err.count("\n") == 1
 
 
 def test_a_cpu_run_without_mfu_or_evals_still_plots_its_loss_and_throughput(tmp_path: Path) -> None:

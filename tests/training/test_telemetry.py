@@ -269,7 +269,7 @@ def test_a_bad_endpoint_is_one_line_naming_the_flag(endpoint: str) -> None:
         split_endpoint(endpoint)
     message = str(caught.value)
     assert "\n" not in message
-    assert message == (f"--emf-endpoint: got {endpoint!r}; allowed: tcp://HOST:PORT or udp://HOST:PORT, "
+    assert message == (f"--emf-endpoint={endpoint!r} is not allowed: tcp://HOST:PORT or udp://HOST:PORT, "
                        "e.g. tcp://cloudwatch-agent.amazon-cloudwatch:25888")
 
 
@@ -377,11 +377,11 @@ def test_the_metrics_logger_writes_tensorboard_from_the_flag(tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--emf-endpoint", "http://agent:25888"], "--emf-endpoint: got 'http://agent:25888'; allowed: "
+        (["--emf-endpoint", "http://agent:25888"], "--emf-endpoint='http://agent:25888' is not allowed: "
                                                    "tcp://HOST:PORT or udp://HOST:PORT, e.g. "
                                                    "tcp://cloudwatch-agent.amazon-cloudwatch:25888"),
-        (["--emf", "maybe"], "--emf: got 'maybe'; allowed: true or false"),
-        (["--job-name", " "], "--job-name: got ' '; allowed: a job name"),
+        (["--emf", "maybe"], "--emf='maybe' is not allowed: true or false"),
+        (["--job-name", " "], "--job-name=' ' is not allowed: a job name"),
     ],
 )
 def test_bad_telemetry_flags_are_one_line(argv: list[str], message: str) -> None:
@@ -401,7 +401,7 @@ def test_tensorboard_dir_without_the_package_is_one_line(monkeypatch: pytest.Mon
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "tensorboard" else real(name, *a))
     with pytest.raises(ConfigError) as caught:
         parse_config(["--data", "/d", "--tensorboard-dir", "/ckpt/tb"])
-    assert str(caught.value) == ("--tensorboard-dir: got '/ckpt/tb'; allowed: a folder path, with the tensorboard "
+    assert str(caught.value) == ("--tensorboard-dir='/ckpt/tb' is not allowed: a folder path, with the tensorboard "
                                  "package installed (pip install tensorboard==2.21.0)")
 
 

@@ -75,14 +75,39 @@ def test_bad_flags_name_field_value_and_allowed(argv: list[str], fragments: list
 def test_bad_file_key_and_value(tmp_path: Path) -> None:
     path = tmp_path / "c.yaml"
     path.write_text("training:\n  micro_batch_sise: 2\n")
-    with pytest.raises(ConfigError, match=r"training\.micro_batch_sise: got 2; allowed: keys .*micro_batch_size"):
+    with pytest.raises(ConfigError, match=r"training\.micro_batch_sise=2 is not allowed: keys .*micro_batch_size"):
         parse_config(["--config", str(path), "--data", "/d"])
     path.write_text("training:\n  gradient_accumulation_steps: -3\n")
-    with pytest.raises(ConfigError, match=r"--grad-accum: got -3; allowed: an integer >= 1"):
+    with pytest.raises(ConfigError, match=r"--grad-accum=-3 is not allowed: an integer >= 1"):
         parse_config(["--config", str(path), "--data", "/d"])
     path.write_text("model: x\n")
     with pytest.raises(ConfigError, match="`training:` block"):
         parse_config(["--config", str(path), "--data", "/d"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "field", "value", "allowed"),
+    [
+        (["--grad-accum", "0"], "--grad-accum", "0", "an integer >= 1"),
+        (["--precision", "fp8"], "--precision", "fp8", "auto, bf16, fp16, fp32"),
+        (["--bogus", "1"], "arguments", "--bogus 1", "the flags listed by --help"),
+    ],
+)
+def test_a_bad_setting_is_the_projects_one_format_with_its_parts(argv, field, value, allowed) -> None:
+    """The trainer's errors are core's InvalidValue (field, value, allowed), and still the ConfigError main() maps to 2."""
+    import pickle
+
+    from eks_training.core.validation import InvalidValue
+
+    with pytest.raises(ConfigError) as caught:
+        parse_config(["--data", "/d", *argv])
+    error = caught.value
+    assert isinstance(error, InvalidValue)
+    assert (error.field, error.value, error.allowed) == (field, value, allowed)
+    assert str(error) == f"{field}={value!r} is not allowed: {allowed}"
+    # It crosses process boundaries (data-prep workers, Ray) whole.
+    copy = pickle.loads(pickle.dumps(error))
+    assert (type(copy), str(copy), copy.field) == (type(error), str(error), field)
 
 
 def test_cli_prints_one_line_and_exits_2(token_data: Path) -> None:
@@ -90,7 +115,7 @@ def test_cli_prints_one_line_and_exits_2(token_data: Path) -> None:
                            "--model", "huge"], capture_output=True, text=True, env=quiet_env(), timeout=60)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "error: --model: got 'huge'; allowed: one of tiny, small, 1b, 8b, 70b, an exported model folder or a "
+        "error: --model='huge' is not allowed: one of tiny, small, 1b, 8b, 70b, an exported model folder or a "
         "local Hugging Face model folder with config.json"]
 
 
@@ -120,12 +145,12 @@ def test_help_describes_every_flag_with_default_and_allowed_values() -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--eval-every", "5"], "--eval-every: got 5; allowed: 0 unless --eval-data is given"),
-        (["--shard-group-size", "4"], "--shard-group-size: got 4; allowed: 0 unless --parallel fsdp"),
-        (["--profile", "9-3"], "--profile: got '9-3'; allowed: START-END or N (step numbers, START <= END), "
+        (["--eval-every", "5"], "--eval-every=5 is not allowed: 0 unless --eval-data is given"),
+        (["--shard-group-size", "4"], "--shard-group-size=4 is not allowed: 0 unless --parallel fsdp"),
+        (["--profile", "9-3"], "--profile='9-3' is not allowed: START-END or N (step numbers, START <= END), "
                                      "e.g. 10-12"),
-        (["--compile", "yes"], "--compile: got 'yes'; allowed: auto, true, false"),
-        (["--exit-timeout", "0"], "--exit-timeout: got '0'; allowed: a number > 0"),
+        (["--compile", "yes"], "--compile='yes' is not allowed: auto, true, false"),
+        (["--exit-timeout", "0"], "--exit-timeout='0' is not allowed: a number > 0"),
     ],
 )
 def test_new_flags_reject_bad_values_in_one_line(argv: list[str], message: str) -> None:

@@ -51,7 +51,7 @@ def test_cpu_and_auto_selection(monkeypatch: pytest.MonkeyPatch) -> None:
     runtime = select_runtime("auto", env={"RANK": "3", "LOCAL_RANK": "1", "WORLD_SIZE": "4"})
     assert (runtime.kind, runtime.backend, runtime.rank, runtime.local_rank, runtime.world_size) == ("cpu", "gloo", 3, 1, 4)
     assert runtime.reads_host_every_step
-    with pytest.raises(ConfigError, match=r"^--device: got 'cuda'; allowed: cpu, xla or auto"):
+    with pytest.raises(ConfigError, match=r"^--device='cuda' is not allowed: cpu, xla or auto"):
         select_runtime("cuda", env={})
     assert "torch_xla" not in sys.modules  # nothing XLA was imported on the way
 
@@ -109,7 +109,7 @@ def test_placeholder_neuron_package_gives_one_line_error(monkeypatch: pytest.Mon
     monkeypatch.setattr(device_module.importlib, "import_module", explode)
     with pytest.raises(ConfigError) as caught:
         select_runtime("xla", env={})
-    assert str(caught.value) == ("--device: got 'xla'; allowed: cpu, cuda or auto here: torch_xla is unusable "
+    assert str(caught.value) == ("--device='xla' is not allowed: cpu, cuda or auto here: torch_xla is unusable "
                                  "(This is a placeholder package.)")
 
 

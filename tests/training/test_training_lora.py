@@ -77,4 +77,4 @@ def test_frozen_base_is_bf16_and_adapters_stay_fp32(token_data: Path) -> None:
 def test_export_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert export.main(["export", "--checkpoint-dir", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
     assert capsys.readouterr().err.strip().splitlines() == [
-        f"error: --checkpoint-dir: got '{tmp_path}'; allowed: a folder holding complete step-N checkpoints"]
+        f"error: --checkpoint-dir='{tmp_path}' is not allowed: a folder holding complete step-N checkpoints"]

@@ -90,7 +90,7 @@ def test_lora_starts_equal_trains_only_adapters_and_merges_exactly() -> None:
 
 
 def test_lora_unknown_target_is_a_one_line_error() -> None:
-    with pytest.raises(ConfigError, match=r"--lora-targets: got 'qkv'; allowed: linear layer names .*q_proj"):
+    with pytest.raises(ConfigError, match=r"--lora-targets='qkv' is not allowed: linear layer names .*q_proj"):
         apply_lora(tiny(), 4, 8, 0.0, ["qkv"])
 
 
@@ -120,7 +120,7 @@ def test_token_batches_are_deterministic_and_split_across_ranks(tmp_path: Path) 
 
 
 def test_token_folder_errors_name_the_flag(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match=r"^--data: got .*; allowed: a folder with meta.json"):
+    with pytest.raises(ConfigError, match=r"^--data=.* is not allowed: a folder with meta.json"):
         TokenDataset(tmp_path, 8, 1)
     write_token_dir(tmp_path, [list(range(10))], vocab_size=256)
     with pytest.raises(ConfigError, match=r"--data: .* at least 4 samples of 9 tokens \(found 1\)"):

@@ -69,3 +69,11 @@ def test_loop_reports_the_ray_way_and_resumes_from_get_checkpoint(
     train_loop_per_worker({"argv": [*argv, "--max-steps", "8", "--checkpoint-dir", str(tmp_path / "w2")]})
     assert [m["step"] for m, _ in fake.reports] == [8]
     assert (tmp_path / "w2" / "step-6" / "COMPLETE").exists()
+
+
+@pytest.mark.parametrize("workers", ["0", "-2"])
+def test_the_driver_refuses_fewer_than_one_worker_in_one_line(workers: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from eks_training.training.ray_train import main
+
+    assert main(["--num-workers", workers, "--", "--data", "/d"]) == 2
+    assert capsys.readouterr().err == f"error: --num-workers={int(workers)} is not allowed: an integer >= 1\n"

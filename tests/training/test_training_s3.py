@@ -127,7 +127,7 @@ def test_sidecar_reads_the_source_documents_block(tmp_path: Path) -> None:
         "/checkpoints", "s3://my-bucket/checkpoints", 300.0, 5)
     assert options.compression_level == 6 and options.resume is True
     assert parse_options(["--config", str(path), "--keep", "2", "--no-resume"]).keep == 2
-    with pytest.raises(ConfigError, match=r"^--keep: got '0'; allowed: an integer >= 1$"):
+    with pytest.raises(ConfigError, match=r"^--keep='0' is not allowed: an integer >= 1$"):
         parse_options(["--config", str(path), "--keep", "0"])
-    with pytest.raises(ConfigError, match=r"^--s3-uri: got 'my-bucket'; allowed: s3://BUCKET\[/PREFIX\]$"):
+    with pytest.raises(ConfigError, match=r"^--s3-uri='my-bucket' is not allowed: s3://BUCKET\[/PREFIX\]$"):
         parse_options(["--watch", "/c", "--s3-uri", "my-bucket"])

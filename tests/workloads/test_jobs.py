@@ -144,3 +144,18 @@ def test_bad_job_inputs_give_one_line_errors(overrides: dict, message: str) -> N
 def test_gpu_kind_refuses_a_trainium_type() -> None:
     with pytest.raises(ValueError, match="mpijob needs a GPU"):
         _render("mpijob", instance_type="trn1.32xlarge")
+
+
+@pytest.mark.parametrize("field", ["input", "tokenizer"])
+@pytest.mark.parametrize("value", ["relative/corpus", "http://example.com/corpus", "s3://B/x", None])
+def test_data_prep_refuses_a_source_that_is_neither_s3_nor_an_absolute_path(field: str, value: object) -> None:
+    from eks_training.core.validation import InvalidValue
+    from eks_training.workloads.job_data_prep import DataPrepJob
+
+    sources = {"input": "s3://corpus-bucket/raw/", "tokenizer": "/fsx/tokenizers/llama", field: value}
+    with pytest.raises(InvalidValue) as caught:
+        DataPrepJob(name="prep", namespace="ml", image="repo/trainer:1", dataset="wiki", **sources)
+    assert (caught.value.field, caught.value.value) == (field, value)
+    assert caught.value.allowed == "use s3://bucket/prefix or an absolute path (e.g. under /fsx)"
+    DataPrepJob(name="prep", namespace="ml", image="repo/trainer:1", dataset="wiki",
+                **{**sources, field: "s3://corpus-bucket/raw/" if field == "input" else "/fsx/tokenizers/llama"})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import cdk8s
 import pytest
 
+from eks_training.core.validation import InvalidValue
 from eks_training.workloads.karpenter import KarpenterPool, KarpenterPoolsChart, NodeTaint, ec2_node_class, node_pool
 from support.k8s_schemas import chart_objects, validate_k8s_objects
 
@@ -146,51 +147,89 @@ def _pool(**changes) -> KarpenterPool:
     return KarpenterPool(**{**base, **changes})
 
 
+def _refused(make, field: str, value: object, allowed: str) -> None:
+    """``make()`` raises the one format: this field, this value, and an allowed text holding ``allowed``."""
+    with pytest.raises(InvalidValue) as caught:
+        make()
+    error = caught.value
+    assert (error.field, error.value) == (field, value)
+    assert allowed in error.allowed
+    assert str(error) == f"{field}={value!r} is not allowed: {error.allowed}"
+    assert "\n" not in str(error)
+
+
+P = "pool 'p' "
+
+
 @pytest.mark.parametrize(
-    ("changes", "message"),
+    ("changes", "field", "value", "allowed"),
     [
-        ({"name": "GPU_pool"}, r"pool name='GPU_pool' is not allowed: use 1-63 lowercase letters, digits or '-'"),
-        ({"accelerator": "amd"}, r"accelerator='amd' is not allowed: use one of nvidia, neuron"),
-        ({"instance_types": ()}, r"instance_types=\(\) must be a non-empty list"),
-        ({"instance_types": "p5.48xlarge"}, r"must be a non-empty list of EC2 types"),
-        ({"instance_types": ("p5-48xlarge",)}, r"instance type 'p5-48xlarge' is not an EC2 type"),
-        ({"instance_types": ("p5.48xlarge", "p4d.24xlarge")}, r"mix families \['p4d', 'p5'\]"),
-        ({"instance_types": ("trn1.32xlarge",)}, r"instance family 'trn1' has no nvidia accelerator"),
-        ({"accelerator": "neuron"}, r"instance family 'p5' has no neuron accelerator"),
-        ({"zone": "use1-az1"}, r"zone='use1-az1' is not an availability zone name"),
-        ({"accelerator_limit": 0}, r"accelerator_limit=0 is not allowed: use an integer >= 1"),
-        ({"capacity_types": ("ondemand",)}, r"capacity type='ondemand' is not allowed: use one of on-demand, spot, reserved"),
-        ({"capacity_types": ("spot", "spot")}, r"capacity_types='spot' is not allowed: each must be unique \(it is given twice\)"),
-        ({"capacity_types": ("reserved",)}, r"'reserved' needs reservation ids"),
-        ({"capacity_reservation_ids": ("cr-1",)}, r"'reserved' needs reservation ids, and ids need 'reserved'"),
-        ({"capacity_types": ("reserved",), "capacity_reservation_ids": ("odcr-1",)}, r"reservation 'odcr-1' is not an id"),
-        ({"root_volume_gib": 10}, r"root_volume_gib=10 is not allowed: use an integer from 20 to 59000"),
-        ({"root_volume_gib": 20, "iops": 12000}, r"iops=12000 is not allowed: use an integer from 3000 to 10000"),
-        ({"iops": 3000, "throughput": 1000}, r"throughput=1000 is not allowed: use an integer from 125 to 750"),
-        ({"labels": {"karpenter.sh/nodepool": "x"}}, r"labels key 'karpenter.sh/nodepool' is reserved by Karpenter"),
-        ({"labels": {"team": "a b"}}, r"labels\['team'\]='a b' is not allowed: use a label value: at most 63 letters"),
-        ({"taints": ("gpu",)}, r"taints=\('gpu',\) must be NodeTaint values"),
-        ({"consolidate_after": "10 minutes"}, r"consolidate_after='10 minutes' is not a duration"),
+        ({"name": "GPU_pool"}, "pool name", "GPU_pool", "use 1-63 lowercase letters, digits or '-'"),
+        ({"accelerator": "amd"}, P + "accelerator", "amd", "use one of nvidia, neuron"),
+        ({"instance_types": ()}, P + "instance_types", (), "use a non-empty list of EC2 types"),
+        ({"instance_types": "p5.48xlarge"}, P + "instance_types", "p5.48xlarge", "use a non-empty list of EC2 types"),
+        ({"instance_types": ("p5-48xlarge",)}, P + "instance type", "p5-48xlarge", "use an EC2 type, e.g. 'p5.48xlarge'"),
+        ({"instance_types": ("p5.48xlarge", "p4d.24xlarge")}, P + "instance_types", ["p5.48xlarge", "p4d.24xlarge"],
+         "use types of one family (a training pool holds one; these mix p4d, p5)"),
+        ({"instance_types": ("trn1.32xlarge",)}, P + "instance family", "trn1",
+         "use a family with a nvidia accelerator (its Trainium is neuron)"),
+        ({"accelerator": "neuron"}, P + "instance family", "p5", "use a family with a neuron accelerator"),
+        ({"zone": "use1-az1"}, P + "zone", "use1-az1", "use an availability zone name, e.g. 'us-east-1a'"),
+        ({"accelerator_limit": 0}, P + "accelerator_limit", 0, "use an integer >= 1"),
+        ({"capacity_types": ("ondemand",)}, P + "capacity_types[0]", "ondemand", "use one of on-demand, spot, reserved"),
+        ({"capacity_types": "spot"}, P + "capacity_types", "spot", "use a non-empty list of on-demand, spot, reserved"),
+        ({"capacity_types": ("spot", "spot")}, P + "capacity_types", ["spot", "spot"], "'spot' is given twice"),
+        ({"capacity_types": ("reserved",)}, P + "capacity_reservation_ids", [], "'reserved' needs the reservations' cr- ids"),
+        ({"capacity_reservation_ids": ("cr-0123456789abcdef0",)}, P + "capacity_reservation_ids",
+         ["cr-0123456789abcdef0"], "only with 'reserved' in capacity_types (not ['on-demand'])"),
+        # The id rule is core's, the one the managed node groups and the config file use: cr- and 17 hex digits.
+        ({"capacity_types": ("reserved",), "capacity_reservation_ids": ("odcr-1",)}, P + "capacity_reservation_ids[0]",
+         "odcr-1", "use an ODCR or Capacity Block id such as cr-0123456789abcdef0"),
+        ({"capacity_types": ("reserved",), "capacity_reservation_ids": ("cr-1",)}, P + "capacity_reservation_ids[0]",
+         "cr-1", "such as cr-0123456789abcdef0"),
+        ({"root_volume_gib": 10}, P + "root_volume_gib", 10, "use an integer from 20 to 59000"),
+        ({"root_volume_gib": 20, "iops": 12000}, P + "iops", 12000, "use an integer from 3000 to 10000"),
+        ({"iops": 3000, "throughput": 1000}, P + "throughput", 1000, "use an integer from 125 to 750"),
+        ({"labels": {"karpenter.sh/nodepool": "x"}}, P + "labels key", "karpenter.sh/nodepool",
+         "use a key of your own prefix, e.g. 'team/...' (the karpenter.sh, karpenter.k8s.aws, kubernetes.io/hostname"),
+        ({"labels": {"team": "a b"}}, P + "labels['team']", "a b", "use a label value: at most 63 letters"),
+        ({"taints": ("gpu",)}, P + "taints", ("gpu",), "use NodeTaint values"),
+        ({"placement_group_name": "pg/1"}, P + "placement_group_name", "pg/1", "use a placement group name"),
+        ({"consolidate_after": "10 minutes"}, P + "consolidate_after", "10 minutes", "use a duration of s, m or h"),
     ],
 )
-def test_bad_pool_inputs_raise_one_line_errors(changes, message) -> None:
-    with pytest.raises(ValueError, match=message) as caught:
-        _pool(**changes)
-    assert "\n" not in str(caught.value)
+def test_bad_pool_inputs_raise_one_line_errors(changes, field, value, allowed) -> None:
+    _refused(lambda: _pool(**changes), field, value, allowed)
 
 
-def test_bad_taint_and_chart_inputs_raise_one_line_errors() -> None:
-    with pytest.raises(ValueError, match=r"taint 'nvidia.com/gpu' effect='NoRun' is not allowed"):
-        NodeTaint(key="nvidia.com/gpu", effect="NoRun")
-    with pytest.raises(ValueError, match=r"node_role_name='arn:aws:iam::1:role/x' is not an IAM role name"):
-        _render(node_role_name="arn:aws:iam::1:role/x")
-    with pytest.raises(ValueError, match=r"cluster_name='my cluster' is not an EKS cluster name"):
-        _render(cluster_name="my cluster")
-    with pytest.raises(ValueError, match=r"ami_version='2024' is not allowed"):
-        _render(ami_version="2024")
-    with pytest.raises(ValueError, match=r"imds_hop_limit=3 is not allowed"):
-        _render(imds_hop_limit=3)
-    with pytest.raises(ValueError, match=r"pool names='gpu-p5' is not allowed: each must be unique"):
-        _render(pools=[H100_POOL, H100_POOL])
-    with pytest.raises(ValueError, match=r"pools=\[\] must be a non-empty list of KarpenterPool"):
-        _render(pools=[])
+@pytest.mark.parametrize(
+    ("make", "field", "value", "allowed"),
+    [
+        (lambda: NodeTaint(key="nvidia.com/gpu", effect="NoRun"), "taint 'nvidia.com/gpu' effect", "NoRun",
+         "use one of NoSchedule, PreferNoSchedule, NoExecute"),
+        (lambda: _render(node_role_name="arn:aws:iam::1:role/x"), "node_role_name", "arn:aws:iam::1:role/x",
+         "use an IAM role name (not an ARN)"),
+        (lambda: _render(cluster_name="my cluster"), "cluster_name", "my cluster",
+         "use an EKS cluster name: 1-100 letters, digits, '-' or '_'"),
+        (lambda: _render(ami_version="2024"), "ami_version", "2024", "use 'latest' or an AL2023 release"),
+        (lambda: _render(imds_hop_limit=3), "imds_hop_limit", 3, "use 1 (pods cannot reach IMDS) or 2"),
+        (lambda: _render(pools=[H100_POOL, H100_POOL]), "pool names", "gpu-p5", "each must be unique"),
+        (lambda: _render(pools=[]), "pools", [], "use a non-empty list of KarpenterPool"),
+    ],
+)
+def test_bad_taint_and_chart_inputs_raise_one_line_errors(make, field, value, allowed) -> None:
+    _refused(make, field, value, allowed)
+
+
+def test_karpenter_pools_hold_capacity_to_the_core_rule() -> None:
+    """The pool's capacity check is core's: the same inputs give the same error from both."""
+    from eks_training.core.validation import check_karpenter_capacity
+
+    for types, ids in ((("reserved",), ()), (("spot",), ("cr-0123456789abcdef0",)), (("reserved",), ("cr-1",)),
+                       (("on-demand", "on-demand"), ()), (("capacity-block",), ())):
+        with pytest.raises(InvalidValue) as from_core:
+            check_karpenter_capacity(types, ids, prefix=P)
+        with pytest.raises(InvalidValue) as from_pool:
+            _pool(capacity_types=types, capacity_reservation_ids=ids)
+        assert str(from_pool.value) == str(from_core.value)
+    _pool(capacity_types=("reserved", "spot"), capacity_reservation_ids=("cr-0123456789abcdef0",))

@@ -6,6 +6,7 @@ import cdk8s
 import pytest
 
 from eks_training.workloads.job_charts import RayClusterChart
+from eks_training.core.validation import InvalidValue
 from eks_training.workloads.kuberay import RayClusterConfig, RayGpuWorkers, RayHead, ray_job
 from support.fsx import assert_namespace_fsx
 from support.k8s_schemas import chart_objects, validate_k8s_object, validate_k8s_objects
@@ -93,54 +94,65 @@ def test_ray_job_on_a_new_cluster_and_on_an_existing_one_are_valid() -> None:
     assert "rayClusterSpec" not in existing["spec"]
 
 
-@pytest.mark.parametrize(
-    ("changes", "message"),
-    [
-        ({"ray_version": "2.49"}, r"ray_version='2.49' is not a Ray release"),
-        ({"image": "rayproject/ray-ml:2.9.0-gpu"}, r"carries Ray 2.9.0 but ray_version='2.49.1': they must match"),
-        ({"image": "my image"}, r"image='my image' is not a container image reference"),
-        ({"namespace": "ML"}, r"namespace='ML' is not allowed: use 1-63 lowercase letters, digits or '-'"),
-        ({"workers": "p5"}, r"workers='p5' must be a RayGpuWorkers"),
-        ({"enable_in_tree_autoscaling": "yes"}, r"enable_in_tree_autoscaling='yes' must be true or false"),
-    ],
-)
-def test_bad_cluster_inputs_raise_one_line_errors(changes, message) -> None:
-    with pytest.raises(ValueError, match=message) as caught:
-        _render(**changes)
-    assert "\n" not in str(caught.value)
+def _refused(make, field: str, value: object, allowed: str) -> None:
+    """``make()`` raises the one format: this field, this value, and an allowed text holding ``allowed``."""
+    with pytest.raises(InvalidValue) as caught:
+        make()
+    error = caught.value
+    assert (error.field, error.value) == (field, value)
+    assert allowed in error.allowed
+    assert str(error) == f"{field}={value!r} is not allowed: {error.allowed}"
+    assert "\n" not in str(error)
 
 
 @pytest.mark.parametrize(
-    ("changes", "message"),
+    ("changes", "field", "value", "allowed"),
     [
-        ({"instance_type": "p5"}, r"worker instance_type='p5' is not an EC2 type"),
-        ({"gpus_per_worker": 0}, r"worker gpus_per_worker=0 is not allowed: use an integer from 1 to 16"),
-        ({"memory": "lots"}, r"worker memory='lots' is not allowed: use a non-negative Kubernetes quantity"),
-        ({"efa_devices": 33}, r"worker efa_devices=33 is not allowed"),
-        ({"min_replicas": 5, "max_replicas": 4}, r"worker max_replicas=4 is not allowed: use an integer >= 5"),
+        ({"ray_version": "2.49"}, "ray_version", "2.49", "use a Ray release X.Y.Z"),
+        ({"image": "rayproject/ray-ml:2.9.0-gpu"}, "image", "rayproject/ray-ml:2.9.0-gpu",
+         "use an image of ray_version 2.49.1 (this one carries Ray 2.9.0)"),
+        ({"image": "my image"}, "image", "my image", "use a container image reference"),
+        ({"namespace": "ML"}, "namespace", "ML", "use 1-63 lowercase letters, digits or '-'"),
+        ({"workers": "p5"}, "workers", "p5", "use a RayGpuWorkers"),
+        ({"enable_in_tree_autoscaling": "yes"}, "enable_in_tree_autoscaling", "yes", "use true or false"),
     ],
 )
-def test_bad_worker_inputs_raise_one_line_errors(changes, message) -> None:
+def test_bad_cluster_inputs_raise_one_line_errors(changes, field, value, allowed) -> None:
+    _refused(lambda: _render(**changes), field, value, allowed)
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "value", "allowed"),
+    [
+        ({"instance_type": "p5"}, "worker instance_type", "p5", "use an EC2 type, e.g. 'p5.48xlarge'"),
+        ({"gpus_per_worker": 0}, "worker gpus_per_worker", 0, "use an integer from 1 to 16"),
+        ({"memory": "lots"}, "worker memory", "lots", "use a non-negative Kubernetes quantity"),
+        ({"efa_devices": 33}, "worker efa_devices", 33, "use an integer from 0 to 32"),
+        ({"min_replicas": 5, "max_replicas": 4}, "worker max_replicas", 4, "use an integer >= 5"),
+    ],
+)
+def test_bad_worker_inputs_raise_one_line_errors(changes, field, value, allowed) -> None:
     base = dict(instance_type="p5.48xlarge", gpus_per_worker=8, cpu="180", memory="1800Gi")
-    with pytest.raises(ValueError, match=message):
-        RayGpuWorkers(**{**base, **changes})
+    _refused(lambda: RayGpuWorkers(**{**base, **changes}), field, value, allowed)
 
 
 def test_bad_head_inputs_raise_one_line_errors() -> None:
-    with pytest.raises(ValueError, match=r"head cpu='many' is not allowed: use a non-negative Kubernetes quantity"):
-        RayHead(cpu="many")
-    with pytest.raises(ValueError, match=r"head=\{.cpu.: 1\} must be a RayHead"):
-        _render(head={"cpu": 1})
+    _refused(lambda: RayHead(cpu="many"), "head cpu", "many", "use a non-negative Kubernetes quantity")
+    _refused(lambda: _render(head={"cpu": 1}), "head", {"cpu": 1}, "use a RayHead")
 
 
-def test_bad_ray_job_inputs_raise_one_line_errors() -> None:
-    with pytest.raises(ValueError, match=r"exactly one of cluster .* or cluster_selector"):
-        ray_job(name="j", namespace="ml", entrypoint="python t.py")
-    with pytest.raises(ValueError, match=r"exactly one of cluster"):
-        ray_job(name="j", namespace="ml", entrypoint="python t.py", cluster=CLUSTER, cluster_selector={"a": "b"})
-    with pytest.raises(ValueError, match=r"entrypoint='  ' must be a non-empty command"):
-        ray_job(name="j", namespace="ml", entrypoint="  ", cluster=CLUSTER)
-    with pytest.raises(ValueError, match=r"namespace='other' differs from cluster namespace='ml'"):
-        ray_job(name="j", namespace="other", entrypoint="python t.py", cluster=CLUSTER)
-    with pytest.raises(ValueError, match=r"cluster_selector=\{\} selects nothing"):
-        ray_job(name="j", namespace="ml", entrypoint="python t.py", cluster_selector={})
+@pytest.mark.parametrize(
+    ("options", "field", "value", "allowed"),
+    [
+        ({}, "RayJob cluster_selector", None, "give exactly one of cluster (a new RayCluster) or cluster_selector "
+                                              "(an existing one); neither is given"),
+        ({"cluster": CLUSTER, "cluster_selector": {"a": "b"}}, "RayJob cluster_selector", {"a": "b"},
+         "give exactly one of cluster (a new RayCluster) or cluster_selector (an existing one); both are given"),
+        ({"entrypoint": "  ", "cluster": CLUSTER}, "RayJob entrypoint", "  ", "use a non-empty command"),
+        ({"namespace": "other", "cluster": CLUSTER}, "RayJob namespace", "other", "use the cluster's namespace 'ml'"),
+        ({"cluster_selector": {}}, "RayJob cluster_selector", {}, "an empty selector selects nothing"),
+    ],
+)
+def test_bad_ray_job_inputs_raise_one_line_errors(options, field, value, allowed) -> None:
+    _refused(lambda: ray_job(**{"name": "j", "namespace": "ml", "entrypoint": "python t.py", **options}),
+             field, value, allowed)

@@ -517,3 +517,20 @@ def test_bad_input_gets_a_one_line_error_naming_field_and_value(make, expected):
     # The one format: the field and the bad value, then what is allowed.
     assert f"{expected} is not allowed: " in message
     assert "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("options", "field", "allowed"),
+    [
+        ({"controller": {"replicas": 1}}, "controller", "use a SlurmControllerSettings"),
+        ({"login": "ssh"}, "login", "use a SlurmLoginSettings"),
+        ({"accounting": "mariadb"}, "accounting", "use InClusterMariaDb(), ExternalMariaDb(...) or None"),
+        ({"partitions": ["gpu-a100"]}, "partitions", "give one or more SlurmPartition objects"),
+    ],
+)
+def test_the_chart_names_the_settings_object_it_wants(options, field, allowed):
+    from eks_training.core.validation import InvalidValue
+
+    with pytest.raises(InvalidValue) as raised:
+        render(**options)
+    assert (raised.value.field, raised.value.value, raised.value.allowed) == (field, options[field], allowed)

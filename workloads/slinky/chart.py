@@ -8,6 +8,7 @@ from typing import Any
 import cdk8s
 import constructs
 
+from eks_training.core.validation import invalid
 from eks_training.workloads.k8s_objects import check_dns_label, check_int, check_unique
 from eks_training.workloads.slinky.builders import (
     SSSD_CONF,
@@ -66,14 +67,12 @@ class SlurmClusterChart(cdk8s.Chart):
             ("login", login, SlurmLoginSettings),
         ):
             if not isinstance(value, kind):
-                raise ValueError(f"{field}={value!r} is not allowed: use a {kind.__name__}")
+                raise invalid(field, value, f"use a {kind.__name__}")
         if accounting is not None and not isinstance(accounting, (InClusterMariaDb, ExternalMariaDb)):
-            raise ValueError(
-                f"accounting={accounting!r} is not allowed: use InClusterMariaDb(), ExternalMariaDb(...) or None"
-            )
+            raise invalid("accounting", accounting, "use InClusterMariaDb(), ExternalMariaDb(...) or None")
         partitions = list(partitions)
         if not partitions or not all(isinstance(p, SlurmPartition) for p in partitions):
-            raise ValueError(f"partitions={partitions!r} is not allowed: give one or more SlurmPartition objects")
+            raise invalid("partitions", partitions, "give one or more SlurmPartition objects")
         check_unique("partition names", [p.name for p in partitions])
         super().__init__(scope, id)
 
