@@ -28,7 +28,15 @@ from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
 from eks_training.constructs.acknowledgements import acknowledge, wildcard_resource_finding
-from eks_training.core.fsx import check_lustre_settings, check_metadata_iops, invalid, is_whole_number
+from eks_training.core.fsx import (
+    DATA_IMPORT_EVENTS,
+    WORKSPACE_EXPORT_EVENTS,
+    WORKSPACE_IMPORT_EVENTS,
+    check_lustre_settings,
+    check_metadata_iops,
+    invalid,
+    is_whole_number,
+)
 from eks_training.core.validation import check_bucket_name
 from eks_training.core.names import FSX_DATA_DIR, FSX_WORKSPACES_DIR
 
@@ -103,8 +111,8 @@ def training_associations(
     ``/workspaces`` linked both ways to the checkpoint bucket (``/workspaces/<namespace>`` is
     ``s3://<checkpoint bucket>/<namespace>/``, each namespace's own prefix).
 
-    Workspaces are exported on NEW and CHANGED but not DELETED, so pruning old checkpoints on the file
-    system keeps their S3 copies (the bucket's lifecycle expires old versions instead).
+    The events are core.fsx's (the config layer's defaults too): workspaces import and export new and changed files
+    but not deletions, so pruning old checkpoints on the file system keeps their S3 copies.
     """
     associations = []
     if data_bucket_name is not None:
@@ -112,7 +120,7 @@ def training_associations(
             DataRepositoryAssociation(
                 FSX_DATA_DIR,
                 data_bucket_name,
-                auto_import_events=("NEW", "CHANGED", "DELETED"),
+                auto_import_events=DATA_IMPORT_EVENTS,
                 batch_import_metadata_on_create=True,
             )
         )
@@ -121,8 +129,8 @@ def training_associations(
             DataRepositoryAssociation(
                 FSX_WORKSPACES_DIR,
                 checkpoint_bucket_name,
-                auto_import_events=("NEW", "CHANGED"),
-                auto_export_events=("NEW", "CHANGED"),
+                auto_import_events=WORKSPACE_IMPORT_EVENTS,
+                auto_export_events=WORKSPACE_EXPORT_EVENTS,
                 batch_import_metadata_on_create=True,
             )
         )

@@ -11,6 +11,14 @@ from __future__ import annotations
 from eks_training.core.validation import invalid
 
 # Allowed per-unit throughput (MB/s/TiB) per deployment type; None: the type takes no per-unit throughput.
+#: Data repository events of the platform's two associations (core.names: FSX_DATA_DIR, FSX_WORKSPACES_DIR). The
+#: data directory mirrors the data bucket, deletions included. Workspaces import and export new and changed files
+#: but not deletions: the trainer prunes old checkpoints on FSx (--keep-last) and their S3 copies must stay (the
+#: bucket's lifecycle expires old versions instead); a deletion in S3 does not delete a running job's files either.
+DATA_IMPORT_EVENTS = ("NEW", "CHANGED", "DELETED")
+WORKSPACE_IMPORT_EVENTS = ("NEW", "CHANGED")
+WORKSPACE_EXPORT_EVENTS = ("NEW", "CHANGED")
+
 _THROUGHPUTS: dict[str, tuple[int, ...] | None] = {
     "PERSISTENT_2": (125, 250, 500, 1000),
     "PERSISTENT_1": (50, 100, 200),

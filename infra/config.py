@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
+from eks_training.core.fsx import DATA_IMPORT_EVENTS, WORKSPACE_EXPORT_EVENTS, WORKSPACE_IMPORT_EVENTS
 from eks_training.core.names import FSX_DATA_DIR, FSX_WORKSPACES_DIR
 from eks_training.core.validation import invalid
 from eks_training.core.versions import KUBERNETES_RELEASES, default_kubernetes_version
@@ -261,9 +262,9 @@ class FsxConfig(_Model):
     per_unit_storage_throughput: PositiveInt | None = None
     data_repository_associations: tuple[DataRepositoryAssociationConfig, ...] = (
         DataRepositoryAssociationConfig(file_system_path=FSX_DATA_DIR, bucket="data", s3_prefix="",
-                                        auto_import=("NEW", "CHANGED", "DELETED")),
+                                        auto_import=DATA_IMPORT_EVENTS),
         DataRepositoryAssociationConfig(file_system_path=FSX_WORKSPACES_DIR, bucket="checkpoints", s3_prefix="",
-                                        auto_import=("NEW", "CHANGED", "DELETED"), auto_export=("NEW", "CHANGED", "DELETED")),
+                                        auto_import=WORKSPACE_IMPORT_EVENTS, auto_export=WORKSPACE_EXPORT_EVENTS),
     )
 
     @model_validator(mode="after")

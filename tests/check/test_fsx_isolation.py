@@ -102,3 +102,13 @@ def test_a_job_in_a_namespace_without_the_claims_fails(prod, prod_jobs) -> None:
 )
 def test_volume_rules(volume, fails) -> None:
     assert bool(volume_findings([volume])) is fails
+
+
+def test_the_shipped_links_keep_s3_copies_of_pruned_checkpoints(prod) -> None:
+    # The trainer prunes old checkpoints on FSx (--keep-last); README promises their S3 copies stay.
+    links = {r["Properties"]["FileSystemPath"]: r["Properties"]["S3"] for r in prod.template["Resources"].values()
+             if r["Type"] == "AWS::FSx::DataRepositoryAssociation"}
+    assert set(links) == {"/data", "/workspaces"}
+    assert links["/workspaces"]["AutoExportPolicy"]["Events"] == ["NEW", "CHANGED"]
+    assert "DELETED" not in links["/workspaces"]["AutoImportPolicy"]["Events"]
+    assert links["/data"] == {"AutoImportPolicy": {"Events": ["NEW", "CHANGED", "DELETED"]}}
