@@ -2,7 +2,8 @@
 
 Read from the source with `ast`: a ``ValueError`` (or the trainer's ``ConfigError``, or an ``error:`` line printed
 by hand) whose literal text says "is not allowed", "is not a valid" or "is not an", or the trainer's old
-"NAME: got VALUE; allowed: ...", is a hand-written copy of that format (or a second one) and fails here;
+"NAME: got VALUE; allowed: ...", or that writes a field and its value as ``f"NAME={value!r} ..."`` (the
+"must be ..." and "is a ..." variants), is a hand-written copy of that format (or a second one) and fails here;
 ``invalid(field, value, allowed)`` passes. Command-line errors (``RenderError``'s ``--option: ...``) are not
 ValueErrors and keep their own style.
 """
@@ -24,6 +25,22 @@ HOME = "core/validation.py"
 PHRASES = ("is not allowed", "is not a valid", "is not an ", ": got ", "; allowed:")
 #: What a hand-written field error is built with: the exceptions user input raises, and a printed ``error:`` line.
 BUILDERS = ("ValueError", "ConfigError", "print")
+#: The exceptions whose ``f"NAME={value!r} ..."`` text is a field error written by hand.
+EXCEPTIONS = ("ValueError", "ConfigError")
+# A field name (or its index, or a quoted key) right before '=': what precedes the value's repr in such a text.
+_FIELD_EQUALS = re.compile(r"(^|[\w\])'-])=$")
+#: TEMPORARY: files that still write ``f"NAME={value!r} must be ..."`` by hand, when the rule learnt that shape (other
+#: sessions own them). Empty it as they move to ``invalid(...)``; test_allowlist_holds_only_files_that_still_violate
+#: fails on an entry whose file is clean, so the list only shrinks.
+ALLOWLIST = {
+    "infra/tools/check/network_policy.py",
+    "workloads/job_charts.py",
+    "workloads/job_pods.py",
+    "workloads/mpi_operator_install.py",
+    "workloads/namespaces.py",
+    "workloads/network_policies.py",
+    "workloads/volcano.py",
+}
 
 
 def _literal_text(node: ast.expr) -> str:
@@ -39,12 +56,25 @@ def _literal_text(node: ast.expr) -> str:
     return ""
 
 
+def _writes_field_equals_value(node: ast.expr) -> bool:
+    """Whether an f-string in ``node`` writes ``NAME={value!r}``: a field and its value, as invalid() does."""
+    for joined in (n for n in ast.walk(node) if isinstance(n, ast.JoinedStr)):
+        for text, value in zip(joined.values, joined.values[1:]):
+            if (isinstance(text, ast.Constant) and isinstance(text.value, str) and _FIELD_EQUALS.search(text.value)
+                    and isinstance(value, ast.FormattedValue) and value.conversion == ord("r")):
+                return True
+    return False
+
+
 def hand_written_errors(source: str, filename: str = "<source>") -> list[int]:
-    """Lines where one of BUILDERS is called with one of PHRASES in its first argument's literal text."""
+    """Lines where one of BUILDERS is called with one of PHRASES in its first argument's literal text, or an
+    exception of EXCEPTIONS with a text that writes ``NAME={value!r}``."""
     lines = []
     for node in ast.walk(ast.parse(source, filename=filename)):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in BUILDERS
-                and node.args and any(phrase in _literal_text(node.args[0]) for phrase in PHRASES)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args):
+            continue
+        phrased = node.func.id in BUILDERS and any(phrase in _literal_text(node.args[0]) for phrase in PHRASES)
+        if phrased or (node.func.id in EXCEPTIONS and _writes_field_equals_value(node.args[0])):
             lines.append(node.lineno)
     return sorted(lines)
 
@@ -63,7 +93,12 @@ def _violations() -> dict[str, list[int]]:
 
 
 def test_user_input_errors_go_through_invalid() -> None:
-    assert _violations() == {}, "raise invalid(field, value, allowed) from eks_training.core.validation instead"
+    outside = {name: lines for name, lines in _violations().items() if name not in ALLOWLIST}
+    assert outside == {}, "raise invalid(field, value, allowed) from eks_training.core.validation instead"
+
+
+def test_allowlist_holds_only_files_that_still_violate() -> None:
+    assert sorted(ALLOWLIST - set(_violations())) == []
 
 
 @pytest.mark.parametrize("source", [
@@ -78,6 +113,12 @@ def test_user_input_errors_go_through_invalid() -> None:
     'raise ConfigError(f"{flag}: needs the package {name!r};" " allowed: pip install it") from None',
     'def f(n):\n    print(f"error: --num-workers: got {n}; allowed: an integer >= 1", file=sys.stderr)',
     'return ConfigError(f"{name}: got {value!r}; allowed: {allowed}")',
+    # A field and its value written by hand, whatever follows.
+    'raise ValueError(f"{where} taints={self.taints!r} must be NodeTaint values")',
+    'raise ValueError(f"sha256={sha256!r} is not a hex SHA-256 digest (64 characters 0-9a-f)")',
+    'raise ValueError(f"{where} labels[{key!r}]={value!r} must be a string")',
+    'raise ConfigError("setting " f"name={name!r} belongs to Kubernetes")',
+    'raise ValueError(f"queue {name!r} {attribute}={value!r} must be a QueueResources")',
 ])
 def test_the_rule_catches_a_hand_written_message(source: str) -> None:
     assert hand_written_errors(source) != []
@@ -90,6 +131,9 @@ def test_the_rule_catches_a_hand_written_message(source: str) -> None:
     'raise ConfigError(message)',
     'print(f"error: {invalid(\'--num-workers\', n, \'an integer >= 1\')}", file=sys.stderr)',
     'raise ValueError("plot needs the matplotlib package: pip install matplotlib==3.11.2")',
+    'raise ValueError(f"cannot parse {text!r}: {reason}")',
+    'raise ValueError(f"a == {b!r} never holds")',
+    'log(f"retrying name={name!r}")',
 ])
 def test_the_rule_lets_the_helper_and_other_errors_through(source: str) -> None:
     assert hand_written_errors(source) == []
