@@ -152,7 +152,8 @@ def test_s3_input_tokenizer_and_output(corpus: dict, bucket: str, tmp_path: Path
 
     options = dict(input=f"s3://{bucket}/raw", output=f"s3://{bucket}/tokens", tokenizer=f"s3://{bucket}/tok/tokenizer.json",
                    eval_fraction=0.25, workers=2, progress=False, work_dir=str(tmp_path / "work"))
-    with pytest.raises(ValueError, match=r"^--output: .*--overwrite \(found s3://.*/tokens/train/part-9999-00000.bin\)"):
+    with pytest.raises(ValueError, match=rf"^--output='s3://{bucket}/tokens' is not allowed: a prefix without train/ or eval/ "
+                                         r"objects, or --overwrite \(found s3://.*/tokens/train/part-9999-00000.bin\)$"):
         prepare(PrepOptions(**options))
     prepare(PrepOptions(**options, overwrite=True))
 

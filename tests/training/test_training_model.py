@@ -123,7 +123,7 @@ def test_token_folder_errors_name_the_flag(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"^--data=.* is not allowed: a folder with meta.json"):
         TokenDataset(tmp_path, 8, 1)
     write_token_dir(tmp_path, [list(range(10))], vocab_size=256)
-    with pytest.raises(ConfigError, match=r"--data: .* at least 4 samples of 9 tokens \(found 1\)"):
+    with pytest.raises(ConfigError, match=rf"^--data={str(tmp_path)!r} is not allowed: at least 4 samples of 9 tokens \(found 1\)"):
         TokenDataset(tmp_path, 8, micro_batch_size=2, world_size=2)
 
 
