@@ -24,7 +24,8 @@ from eks_training.core.catalog import INSTANCE_TYPES, check_accelerator, check_e
 from eks_training.core.validation import (
     ENDPOINT_ACCESS, IDLE_MINUTES, LOG_RETENTION_DAYS, NODE_GROUP_CAPACITY_TYPES, InvalidValue, check_addon_version,
     check_addon_versions, check_bucket_name, check_capacity_reservation, check_job_reference, check_metrics_namespace,
-    check_node_group_sizes, check_oidc_sign_in, check_region, check_role_arn, check_vpc_cidr, check_zones, invalid,
+    check_node_group_sizes, check_oidc_sign_in, check_pinned_image, check_region, check_role_arn, check_vpc_cidr,
+    check_zones, invalid,
 )
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent / "environments"
@@ -33,7 +34,6 @@ ENVIRONMENTS_DIR = Path(__file__).resolve().parent / "environments"
 KUBERNETES_VERSIONS = tuple(KUBERNETES_RELEASES)
 
 _DNS_LABEL = re.compile(r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$")
-_PINNED_IMAGE = re.compile(r"^[a-z0-9][\w.-]*(:\d+)?(/[\w.-]+)+(:[\w][\w.-]{0,127}|@sha256:[0-9a-f]{64})$")
 
 
 class ConfigError(Exception):
@@ -439,8 +439,8 @@ class ImagesConfig(_Model):
             if self.build_training_images:
                 raise invalid(field, image, "none while build_training_images is true (it would be ignored): set "
                               "build_training_images: false to use your own image")
-            if not _PINNED_IMAGE.match(image) or image.endswith(":latest"):
-                raise invalid(field, image, "use a pinned registry/name:tag (not :latest) or @sha256 digest")
+            # JupyterHub's rule too (it pulls name:tag): a file that loads also synthesizes.
+            check_pinned_image(field, image)
         return self
 
 

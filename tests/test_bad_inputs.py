@@ -160,7 +160,8 @@ CONFIG_CASES = [
      ("images.gpu_image", "registry.example/trainer:1", "none while build_training_images is true (it would be "
       "ignored): set build_training_images: false to use your own image")),
     (("images",), {"build_training_images": False, "gpu_image": "registry.example/trainer:latest"},
-     ("images.gpu_image", "registry.example/trainer:latest", "use a pinned registry/name:tag (not :latest) or @sha256 digest")),
+     ("images.gpu_image", "registry.example/trainer:latest", "use a pinned registry/name:tag (not :latest), or "
+      "registry/name:tag@sha256:<64 hex> to fix the digest too")),
     (("system_nodes", "instance_type"), "m6i.huge",
      ("system_nodes.instance_type", "m6i.huge", f"use an accelerated type ({ALLOWED_TYPES}) or a system type such as "
       "m6i.2xlarge: families m5, m5a, m6i, m6a, m7i, m7a, c5, c6i, c6a, c7i, c7a, r5, r6i, r6a, r7i, r7a, sizes large, "

@@ -89,8 +89,6 @@ def test_jupyterhub_holds_images_to_the_core_rule(image: str) -> None:
     assert _jupyterhub_verdict(image) == expected
 
 
-@pytest.mark.xfail(strict=True, reason="infra/config.py ImagesConfig still matches its own _PINNED_IMAGE (tag or "
-                   "digest, not both); it must call core.validation.check_pinned_image. Drop this mark with that change.")
 def test_a_config_file_takes_exactly_the_images_jupyterhub_takes() -> None:
     """A file that loads must synthesize: every input gets the same verdict from the config layer and from JupyterHub."""
     verdicts = {image: (_config_verdict(image), _jupyterhub_verdict(image))
