@@ -18,14 +18,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 
 from eks_training.core.fsx import DATA_IMPORT_EVENTS, WORKSPACE_EXPORT_EVENTS, WORKSPACE_IMPORT_EVENTS
 from eks_training.core.names import FSX_DATA_DIR, FSX_WORKSPACES_DIR
-from eks_training.core.validation import invalid
 from eks_training.core.versions import KUBERNETES_RELEASES, default_kubernetes_version
 from eks_training.core.catalog import INSTANCE_TYPES, check_accelerator, check_efa, instance_facts, node_capacity
 from eks_training.core.validation import (
     ENDPOINT_ACCESS, IDLE_MINUTES, LOG_RETENTION_DAYS, NODE_GROUP_CAPACITY_TYPES, InvalidValue, check_addon_version,
     check_addon_versions, check_bucket_name, check_capacity_reservation, check_job_reference, check_metrics_namespace,
-    check_node_group_sizes, check_oidc_sign_in, check_pinned_image, check_region, check_role_arn, check_vpc_cidr,
-    check_zones, invalid,
+    check_karpenter_capacity, check_node_group_sizes, check_oidc_sign_in, check_pinned_image, check_region,
+    check_role_arn, check_vpc_cidr, check_zones, invalid,
 )
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent / "environments"
@@ -190,7 +189,10 @@ class KarpenterPoolConfig(_Model):
 
     name: Name
     instance_types: tuple[str, ...] = Field(min_length=1)
-    capacity_types: tuple[Literal["on-demand", "spot", "reserved"], ...] = ("on-demand",)
+    #: Any of on-demand, spot and reserved (On-Demand Capacity Reservations or Capacity Blocks: give their ids).
+    capacity_types: tuple[str, ...] = ("on-demand",)
+    #: The cr- ids of the reservations the pool may use; required with "reserved", refused without it.
+    capacity_reservation_ids: tuple[str, ...] = ()
     #: Most accelerators (GPUs or Neuron devices) the pool may hold at once.
     max_accelerators: PositiveInt = 16
     efa: bool = True
@@ -209,6 +211,8 @@ class KarpenterPoolConfig(_Model):
     @model_validator(mode="after")
     def _efa(self) -> "KarpenterPoolConfig":
         check_efa("efa", self.efa, self.instance_types)
+        # The pool construct's own check: a file that loads also synthesizes.
+        check_karpenter_capacity(self.capacity_types, self.capacity_reservation_ids)
         return self
 
     @property

@@ -219,7 +219,8 @@ class TrainingPlatformStack(Stack):
         self.karpenter.chart.node.add_dependency(self.cluster.system_nodegroup)
         pools = [KarpenterPool(
             name=pool.name, accelerator=pool.accelerator, instance_types=pool.instance_types, zone=config.training_az,
-            accelerator_limit=pool.max_accelerators, capacity_types=pool.capacity_types, efa=pool.efa,
+            accelerator_limit=pool.max_accelerators, capacity_types=pool.capacity_types,
+            capacity_reservation_ids=pool.capacity_reservation_ids, efa=pool.efa,
             local_nvme=all(INSTANCE_TYPES[t].local_nvme_gb > 0 for t in pool.instance_types))
             for pool in config.capacity.karpenter_pools]
         chart = KarpenterPoolsChart(self.k8s, "karpenter-pools", cluster_name=cluster_name,

@@ -76,6 +76,13 @@ BAD_CONFIGS = [
     ("capacity.karpenter_pools[0].max_accelerators", 0,
      ("capacity.karpenter_pools[0].max_accelerators", 0, "should be greater than or equal to 1")),
     ("capacity.karpenter_pools[0].colour", "red", ("capacity.karpenter_pools[0].colour", "red", "use a known key")),
+    # A reserved pool without its reservations would load and then fail at synth; ids without "reserved" do nothing.
+    ("capacity.karpenter_pools[0].capacity_types", ["reserved"],
+     ("capacity.karpenter_pools[0].capacity_reservation_ids", [], "capacity type 'reserved' needs the reservations' cr- ids")),
+    ("capacity.karpenter_pools[0].capacity_reservation_ids", ["cr-0123456789abcdef0"],
+     ("capacity.karpenter_pools[0].capacity_reservation_ids", ["cr-0123456789abcdef0"], "only with 'reserved' in capacity_types")),
+    ("capacity.karpenter_pools[0].capacity_types", ["spot", "cheap"],
+     ("capacity.karpenter_pools[0].capacity_types[1]", "cheap", "on-demand")),
     ("capacity.gpu_node_groups", [{"name": "trn", "instance_type": "trn1.32xlarge", "max_size": 2}],
      ("capacity.gpu_node_groups[0].instance_type", "trn1.32xlarge", "use a type with nvidia accelerators (p4d.24xlarge")),
     ("capacity.trainium_node_groups", [{"name": "gpu", "instance_type": "p5.48xlarge", "max_size": 2}],

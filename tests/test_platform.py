@@ -196,3 +196,22 @@ def test_training_subnet_too_small_is_refused_in_one_line():
                         training_ips=3000, training_prefix=24)
     assert str(err.value) == ("training_prefix=24 is not allowed: use /20 or lower, or fewer nodes: /24 holds 251 "
                               "addresses but the accelerated capacity needs 3000")
+
+
+def test_a_reserved_pool_in_the_environment_file_reaches_the_node_class(tmp_path):
+    # capacity_reservation_ids travel from the file to the EC2NodeClass, so a reserved pool that loads also launches.
+    import yaml
+
+    from eks_training.infra.config import ENVIRONMENTS_DIR, parse_config
+
+    data = yaml.safe_load((ENVIRONMENTS_DIR / "dev.yaml").read_text())
+    pool = data["capacity"]["karpenter_pools"][0]
+    pool.update(capacity_types=["reserved", "on-demand"], capacity_reservation_ids=["cr-0123456789abcdef0"])
+    synth = synthesize(parse_config(data, source="dev.yaml"), outdir=tmp_path)
+    assert synth.error is None, synth.error
+    classes = {o["metadata"]["name"]: o for _, o in synth.kubernetes_objects() if o["kind"] == "EC2NodeClass"}
+    pools = {o["metadata"]["name"]: o for _, o in synth.kubernetes_objects() if o["kind"] == "NodePool"}
+    assert classes[pool["name"]]["spec"]["capacityReservationSelectorTerms"] == [{"id": "cr-0123456789abcdef0"}]
+    (types,) = [r["values"] for r in pools[pool["name"]]["spec"]["template"]["spec"]["requirements"]
+                if r["key"] == "karpenter.sh/capacity-type"]
+    assert sorted(types) == ["on-demand", "reserved"]
