@@ -29,6 +29,7 @@ from eks_training.workloads.karpenter import KarpenterPool, KarpenterPoolsChart
 from eks_training.workloads.namespaces import NamespaceQuota, TrainingNamespace, TrainingNamespacesChart
 from eks_training.core.names import TRAINING_SERVICE_ACCOUNT
 from eks_training.workloads.storage import FsxVolume, StorageChart
+from eks_training.workloads.training_identity import TrainingServiceAccountsChart
 
 #: AWS managed policies the CSI drivers' documentation prescribes for their controllers.
 _CSI_DRIVERS = {
@@ -168,11 +169,12 @@ class TrainingPlatformStack(Stack):
             role = self.cluster.pod_identity_role(f"Training-{ns}")
             self.buckets.grant_training_access(role, checkpoint_prefix=ns)
             self.training_roles[ns] = role
-        accounts = self.cluster.cluster.add_manifest("TrainingServiceAccounts", *(
-            {"apiVersion": "v1", "kind": "ServiceAccount",
-             "metadata": {"name": TRAINING_SERVICE_ACCOUNT, "namespace": ns,
-                          "labels": {"app.kubernetes.io/part-of": "eks-training",
-                                     "app.kubernetes.io/component": "training-identity"}}} for ns in namespaces))
+        # add_manifest named its resource "manifest-<id>", add_cdk8s_chart names it "<id>": the old name keeps the
+        # logical ID, so CloudFormation updates the manifest in place. A new ID would replace it, and deleting the
+        # old manifest (after the new one is applied) would delete the very ServiceAccounts the new one applied.
+        accounts = self.cluster.cluster.add_cdk8s_chart(
+            "manifest-TrainingServiceAccounts",
+            TrainingServiceAccountsChart(self.k8s, "training-service-accounts", namespaces=namespaces))
         accounts.node.add_dependency(self.namespaces_manifest)
         for ns in namespaces:
             self.cluster.grant_pod_identity(f"Training-{ns}", namespace=ns, service_account=TRAINING_SERVICE_ACCOUNT,

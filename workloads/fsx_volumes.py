@@ -35,7 +35,6 @@ from eks_training.core.names import (
     FSX_DATA_CLAIM_NAME,
     FSX_DATA_DIR,
     FSX_WORKSPACE_CLAIM_NAME,
-    SYSTEM_NODE_SELECTOR,
     WORKSPACE_PATH,
     WORKSPACE_SUBDIRS,
     workspace_dir,
@@ -54,6 +53,7 @@ from eks_training.workloads.persistent_volumes import (
 )
 
 if TYPE_CHECKING:  # the job builders import this module, and `eks-training render` must not load jsii
+    import cdk8s_plus_28 as kplus
     import constructs
 
 FSX_COMPONENT = "fsx-lustre"
@@ -139,10 +139,11 @@ def namespace_volumes(fsx: FsxVolume, namespace: str) -> list[dict[str, Any]]:
     ]
 
 
-def workspace_directories_job(namespaces: Sequence[str]) -> dict[str, Any]:
-    """The Job that creates every namespace's workspace directories on the root claim (idempotent: mkdir -p).
+def workspace_directories_script(namespaces: Sequence[str]) -> tuple[str, str]:
+    """(Job name, shell script) of the Job that creates every namespace's workspace directories on the root claim
+    (idempotent: mkdir -p).
 
-    Its name carries a hash of what it creates: a Job's pod template is immutable, so a new namespace list is a new
+    The name carries a hash of the script: a Job's pod template is immutable, so a new namespace list is a new
     Job (the stack prunes the old one) instead of a failed apply. The directories are world-writable because the
     mount, not the file mode, separates the teams: each namespace's pods see only their own workspace, whatever
     user their images run as.
@@ -150,38 +151,59 @@ def workspace_directories_job(namespaces: Sequence[str]) -> dict[str, Any]:
     paths = [f"{_ROOT_MOUNT_PATH}{workspace_dir(ns)}/{sub}" for ns in namespaces for sub in WORKSPACE_SUBDIRS]
     roots = [f"{_ROOT_MOUNT_PATH}{workspace_dir(ns)}" for ns in namespaces]
     script = f"set -eu; mkdir -p {' '.join(paths)}; chmod 0777 {' '.join(roots + paths)}"
-    digest = hashlib.sha256(script.encode()).hexdigest()[:10]
+    return f"fsx-workspaces-{hashlib.sha256(script.encode()).hexdigest()[:10]}", script
+
+
+def add_workspace_directories_job(scope: constructs.Construct, namespaces: Sequence[str]) -> kplus.Job:
+    """The workspace Job (:func:`workspace_directories_script`) as a cdk8s-plus ``kplus.Job`` in kube-system.
+
+    plus's defaults that would change its meaning are given: no runAsNonRoot (plus's container default; the
+    container runs as root, see below), ``imagePullPolicy: IfNotPresent`` (plus: Always), requests and limits
+    as before (plus: 1 CPU / 512Mi requests, 1.5 CPU / 2Gi limits), ``restartPolicy: OnFailure`` (plus's Job:
+    Never), no API token (plus's default, said here), system nodes as required node affinity (plus has no
+    nodeSelector) and the pod's seccompProfile through a JSON patch (plus-28 has none).
+    """
+    # Imported here: the job builders import this module, and `eks-training render` must not load jsii.
+    import cdk8s
+    import cdk8s_plus_28 as kplus
+
+    from eks_training.workloads.plus_pods import (
+        hardened_container,
+        on_system_nodes,
+        requests_with_memory_limit,
+        runtime_default_seccomp,
+    )
+
+    name, script = workspace_directories_script(namespaces)
     labels = common_labels(FSX_COMPONENT)
-    return {
-        "apiVersion": "batch/v1",
-        "kind": "Job",
-        "metadata": {"name": f"fsx-workspaces-{digest}", "namespace": ROOT_NAMESPACE, "labels": labels},
-        "spec": {
-            "backoffLimit": 10,
-            "template": {
-                "metadata": {"labels": labels},
-                "spec": {
-                    "restartPolicy": "OnFailure",
-                    "automountServiceAccountToken": False,
-                    "securityContext": {"seccompProfile": {"type": "RuntimeDefault"}},
-                    "nodeSelector": dict(SYSTEM_NODE_SELECTOR),
-                    "containers": [{
-                        "name": "mkdir",
-                        "image": WORKSPACE_JOB_IMAGE,
-                        "command": ["/bin/sh", "-c", script],
-                        # Root owns the file system root, so creating directories there needs uid 0 but no
-                        # capability (the owner's mode bits suffice).
-                        "securityContext": {"runAsUser": 0, "allowPrivilegeEscalation": False,
-                                            "readOnlyRootFilesystem": True, "capabilities": {"drop": ["ALL"]}},
-                        "resources": {"requests": {"cpu": "50m", "memory": "32Mi"},
-                                      "limits": {"cpu": "200m", "memory": "64Mi"}},
-                        "volumeMounts": [{"name": "root", "mountPath": _ROOT_MOUNT_PATH}],
-                    }],
-                    "volumes": [{"name": "root", "persistentVolumeClaim": {"claimName": ROOT_CLAIM_NAME}}],
-                },
-            },
-        },
-    }
+    root = kplus.Volume.from_persistent_volume_claim(
+        scope, f"Volume:{ROOT_NAMESPACE}:{name}:root",
+        kplus.PersistentVolumeClaim.from_claim_name(scope, f"Claim:{ROOT_NAMESPACE}:{name}:{ROOT_CLAIM_NAME}", ROOT_CLAIM_NAME),
+        name="root")
+    job = kplus.Job(
+        scope, f"Job:{ROOT_NAMESPACE}:{name}",
+        metadata=cdk8s.ApiObjectMetadata(name=name, namespace=ROOT_NAMESPACE, labels=labels),
+        # plus also labels the pod with cdk8s.io/metadata.addr (its own address for the pod; no selector uses it).
+        pod_metadata=cdk8s.ApiObjectMetadata(labels=labels),
+        backoff_limit=10,
+        restart_policy=kplus.RestartPolicy.ON_FAILURE,  # plus's Job default: Never
+        automount_service_account_token=False,  # mkdir needs no API
+        # No runAsNonRoot at the pod either (plus's pod default is none; said here): the container runs as 0.
+        security_context=kplus.PodSecurityContextProps(ensure_non_root=False),
+        volumes=[root],
+    )
+    on_system_nodes(job)
+    runtime_default_seccomp(job)
+    job.add_container(
+        name="mkdir", image=WORKSPACE_JOB_IMAGE, command=["/bin/sh", "-c", script],
+        image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,  # plus's default: Always
+        # Root owns the file system root, so creating directories there needs uid 0 but no capability (the
+        # owner's mode bits suffice): every capability dropped, no escalation, read-only root file system.
+        security_context=hardened_container(non_root=False, user=0),
+        resources=requests_with_memory_limit("fsx workspace job", "50m", "32Mi", memory_limit="64Mi", cpu_limit="200m"),
+        volume_mounts=[kplus.VolumeMount(path=_ROOT_MOUNT_PATH, volume=root)],
+    )
+    return job
 
 
 def add_fsx_volumes(chart: constructs.Construct, fsx: FsxVolume, namespaces: Sequence[str]) -> None:
@@ -193,4 +215,4 @@ def add_fsx_volumes(chart: constructs.Construct, fsx: FsxVolume, namespaces: Seq
             emit(chart, obj)
     for obj in _bound_pair(fsx=fsx, namespace=ROOT_NAMESPACE, claim_name=ROOT_CLAIM_NAME, directory=None):
         emit(chart, obj)
-    emit(chart, workspace_directories_job(namespaces))
+    add_workspace_directories_job(chart, namespaces)

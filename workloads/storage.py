@@ -11,6 +11,7 @@ import constructs
 from eks_training.core.validation import invalid
 from eks_training.workloads.fsx_volumes import FSX_COMPONENT, LUSTRE_MOUNT_OPTIONS, FsxVolume, add_fsx_volumes
 from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_quantity, check_unique, emit
+from eks_training.workloads.namespaces import api_objects_of
 from eks_training.workloads.persistent_volumes import (
     ABSOLUTE_PATH,
     ACCESS_POINT_ID,
@@ -113,6 +114,11 @@ class StorageChart(cdk8s.Chart):
         elif scratch_subnet_id is not None or scratch_security_group_ids:
             raise invalid("scratch_subnet_id", scratch_subnet_id, "set scratch_storage_class=True or leave the scratch "
                           "values out")
+
+    @property
+    def api_objects(self) -> list[cdk8s.ApiObject]:
+        """Every ApiObject in render order, the FSx workspace Job's (inside its plus construct) too."""
+        return api_objects_of(self)
 
     def _add_models(
         self,

@@ -35,7 +35,10 @@ def test_each_namespace_gets_a_bound_read_only_launcher_identity() -> None:
         assert mine["ServiceAccount"]["metadata"]["name"] == LAUNCHER_SERVICE_ACCOUNT == "mpi-launcher"
         binding = mine["RoleBinding"]
         assert binding["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": mine["Role"]["metadata"]["name"]}
-        assert binding["subjects"] == [{"kind": "ServiceAccount", "name": "mpi-launcher", "namespace": namespace}]
+        # apiGroup "" (plus writes it): the core group, where ServiceAccounts are.
+        assert binding["subjects"] == [{"apiGroup": "", "kind": "ServiceAccount", "name": "mpi-launcher", "namespace": namespace}]
+        # The launcher pods ask for no token themselves and read pods through the API: the account gives one.
+        assert mine["ServiceAccount"]["automountServiceAccountToken"] is True
         (rule,) = mine["Role"]["rules"]
         # v2beta1 launches over SSH: reading pods is all a launcher may need; no exec, no writes.
         assert rule["resources"] == ["pods"] and set(rule["verbs"]) <= {"get", "list", "watch"}
@@ -44,11 +47,35 @@ def test_each_namespace_gets_a_bound_read_only_launcher_identity() -> None:
             assert obj["metadata"]["labels"]["app.kubernetes.io/part-of"] == "eks-training"
 
 
+def test_the_launcher_identity_is_cdk8s_plus_and_every_object_renders() -> None:
+    chart = MpiOperatorSupportChart(cdk8s.App(), "mpi", namespaces=["team-a"])
+    plus = {type(c) for c in chart.node.children}
+    assert plus == {kplus.ServiceAccount, kplus.Role, kplus.RoleBinding}
+    (account,) = [c for c in chart.node.children if isinstance(c, kplus.ServiceAccount)]
+    assert account.automount_token is True
+    # api_objects sees the ApiObjects inside the plus constructs, in the order the cluster gets them.
+    assert [o.to_json() for o in chart.api_objects] == chart.to_json()
+    assert [o["kind"] for o in chart.to_json()] == ["ServiceAccount", "Role", "RoleBinding"]
+
+
+def test_the_launcher_job_pods_use_the_account_without_asking_for_a_token() -> None:
+    # Why the account says automountServiceAccountToken: true (plus's default is false): the launcher pods that
+    # `eks-training render` writes do not ask for the token themselves.
+    from eks_training.workloads.job_mpi import mpi_job
+    from eks_training.workloads.job_pods import TrainingJob
+
+    job = mpi_job(TrainingJob(name="llm", namespace="team-a", image="repo/trainer:1", instance_type="p4d.24xlarge",
+                              nodes=2, checkpoint_s3_uri="s3://ckpt/llm"))
+    launcher = job["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]
+    assert launcher["serviceAccountName"] == LAUNCHER_SERVICE_ACCOUNT
+    assert "automountServiceAccountToken" not in launcher
+
+
 @pytest.mark.parametrize(
     ("namespaces", "message"),
     [
-        ([], r"namespaces=\[\] must be a non-empty list of namespace names"),
-        ("team-a", r"namespaces='team-a' must be a non-empty list"),
+        ([], r"namespaces=\[\] is not allowed: use a non-empty list of namespace names"),
+        ("team-a", r"namespaces='team-a' is not allowed: use a non-empty list"),
         (["Team_A"], r"namespace='Team_A' is not allowed: use 1-63 lowercase letters, digits or '-'"),
         (["a", "a"], r"namespaces='a' is not allowed: each must be unique \(it is given twice\)"),
     ],

@@ -19,6 +19,7 @@ import cdk8s
 import pytest
 import yaml
 
+from eks_training.core.names import SYSTEM_NODE_SELECTOR
 from eks_training.workloads.slinky import (
     ExternalMariaDb,
     InClusterMariaDb,
@@ -330,7 +331,10 @@ def test_output_has_no_key_or_password_material():
     text = first.synth_yaml()
     # Generated at synth time, a key would differ between two renders; in-cluster generation keeps them equal.
     assert text == second.synth_yaml()
-    assert not re.search(r"[A-Za-z0-9+/]{40,}={0,2}", text), "a long base64 run looks like key material"
+    # A run of 40+ base64 characters: random key bytes hold digits or '+'/'/' (all letters: odds about 1 in 4,000),
+    # Kubernetes field names (requiredDuringSchedulingIgnoredDuringExecution) hold none.
+    runs = re.findall(r"[A-Za-z0-9+/]{40,}={0,2}", text)
+    assert not [run for run in runs if re.search(r"[0-9+/]", run)], "a long base64 run looks like key material"
     for obj in yaml.safe_load_all(text):
         if obj["kind"] == "Secret":
             assert set(obj) == {"apiVersion", "kind", "metadata", "type", "stringData"}
@@ -354,11 +358,97 @@ def test_secret_generator_runs_least_privileged(objects):
     assert role["rules"] == [{"apiGroups": [""], "resources": ["secrets"], "verbs": ["create"]}]
     binding = only(objects, "RoleBinding", "ml-secret-generator")
     assert binding["roleRef"]["name"] == "ml-secret-generator"
-    assert binding["subjects"] == [{"kind": "ServiceAccount", "name": "ml-secret-generator", "namespace": "slurm"}]
+    assert binding["subjects"] == [{"apiGroup": "", "kind": "ServiceAccount", "name": "ml-secret-generator",
+                                    "namespace": "slurm"}]
+    # The account mounts no token by itself; the Job's pod, which creates the Secrets through the API, asks for it.
+    assert only(objects, "ServiceAccount", "ml-secret-generator")["automountServiceAccountToken"] is False
     pod = only(objects, "Job")["spec"]["template"]["spec"]
     assert pod["serviceAccountName"] == "ml-secret-generator"
+    assert pod["automountServiceAccountToken"] is True
+    assert pod["restartPolicy"] == "OnFailure"
     assert pod["securityContext"]["runAsNonRoot"] is True
-    assert pod["containers"][0]["securityContext"]["readOnlyRootFilesystem"] is True
+    assert (pod["securityContext"]["runAsUser"], pod["securityContext"]["runAsGroup"]) == (65534, 65534)
+    assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}
+    assert_on_system_nodes(pod)
+    (container,) = pod["containers"]
+    assert container["securityContext"] == {"allowPrivilegeEscalation": False, "privileged": False,
+                                            "readOnlyRootFilesystem": True, "runAsNonRoot": True,
+                                            "capabilities": {"drop": ["ALL"]}}
+    assert container["imagePullPolicy"] == "IfNotPresent"
+    assert container["resources"] == {"requests": {"cpu": "50m", "memory": "64Mi"}, "limits": {"memory": "64Mi"}}
+    (mount,) = container["volumeMounts"]
+    assert mount["readOnly"] is True
+    (volume,) = pod["volumes"]
+    assert volume["configMap"]["name"] == only(objects, "ConfigMap", "ml-secret-generator")["metadata"]["name"]
+
+
+def assert_on_system_nodes(pod: dict) -> None:
+    """Required node affinity to nodes with every system node label (plus's form of a nodeSelector)."""
+    assert "nodeSelector" not in pod
+    (term,) = pod["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+    assert term == {"matchExpressions": [{"key": key, "operator": "In", "values": [value]}
+                                         for key, value in SYSTEM_NODE_SELECTOR.items()]}
+
+
+def test_the_generator_and_mariadb_are_cdk8s_plus_constructs_the_rest_plain_or_typed():
+    import cdk8s_plus_28 as kplus
+
+    chart = SlurmClusterChart(cdk8s.App(), "slurm", cluster_name="ml", partitions=[a100()])
+    plus = {(type(c).__name__, cdk8s.ApiObject.of(c).name) for c in chart.node.children
+            if isinstance(c, kplus.Resource)}
+    assert plus == {("ServiceAccount", "ml-secret-generator"), ("Role", "ml-secret-generator"),
+                    ("RoleBinding", "ml-secret-generator"), ("ConfigMap", "ml-secret-generator"),
+                    ("Job", "ml-secret-generator"), ("Service", "ml-mariadb"), ("StatefulSet", "ml-mariadb")}
+    # api_objects sees the ApiObjects inside the plus constructs, in the order the cluster applies them: the
+    # Namespace first.
+    rendered = chart.to_json()
+    assert [o.to_json() for o in chart.api_objects] == rendered
+    assert rendered[0]["kind"] == "Namespace"
+    assert {o["kind"] for o in rendered} >= {"Namespace", "Job", "StatefulSet", "Secret", "Controller", "NodeSet"}
+
+
+def test_mariadb_pod_is_pinned_hardened_and_tokenless(objects):
+    database = only(objects, "StatefulSet", "ml-mariadb")
+    selector = {"app.kubernetes.io/name": "mariadb", "app.kubernetes.io/instance": "ml-mariadb"}
+    # Our labels select the pods, not plus's cdk8s.io/metadata.addr; the headless Service routes by the same.
+    assert database["spec"]["selector"] == {"matchLabels": selector}
+    service = only(objects, "Service", "ml-mariadb")
+    assert service["spec"]["selector"] == selector
+    assert service["spec"]["clusterIP"] == "None"
+    assert service["spec"]["ports"] == [{"name": "mysql", "port": 3306}]
+    pod = database["spec"]["template"]["spec"]
+    assert pod["automountServiceAccountToken"] is False
+    assert pod["securityContext"] == {"runAsNonRoot": True, "runAsUser": 999, "runAsGroup": 999, "fsGroup": 999,
+                                      "fsGroupChangePolicy": "Always", "seccompProfile": {"type": "RuntimeDefault"}}
+    assert_on_system_nodes(pod)
+    (container,) = pod["containers"]
+    assert container["securityContext"]["capabilities"] == {"drop": ["ALL"]}
+    assert container["securityContext"]["allowPrivilegeEscalation"] is False
+    assert container["securityContext"]["readOnlyRootFilesystem"] is True
+    assert container["imagePullPolicy"] == "IfNotPresent"
+    # 4Gi, written in Mi by plus; no CPU limit.
+    assert container["resources"] == {"requests": {"cpu": "1", "memory": "4096Mi"}, "limits": {"memory": "4096Mi"}}
+    assert [m["mountPath"] for m in container["volumeMounts"]] == [
+        "/var/lib/mysql", "/run/mysqld", "/tmp", "/run/secrets/mariadb"]
+    assert container["volumeMounts"][0]["name"] == database["spec"]["volumeClaimTemplates"][0]["metadata"]["name"]
+    assert container["livenessProbe"]["initialDelaySeconds"] == 120
+    assert container["livenessProbe"]["failureThreshold"] == 6
+
+
+def test_mariadb_settings_reach_the_claim_and_the_container():
+    objs = render(accounting=InClusterMariaDb(storage_size="20Gi", storage_class="gp3", cpu="500m", memory="1536Mi"))
+    database = only(objs, "StatefulSet", "ml-mariadb")
+    (claim,) = database["spec"]["volumeClaimTemplates"]
+    assert claim["spec"] == {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "20Gi"}},
+                             "storageClassName": "gp3"}
+    (container,) = database["spec"]["template"]["spec"]["containers"]
+    assert container["resources"] == {"requests": {"cpu": "500m", "memory": "1536Mi"}, "limits": {"memory": "1536Mi"}}
+
+
+def test_mariadb_memory_must_be_whole_mebibytes():
+    # plus writes memory in Mi: 4G (3814.7Mi) cannot be written exactly, so it is refused, not rounded.
+    with pytest.raises(ValueError, match=r"accounting memory='4G' is not allowed: use a whole number of mebibytes"):
+        render(accounting=InClusterMariaDb(memory="4G"))
 
 
 # --- the generator script, run against a local fake API server ----------------------------------------------------

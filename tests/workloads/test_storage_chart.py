@@ -116,11 +116,23 @@ def test_no_training_namespace_can_reach_the_file_system_root(objects) -> None:
 def test_the_workspace_job_creates_every_workspace_before_pods_mount_them(objects) -> None:
     (job,) = [o for o in objects if o["kind"] == "Job"]
     pod = job["spec"]["template"]["spec"]
-    assert pod["nodeSelector"] == {"eks-training/role": "system"}
+    # System nodes only, as required node affinity (plus's form of a nodeSelector).
+    assert "nodeSelector" not in pod
+    (term,) = pod["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+    assert term == {"matchExpressions": [{"key": "eks-training/role", "operator": "In", "values": ["system"]}]}
     assert pod["automountServiceAccountToken"] is False
+    assert pod["restartPolicy"] == "OnFailure"
+    assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}
     (container,) = pod["containers"]
-    assert container["securityContext"]["capabilities"] == {"drop": ["ALL"]}
-    assert container["securityContext"]["allowPrivilegeEscalation"] is False
+    # uid 0 (root owns the file system root), and nothing else of root's: no capability, no escalation, read-only
+    # root file system; runAsNonRoot false, not plus's true, which would refuse to start it.
+    assert container["securityContext"] == {"runAsUser": 0, "runAsNonRoot": False, "privileged": False,
+                                            "allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
+                                            "capabilities": {"drop": ["ALL"]}}
+    assert pod["securityContext"]["runAsNonRoot"] is False
+    assert container["imagePullPolicy"] == "IfNotPresent"
+    assert container["resources"] == {"requests": {"cpu": "50m", "memory": "32Mi"},
+                                      "limits": {"cpu": "200m", "memory": "64Mi"}}
     (mount,) = container["volumeMounts"]
     (volume,) = [v for v in pod["volumes"] if v["name"] == mount["name"]]
     assert volume["persistentVolumeClaim"]["claimName"] == "fsx-root"
@@ -128,6 +140,19 @@ def test_the_workspace_job_creates_every_workspace_before_pods_mount_them(object
     for namespace in NAMESPACES:
         for sub in ("checkpoints", "datasets", "logs", "ray-results"):
             assert f"{mount['mountPath']}/workspaces/{namespace}/{sub}" in script.split()
+
+
+def test_the_workspace_job_is_a_cdk8s_plus_job_and_the_volumes_stay_plain() -> None:
+    import cdk8s_plus_28 as kplus
+
+    chart = _chart(namespaces=NAMESPACES, fsx=FSX)
+    (job,) = [c for c in chart.node.children if isinstance(c, kplus.Job)]
+    assert cdk8s.ApiObject.of(job).metadata.namespace == "kube-system"
+    assert job.automount_service_account_token is False
+    # plus has no class for a CSI PersistentVolume: volumes and claims are plain ApiObjects of the chart.
+    plain = [c.kind for c in chart.node.children if isinstance(c, cdk8s.ApiObject)]
+    assert set(plain) == {"StorageClass", "PersistentVolume", "PersistentVolumeClaim"}
+    assert [o.to_json() for o in chart.api_objects] == chart.to_json()
 
 
 def test_a_new_namespace_list_is_a_new_workspace_job() -> None:

@@ -10,6 +10,7 @@ import constructs
 
 from eks_training.core.validation import invalid
 from eks_training.workloads.k8s_objects import check_dns_label, check_int, check_unique
+from eks_training.workloads.namespaces import api_objects_of
 from eks_training.workloads.slinky.builders import (
     SSSD_CONF,
     build_accounting,
@@ -79,8 +80,9 @@ class SlurmClusterChart(cdk8s.Chart):
         secrets = generated_secrets(cluster_name, in_cluster_database=isinstance(accounting, InClusterMariaDb))
         objects: list[dict[str, Any]] = []
         if create_namespace:
-            objects.append(api_object("v1", "Namespace", object_metadata(namespace, None)))
-        objects += build_secret_generator(cluster_name=cluster_name, namespace=namespace, secrets=secrets)
+            # Emitted now: the plus constructs below are added to the chart as they are built, after it.
+            emit_object(self, api_object("v1", "Namespace", object_metadata(namespace, None)))
+        build_secret_generator(self, cluster_name=cluster_name, namespace=namespace, secrets=secrets)
 
         sssd_secret_name = f"{cluster_name}-sssd-conf"
         objects.append(
@@ -96,10 +98,9 @@ class SlurmClusterChart(cdk8s.Chart):
             )
 
         if isinstance(accounting, InClusterMariaDb):
-            host, database_objects = build_mariadb(
-                cluster_name=cluster_name, namespace=namespace, settings=accounting, password=secrets[2]
+            host, _ = build_mariadb(
+                self, cluster_name=cluster_name, namespace=namespace, settings=accounting, password=secrets[2]
             )
-            objects += database_objects
             password_ref = secret_ref(secrets[2])
         elif isinstance(accounting, ExternalMariaDb):
             host = accounting.host
@@ -135,3 +136,8 @@ class SlurmClusterChart(cdk8s.Chart):
         # The Slinky CRs as the classes `make imports` generated from their CRDs; the core objects as they are.
         for obj in objects:
             emit_object(self, obj)
+
+    @property
+    def api_objects(self) -> list[cdk8s.ApiObject]:
+        """Every ApiObject, those inside the plus constructs (secret generator, MariaDB) too, in render order."""
+        return api_objects_of(self)
