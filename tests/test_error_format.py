@@ -29,18 +29,6 @@ BUILDERS = ("ValueError", "ConfigError", "print")
 EXCEPTIONS = ("ValueError", "ConfigError")
 # A field name (or its index, or a quoted key) right before '=': what precedes the value's repr in such a text.
 _FIELD_EQUALS = re.compile(r"(^|[\w\])'-])=$")
-#: TEMPORARY: files that still write ``f"NAME={value!r} must be ..."`` by hand, when the rule learnt that shape (other
-#: sessions own them). Empty it as they move to ``invalid(...)``; test_allowlist_holds_only_files_that_still_violate
-#: fails on an entry whose file is clean, so the list only shrinks.
-ALLOWLIST = {
-    "infra/tools/check/network_policy.py",
-    "workloads/job_charts.py",
-    "workloads/job_pods.py",
-    "workloads/mpi_operator_install.py",
-    "workloads/namespaces.py",
-    "workloads/network_policies.py",
-    "workloads/volcano.py",
-}
 
 
 def _literal_text(node: ast.expr) -> str:
@@ -93,12 +81,7 @@ def _violations() -> dict[str, list[int]]:
 
 
 def test_user_input_errors_go_through_invalid() -> None:
-    outside = {name: lines for name, lines in _violations().items() if name not in ALLOWLIST}
-    assert outside == {}, "raise invalid(field, value, allowed) from eks_training.core.validation instead"
-
-
-def test_allowlist_holds_only_files_that_still_violate() -> None:
-    assert sorted(ALLOWLIST - set(_violations())) == []
+    assert _violations() == {}, "raise invalid(field, value, allowed) from eks_training.core.validation instead"
 
 
 @pytest.mark.parametrize("source", [

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 import cdk8s
 import constructs
 
+from eks_training.core.validation import invalid
 from eks_training.core.names import MODELS_CLAIM_NAME
 from eks_training.workloads.job_bionemo import DEFAULT_CONFIG_NAME, DEFAULT_MODULE, bionemo_job
 from eks_training.workloads.job_healthcheck import health_check
@@ -40,7 +41,8 @@ class JobChart(_ObjectsChart):
                  names: PlacementNames = PlacementNames()) -> None:
         selected = job_kind(kind)
         if selected.is_script:
-            raise ValueError(f"kind={kind!r} renders an sbatch script, not Kubernetes objects: use sbatch_script()")
+            raise invalid("kind", kind, "a kind that renders Kubernetes objects (this one renders an sbatch script: use "
+                          "sbatch_script())")
         super().__init__(scope, id, selected.build(job, names))
 
 

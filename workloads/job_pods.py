@@ -110,10 +110,8 @@ class TrainingJob:
         facts = self.facts
         if facts.accelerator != accelerator:
             wanted = "a GPU (nvidia)" if accelerator == "nvidia" else "a Trainium/Neuron"
-            raise ValueError(
-                f"instance_type={self.instance_type!r} is a {facts.accelerator_name} ({facts.accelerator}) type:"
-                f" {kind} needs {wanted} instance type"
-            )
+            raise invalid("instance_type", self.instance_type, f"{kind} needs {wanted} instance type (this one is a "
+                          f"{facts.accelerator_name}, {facts.accelerator})")
         return facts
 
 

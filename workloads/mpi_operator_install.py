@@ -48,6 +48,7 @@ import cdk8s_plus_28 as kplus
 import constructs
 import jsii
 
+from eks_training.core.validation import invalid
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
 from eks_training.core.versions import MPI_OPERATOR_VERSION  # the one pin table
 from eks_training.workloads.labels import common_labels
@@ -197,9 +198,9 @@ class MpiOperatorInstallChart(cdk8s.Chart):
                  sha256: str = MPI_OPERATOR_SHA256, image: str = INSTALLER_IMAGE) -> None:
         super().__init__(scope, id)
         if not re.fullmatch(r"v\d+\.\d+\.\d+", version):
-            raise ValueError(f"version={version!r} is not a release tag such as v0.8.0")
+            raise invalid("version", version, "use a release tag such as v0.8.0")
         if not re.fullmatch(r"[0-9a-f]{64}", sha256):
-            raise ValueError(f"sha256={sha256!r} is not a hex SHA-256 digest (64 characters 0-9a-f)")
+            raise invalid("sha256", sha256, "use a hex SHA-256 digest (64 characters 0-9a-f)")
         labels = common_labels(COMPONENT)
         # The Job is the only pod here and is fully hardened; the operator's upstream Deployment sets no
         # securityContext, which baseline admits and restricted would not.

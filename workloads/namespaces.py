@@ -29,6 +29,7 @@ import cdk8s
 import cdk8s_plus_28 as kplus
 import constructs
 
+from eks_training.core.validation import invalid
 from eks_training.workloads.k8s_objects import (
     check_choice,
     check_dns_label,
@@ -116,8 +117,8 @@ class PodSecurity:
             check_choice(f"{where} pod_security {mode}", getattr(self, mode), PSA_LEVELS)
             # A report level looser than enforce would report nothing: enforce already rejects all it would flag.
             if PSA_LEVELS.index(getattr(self, mode)) < PSA_LEVELS.index(self.enforce):
-                raise ValueError(f"{where} pod_security {mode}={getattr(self, mode)!r} is looser than "
-                                 f"enforce={self.enforce!r}: use {self.enforce!r} or stricter")
+                raise invalid(f"{where} pod_security {mode}", getattr(self, mode),
+                              f"use {self.enforce!r} or stricter (it is looser than enforce={self.enforce!r})")
         return {f"{PSA_LABEL}/{mode}": getattr(self, mode) for mode in ("enforce", "warn", "audit")}
 
 
@@ -149,26 +150,26 @@ class TrainingNamespace:
         check_dns_label("namespace name", self.name)
         where = f"namespace {self.name!r}"
         if self.name in _RESERVED_NAMESPACES:
-            raise ValueError(f"namespace name={self.name!r} belongs to Kubernetes: choose a namespace of your own")
+            raise invalid("namespace name", self.name, "choose a namespace of your own (this one belongs to Kubernetes)")
         check_labels(f"{where} labels", self.labels)
         for key in self.labels:
             if key.startswith(f"{PSA_LABEL}/"):
-                raise ValueError(f"{where} labels key {key!r} is set from pod_security: give pod_security=PodSecurity(...) instead")
+                raise invalid(f"{where} labels key", key, "leave Pod Security labels to pod_security=PodSecurity(...)")
         if isinstance(self.operators, str):
-            raise ValueError(f"{where} operators={self.operators!r} must be a list of {', '.join(OPERATORS)}")
+            raise invalid(f"{where} operators", self.operators, f"use a list of {', '.join(OPERATORS)}")
         for operator in self.operators:
             check_choice(f"{where} operator", operator, OPERATORS)
         check_unique(f"{where} operators", list(self.operators))
         if self.quota is not None:
             if not isinstance(self.quota, NamespaceQuota):
-                raise ValueError(f"{where} quota={self.quota!r} must be a NamespaceQuota")
+                raise invalid(f"{where} quota", self.quota, "use a NamespaceQuota")
             self.quota.hard(where)
         if self.limit_range is not None:
             if not isinstance(self.limit_range, ContainerDefaults):
-                raise ValueError(f"{where} limit_range={self.limit_range!r} must be a ContainerDefaults")
+                raise invalid(f"{where} limit_range", self.limit_range, "use a ContainerDefaults")
             self.limit_range.limit_range_item(where)
         if self.pod_security is not None and not isinstance(self.pod_security, PodSecurity):
-            raise ValueError(f"{where} pod_security={self.pod_security!r} must be a PodSecurity")
+            raise invalid(f"{where} pod_security", self.pod_security, "use a PodSecurity")
         self.pod_security_levels.labels(where)
 
 
@@ -215,7 +216,7 @@ class TrainingNamespacesChart(cdk8s.Chart):
     def __init__(self, scope: constructs.Construct, id: str, *, namespaces: Sequence[TrainingNamespace]) -> None:
         super().__init__(scope, id)
         if isinstance(namespaces, (str, bytes)) or not namespaces or not all(isinstance(n, TrainingNamespace) for n in namespaces):
-            raise ValueError(f"namespaces={namespaces!r} must be a non-empty list of TrainingNamespace")
+            raise invalid("namespaces", namespaces, "use a non-empty list of TrainingNamespace")
         check_unique("namespace names", [namespace.name for namespace in namespaces])
         for namespace in namespaces:
             add_namespace(self, namespace)

@@ -113,7 +113,7 @@ class Port:
 def _check_ports(where: str, ports: object) -> tuple[Port, ...]:
     if isinstance(ports, (str, bytes, Port)) or not isinstance(ports, Sequence) or not ports \
             or not all(isinstance(p, Port) for p in ports):
-        raise ValueError(f"{where} ports={ports!r} must be a non-empty list of Port")
+        raise invalid(f"{where} ports", ports, "use a non-empty list of Port")
     return tuple(ports)
 
 
@@ -177,11 +177,11 @@ class NamespacePolicy:
         check_dns_label("namespace", self.namespace)
         where = f"namespace {self.namespace!r}"
         if not isinstance(self.same_namespace_all, bool):
-            raise ValueError(f"{where} same_namespace_all={self.same_namespace_all!r} must be True or False")
+            raise invalid(f"{where} same_namespace_all", self.same_namespace_all, "use True or False")
         for field_name, kind in (("in_namespace", InNamespaceAllowance), ("cross_namespace", CrossNamespaceIngress)):
             value = getattr(self, field_name)
             if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not all(isinstance(a, kind) for a in value):
-                raise ValueError(f"{where} {field_name}={value!r} must be a list of {kind.__name__}")
+                raise invalid(f"{where} {field_name}", value, f"use a list of {kind.__name__}")
         check_unique(f"{where} allowance names", [a.name for a in (*self.in_namespace, *self.cross_namespace)])
 
 
@@ -201,7 +201,7 @@ class WorkloadNamespaces:
 
     def __post_init__(self) -> None:
         if isinstance(self.training, (str, bytes)) or not isinstance(self.training, Sequence) or not self.training:
-            raise ValueError(f"training={self.training!r} must be a non-empty list of namespace names")
+            raise invalid("training", self.training, "use a non-empty list of namespace names")
         for name in self.training:
             check_dns_label("training namespace", name)
         for field_name in ("slurm", "jupyterhub", "kuberay_operator", "slinky_operator"):
@@ -351,7 +351,7 @@ class NetworkPoliciesChart(cdk8s.Chart):
             namespaces = platform_policies(namespaces)
         if isinstance(namespaces, (str, bytes)) or not isinstance(namespaces, Sequence) or not namespaces \
                 or not all(isinstance(n, NamespacePolicy) for n in namespaces):
-            raise ValueError(f"namespaces={namespaces!r} must be a WorkloadNamespaces or a non-empty list of NamespacePolicy")
+            raise invalid("namespaces", namespaces, "use a WorkloadNamespaces or a non-empty list of NamespacePolicy")
         check_unique("policy namespaces", [n.namespace for n in namespaces])
         for policy in namespaces:
             add_namespace_policies(self, policy, vpc_cidr=vpc_cidr)

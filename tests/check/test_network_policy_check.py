@@ -161,7 +161,7 @@ def test_a_named_port_matches_only_the_destination_port_of_that_name() -> None:
 
 def test_unsupported_inputs_raise_one_line_errors() -> None:
     bad_port = [policy("a", types=["Egress"], egress=[{"ports": [{"port": 1.5}]}])]
-    with pytest.raises(ValueError, match=r"ports port=1.5 is not a port number nor a port name") as caught:
+    with pytest.raises(ValueError, match=r"ports port=1.5 is not allowed: use a port number or a port name") as caught:
         allowed(bad_port, A, Address("10.0.0.1"))
     assert "\n" not in str(caught.value)
     bad_operator = [policy("b", types=["Ingress"], ingress=[{"from": [{"podSelector": {

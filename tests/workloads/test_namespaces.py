@@ -80,25 +80,25 @@ def test_namespaces_are_cdk8s_plus_and_only_kinds_plus_lacks_are_plain() -> None
     ("kwargs", "message"),
     [
         ({"name": "LLM"}, r"namespace name='LLM' is not allowed: use 1-63 lowercase letters, digits or '-'"),
-        ({"name": "kube-system"}, r"namespace name='kube-system' belongs to Kubernetes"),
+        ({"name": "kube-system"}, r"namespace name='kube-system' is not allowed: choose a namespace of your own \(this one belongs to Kubernetes\)"),
         ({"name": "a", "operators": ("ray",)}, r"operator='ray' is not allowed: use one of volcano, kuberay"),
-        ({"name": "a", "operators": "volcano"}, r"operators='volcano' must be a list"),
+        ({"name": "a", "operators": "volcano"}, r"operators='volcano' is not allowed: use a list of "),
         ({"name": "a", "labels": {"bad key!": "x"}}, r"labels key='bad key!' is not allowed: use a label key \[dns-prefix/\]name"),
         ({"name": "a", "quota": NamespaceQuota()}, r"namespace 'a' quota sets no limit"),
         ({"name": "a", "quota": NamespaceQuota(nvidia_gpus=-1)},
          r"quota requests.nvidia.com/gpu=-1 is not allowed: use a non-negative Kubernetes quantity"),
         ({"name": "a", "quota": NamespaceQuota(pods=-5)}, r"quota pods=-5 is not allowed"),
-        ({"name": "a", "quota": {"cpu": 1}}, r"quota=\{'cpu': 1\} must be a NamespaceQuota"),
+        ({"name": "a", "quota": {"cpu": 1}}, r"quota=\{'cpu': 1\} is not allowed: use a NamespaceQuota"),
         ({"name": "a", "limit_range": ContainerDefaults(memory_request="8Gi", memory_limit="4Gi")}, r"memory_request=8Gi exceeds memory_limit=4Gi"),
         ({"name": "a", "limit_range": ContainerDefaults(cpu_request="half")},
          r"cpu_request='half' is not allowed: use a non-negative Kubernetes quantity"),
         ({"name": "a", "pod_security": PodSecurity(enforce="strict")},
          r"namespace 'a' pod_security enforce='strict' is not allowed: use one of privileged, baseline, restricted"),
         ({"name": "a", "pod_security": PodSecurity(enforce="restricted", warn="baseline")},
-         r"pod_security warn='baseline' is looser than enforce='restricted': use 'restricted' or stricter"),
-        ({"name": "a", "pod_security": "baseline"}, r"pod_security='baseline' must be a PodSecurity"),
+         r"pod_security warn='baseline' is not allowed: use 'restricted' or stricter \(it is looser than enforce='restricted'\)"),
+        ({"name": "a", "pod_security": "baseline"}, r"pod_security='baseline' is not allowed: use a PodSecurity"),
         ({"name": "a", "labels": {"pod-security.kubernetes.io/enforce": "privileged"}},
-         r"labels key 'pod-security.kubernetes.io/enforce' is set from pod_security"),
+         r"labels key='pod-security.kubernetes.io/enforce' is not allowed: leave Pod Security labels to pod_security"),
     ],
 )
 def test_bad_namespace_inputs_raise_one_line_errors(kwargs, message) -> None:
@@ -110,7 +110,7 @@ def test_bad_namespace_inputs_raise_one_line_errors(kwargs, message) -> None:
 def test_duplicate_or_missing_namespaces_raise() -> None:
     with pytest.raises(ValueError, match=r"namespace names='llm' is not allowed: each must be unique"):
         _render([LLM_TEAM, LLM_TEAM])
-    with pytest.raises(ValueError, match=r"must be a non-empty list of TrainingNamespace"):
+    with pytest.raises(ValueError, match=r"namespaces=\[\] is not allowed: use a non-empty list of TrainingNamespace"):
         _render([])
 
 

@@ -120,13 +120,13 @@ def test_own_policy_list_renders() -> None:
     (lambda: Port(53, "ICMP"), r"port protocol='ICMP' is not allowed: use one of TCP, UDP, SCTP"),
     (lambda: Port(1023, end_port=1018), r"port 1023 end_port=1018 is not allowed: use an integer from 1023 to 65535"),
     (lambda: InNamespaceAllowance("a", {}, {"app": "x"}, (Port(1),)), r"allowance 'a' from_labels=\{\} would select every pod"),
-    (lambda: InNamespaceAllowance("a", {"app": "x"}, {"app": "y"}, ()), r"allowance 'a' ports=\(\) must be a non-empty list of Port"),
+    (lambda: InNamespaceAllowance("a", {"app": "x"}, {"app": "y"}, ()), r"allowance 'a' ports=\(\) is not allowed: use a non-empty list of Port"),
     (lambda: CrossNamespaceIngress("a", "Bad_NS", (Port(1),)), r"allowance 'a' from_namespace='Bad_NS' is not allowed: use 1-63 lowercase letters"),
-    (lambda: NamespacePolicy("ns", in_namespace="x"), r"namespace 'ns' in_namespace='x' must be a list of InNamespaceAllowance"),
-    (lambda: WorkloadNamespaces(training=()), r"training=\(\) must be a non-empty list of namespace names"),
+    (lambda: NamespacePolicy("ns", in_namespace="x"), r"namespace 'ns' in_namespace='x' is not allowed: use a list of InNamespaceAllowance"),
+    (lambda: WorkloadNamespaces(training=()), r"training=\(\) is not allowed: use a non-empty list of namespace names"),
     (lambda: WorkloadNamespaces(training=("a",), slurm="a"), r"workload namespaces='a' is not allowed: each must be unique"),
     (lambda: _render(ALL, vpc_cidr="10.0.0.1/16"), r"vpc_cidr='10.0.0.1/16' is not allowed: use an IPv4 network such as '10.0.0.0/16' \(host bits zero\)"),
-    (lambda: _render([]), r"namespaces=\[\] must be a WorkloadNamespaces or a non-empty list of NamespacePolicy"),
+    (lambda: _render([]), r"namespaces=\[\] is not allowed: use a WorkloadNamespaces or a non-empty list of NamespacePolicy"),
     (lambda: _render([NamespacePolicy("a"), NamespacePolicy("a")]), r"policy namespaces='a' is not allowed: each must be unique"),
 ])
 def test_bad_inputs_raise_one_line_errors(build, message) -> None:

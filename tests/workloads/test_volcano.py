@@ -62,10 +62,10 @@ def test_queue_with_every_resource_guarantee_and_deserved_is_valid() -> None:
     ("kwargs", "message"),
     [
         ({"name": "ML_Queue"}, r"queue name='ML_Queue' is not allowed: use lowercase letters, digits, '-' and '\.' \(at most 253\)"),
-        ({"name": "default"}, r"queue name='default' is created by Volcano itself"),
+        ({"name": "default"}, r"queue name='default' is not allowed: choose another name \(Volcano creates this queue itself\)"),
         ({"name": "q", "weight": 0}, r"queue 'q' weight=0 is not allowed: use an integer from 1 to 65535"),
-        ({"name": "q", "reclaimable": "yes"}, r"reclaimable='yes' must be true or false"),
-        ({"name": "q", "capability": {"cpu": 1}}, r"capability=\{'cpu': 1\} must be a QueueResources"),
+        ({"name": "q", "reclaimable": "yes"}, r"reclaimable='yes' is not allowed: use true or false"),
+        ({"name": "q", "capability": {"cpu": 1}}, r"capability=\{'cpu': 1\} is not allowed: use a QueueResources"),
         ({"name": "q", "capability": QueueResources()}, r"queue 'q' capability sets no resource"),
         ({"name": "q", "capability": QueueResources(memory="8 GB")},
          r"capability memory='8 GB' is not allowed: use a non-negative Kubernetes quantity"),
@@ -88,5 +88,5 @@ def test_bad_queue_inputs_raise_one_line_errors(kwargs, message) -> None:
 def test_bad_chart_inputs_raise() -> None:
     with pytest.raises(ValueError, match=r"queue names='ml-training-queue' is not allowed: each must be unique"):
         _render(queues=[SOURCE_QUEUE, SOURCE_QUEUE])
-    with pytest.raises(ValueError, match=r"queues=\[\] must be a non-empty list of VolcanoQueue"):
+    with pytest.raises(ValueError, match=r"queues=\[\] is not allowed: use a non-empty list of VolcanoQueue"):
         _render(queues=[])

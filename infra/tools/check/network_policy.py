@@ -224,7 +224,7 @@ def _port_matches(ports: Sequence[Mapping[str, Any]] | None, protocol: str, port
                 return True
             continue
         if not isinstance(first, int):
-            raise ValueError(f"{where} ports port={first!r} is not a port number nor a port name")
+            raise invalid(f"{where} ports port", first, "use a port number or a port name")
         if first <= port <= entry.get("endPort", first):
             return True
     return False
@@ -247,7 +247,7 @@ def _peer_matches(peers: Sequence[Mapping[str, Any]] | None, other: Pod | Addres
         elif "podSelector" in peer:
             namespace_ok = other.namespace == policy_namespace  # podSelector alone: the policy's namespace
         else:
-            raise ValueError(f"{where} peer={dict(peer)!r} names no ipBlock, podSelector nor namespaceSelector")
+            raise invalid(f"{where} peer", dict(peer), "name an ipBlock, a podSelector or a namespaceSelector")
         if namespace_ok and ("podSelector" not in peer or selector_matches(
                 peer["podSelector"], other.labels, where=f"{where} podSelector")):
             return True
