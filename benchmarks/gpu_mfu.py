@@ -60,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
 
     runtime = select_runtime("cpu" if args.dry_run else "auto")
     if runtime.kind != "cuda" and not args.dry_run:
-        print("error: --device: no CUDA GPU visible; allowed: a GPU machine, or --dry-run", file=sys.stderr)
+        print("error: GPUs=0 is not allowed: run on a GPU machine (torch sees no CUDA device here), or pass --dry-run",
+              file=sys.stderr)
         return 2
     steps = args.window * (args.windows + 1)
     rows = []

@@ -13,7 +13,7 @@ else
   NPROC=${NPROC:-$(nvidia-smi -L 2>/dev/null | wc -l || true)}
 fi
 if [[ "${NPROC:-0}" -lt 1 ]]; then
-  echo "error: GPUs: got none (nvidia-smi -L lists no GPU); allowed: a GPU machine, or --dry-run" >&2
+  echo "error: GPUs=0 is not allowed: run on a GPU machine (nvidia-smi -L lists none here), or pass --dry-run" >&2
   exit 2
 fi
 if [[ "$NPROC" -gt 1 ]]; then

@@ -36,4 +36,4 @@ def test_gpu_mfu_script_without_gpus_is_a_one_line_error() -> None:
                           env=quiet_env(PYTHON=sys.executable, NPROC="0"), timeout=60, cwd=ROOT)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "error: GPUs: got none (nvidia-smi -L lists no GPU); allowed: a GPU machine, or --dry-run"]
+        "error: GPUs=0 is not allowed: run on a GPU machine (nvidia-smi -L lists none here), or pass --dry-run"]
