@@ -54,6 +54,7 @@ from eks_training.core.versions import MPI_OPERATOR_VERSION  # the one pin table
 from eks_training.workloads.labels import common_labels
 from eks_training.workloads.namespaces import PodSecurity, api_objects_of
 from eks_training.workloads.network_policies import HTTPS_PORT, Port, allow_dns, allow_egress_to_cidr, network_policy
+from eks_training.workloads.plus_pods import on_system_nodes, runtime_default_seccomp
 
 #: sha256 of deploy/v2beta1/mpi-operator.yaml at tag v0.8.0 of github.com/kubeflow/mpi-operator.
 MPI_OPERATOR_SHA256 = "b38def13a94abe60b2a4b3485239d77f64892b8fbd202e9e435a6031b7500a8f"
@@ -241,12 +242,8 @@ class MpiOperatorInstallChart(cdk8s.Chart):
             security_context=kplus.PodSecurityContextProps(ensure_non_root=True, user=65534, group=65534),
             volumes=[tmp],
         )
-        # One node with all the labels: one affinity term (terms are ORed, a term's expressions ANDed).
-        job.scheduling.attract(kplus.Node.labeled(
-            *(kplus.NodeLabelQuery.is_(key, value) for key, value in SYSTEM_NODE_SELECTOR.items())))
-        # Escape hatch: plus-28's pod security context has no seccompProfile.
-        cdk8s.ApiObject.of(job).add_json_patch(cdk8s.JsonPatch.add(
-            "/spec/template/spec/securityContext/seccompProfile", {"type": "RuntimeDefault"}))
+        on_system_nodes(job)
+        runtime_default_seccomp(job)
         job.add_container(
             name="install", image=image, command=["/bin/sh", "-c", _SCRIPT],
             # plus's default is Always; what the API server chose for a tagged image before.

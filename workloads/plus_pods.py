@@ -1,7 +1,7 @@
 """Small helpers for cdk8s-plus-28 pods that state the platform's choices where plus would default otherwise.
 
-Used by the charts whose workloads are plus constructs (the Slinky secret generator and MariaDB, the FSx
-workspace Job). Each helper writes what the plain manifests of those charts wrote, in plus's terms.
+Used by the charts whose workloads are plus constructs (the MPI Operator installer, the Slinky secret generator
+and MariaDB, the FSx workspace Job). Each helper writes what the plain manifests of those charts wrote, in plus's terms.
 """
 
 from __future__ import annotations
