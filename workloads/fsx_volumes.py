@@ -2,8 +2,8 @@
 pods mount.
 
 The FSx CSI driver mounts ``<dnsname>@tcp:/<mountname>``, so a PersistentVolume whose mountname is
-``<mount name>/<directory>`` mounts only that directory (a Lustre sub-directory mount; the driver has no
-sub-directory provisioner, kubernetes-sigs/aws-fsx-csi-driver#247). Every training namespace gets two static
+``<mount name>/<directory>`` mounts only that directory (a Lustre fileset mount, "Mounting specific filesets" in the
+FSx for Lustre guide; the driver has no sub-directory provisioner, kubernetes-sigs/aws-fsx-csi-driver#247). Every training namespace gets two static
 volumes, each pre-bound both ways (PV claimRef, PVC volumeName) to its claim:
 
 * ``fsx-data``: FSX_DATA_DIR, the shared datasets imported from the data bucket, read-only (the PV asks the driver
