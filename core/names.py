@@ -20,7 +20,12 @@ FSX_WORKSPACE_CLAIM_NAME = "fsx-workspace"
 #: PersistentVolumeClaim of the EFS model store in every training namespace.
 MODELS_CLAIM_NAME = "models"
 #: ServiceAccount of training pods in every training namespace (Pod Identity: read data, read/write checkpoints).
+#: It mounts no Kubernetes API token: nothing that runs as it calls the API.
 TRAINING_SERVICE_ACCOUNT = "training"
+#: ServiceAccount of Ray heads and workers in every training namespace: the same AWS identity as `training`, and the
+#: account KubeRay binds its in-tree autoscaler's Role to (pods, RayCluster patch). A separate account keeps those
+#: rights away from every other pod of the namespace.
+RAY_SERVICE_ACCOUNT = "ray"
 #: ServiceAccount of MPIJob launchers in every training namespace (read-only on its pods); the MPI Operator
 #: support chart creates it, the MPIJob builders name it.
 MPI_LAUNCHER_SERVICE_ACCOUNT = "mpi-launcher"

@@ -27,7 +27,7 @@ from eks_training.infra.config import PlatformConfig
 from eks_training.core.versions import JUPYTERHUB
 from eks_training.workloads.karpenter import KarpenterPool, KarpenterPoolsChart
 from eks_training.workloads.namespaces import NamespaceQuota, TrainingNamespace, TrainingNamespacesChart
-from eks_training.core.names import TRAINING_SERVICE_ACCOUNT
+from eks_training.core.names import RAY_SERVICE_ACCOUNT, TRAINING_SERVICE_ACCOUNT
 from eks_training.workloads.storage import FsxVolume, StorageChart
 from eks_training.workloads.training_identity import TrainingServiceAccountsChart
 
@@ -172,12 +172,19 @@ class TrainingPlatformStack(Stack):
         # add_manifest named its resource "manifest-<id>", add_cdk8s_chart names it "<id>": the old name keeps the
         # logical ID, so CloudFormation updates the manifest in place. A new ID would replace it, and deleting the
         # old manifest (after the new one is applied) would delete the very ServiceAccounts the new one applied.
+        # Ray runs in the training namespaces (its jobs and the shared RayCluster), as its own account: KubeRay binds
+        # the autoscaler's rights to it (workloads.training_identity).
+        ray_namespaces = [n.name for n in self.config.training_namespaces] if self.config.services.kuberay else []
         accounts = self.cluster.cluster.add_cdk8s_chart(
             "manifest-TrainingServiceAccounts",
-            TrainingServiceAccountsChart(self.k8s, "training-service-accounts", namespaces=namespaces))
+            TrainingServiceAccountsChart(self.k8s, "training-service-accounts", namespaces=namespaces,
+                                         ray_namespaces=ray_namespaces))
         accounts.node.add_dependency(self.namespaces_manifest)
         for ns in namespaces:
             self.cluster.grant_pod_identity(f"Training-{ns}", namespace=ns, service_account=TRAINING_SERVICE_ACCOUNT,
+                                            role=self.training_roles[ns])
+        for ns in ray_namespaces:
+            self.cluster.grant_pod_identity(f"Ray-{ns}", namespace=ns, service_account=RAY_SERVICE_ACCOUNT,
                                             role=self.training_roles[ns])
 
         # Always: the default gp3 StorageClass serves claims that name no class (hub and controller state).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shlex
 
-from eks_training.core.names import RAY_RESULTS_PATH
+from eks_training.core.names import RAY_RESULTS_PATH, RAY_SERVICE_ACCOUNT
 from eks_training.core.validation import invalid
 from eks_training.workloads.job_pods import TrainingJob, node_resources, train_args
 from eks_training.workloads.kuberay import RayClusterConfig, RayGpuWorkers, ray_cluster, ray_job
@@ -25,7 +25,8 @@ def _cluster_config(job: TrainingJob, *, min_workers: int) -> RayClusterConfig:
     )
     return RayClusterConfig(
         namespace=job.namespace, name=job.name, workers=workers,
-        service_account_name=job.service_account_name, image=job.image,
+        # Ray's own account: KubeRay binds its autoscaler's rights to it (workloads.training_identity).
+        service_account_name=RAY_SERVICE_ACCOUNT, image=job.image,
     )
 
 

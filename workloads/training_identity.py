@@ -1,15 +1,16 @@
-"""The ``training`` ServiceAccount of each workload namespace: the identity its pods get AWS access through.
+"""The ServiceAccounts workload pods get AWS access through: ``training`` in every workload namespace and ``ray`` in
+the namespaces where Ray runs, each a cdk8s-plus-28 ``kplus.ServiceAccount``.
 
-EKS Pod Identity associates each account with its namespace's IAM role (``TrainingPlatformStack``); the account
-itself is a cdk8s-plus-28 ``kplus.ServiceAccount``.
+EKS Pod Identity associates both accounts of a namespace with the namespace's IAM role (``TrainingPlatformStack``).
+They differ in what they may do in Kubernetes:
 
-``automountServiceAccountToken`` is true, said on purpose against plus's default (false), which would change
-what the account meant when it was a plain object (unset: true). Pods that run as ``training`` set no
-``automountServiceAccountToken`` of their own, and some call the Kubernetes API with the token: a Ray head with
-in-tree autoscaling (KubeRay binds its autoscaler's Role to the account the head pod names, and the autoscaler
-sidecar calls the API as it). Job pods, notebooks and Ray workers that never call the API would lose nothing
-without it, but turning it off here needs the pods that use the API to ask for it first; MPI launchers use their
-own account (``mpi-launcher``), not this one.
+* ``training`` mounts no API token (plus's default, said here): job pods, notebooks, data preparation and the
+  checkpoint sidecar never call the Kubernetes API (Pod Identity hands out AWS credentials through its own
+  projected token, not this one), so a compromised job gets nothing from the API server. MPI launchers use their
+  own account (``mpi-launcher``).
+* ``ray`` mounts its token: KubeRay binds its in-tree autoscaler's Role (create/delete pods, patch the RayCluster)
+  to the account the head pod names, and the autoscaler sidecar calls the API as it. Giving Ray its own account
+  keeps those rights on Ray's pods instead of on every pod of the namespace.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import cdk8s
 import cdk8s_plus_28 as kplus
 import constructs
 
-from eks_training.core.names import TRAINING_SERVICE_ACCOUNT
+from eks_training.core.names import RAY_SERVICE_ACCOUNT, TRAINING_SERVICE_ACCOUNT
 from eks_training.core.validation import invalid
 from eks_training.workloads.k8s_objects import check_dns_label, check_unique
 from eks_training.workloads.labels import common_labels
@@ -30,19 +31,25 @@ COMPONENT = "training-identity"
 
 
 class TrainingServiceAccountsChart(cdk8s.Chart):
-    """One ``training`` ServiceAccount (``kplus.ServiceAccount``) per namespace; the namespaces must exist first."""
+    """``training`` in each of ``namespaces`` and ``ray`` in each of ``ray_namespaces`` (a subset); the namespaces
+    must exist first."""
 
-    def __init__(self, scope: constructs.Construct, id: str, *, namespaces: Sequence[str]) -> None:
+    def __init__(self, scope: constructs.Construct, id: str, *, namespaces: Sequence[str],
+                 ray_namespaces: Sequence[str] = ()) -> None:
         super().__init__(scope, id)
         if isinstance(namespaces, (str, bytes)) or not namespaces:
             raise invalid("namespaces", namespaces, "use a non-empty list of namespace names")
         check_unique("namespaces", list(namespaces))
-        self.accounts = [
-            # True, not plus's false: see the module docstring (pods of the account rely on the token today).
-            kplus.ServiceAccount(self, f"ServiceAccount:{check_dns_label('namespace', ns)}", automount_token=True,
-                                 metadata=cdk8s.ApiObjectMetadata(name=TRAINING_SERVICE_ACCOUNT, namespace=ns,
-                                                                  labels=common_labels(COMPONENT)))
-            for ns in namespaces]
+        if isinstance(ray_namespaces, (str, bytes)) or not set(ray_namespaces) <= set(namespaces):
+            raise invalid("ray_namespaces", ray_namespaces, f"use namespaces of {list(namespaces)!r}")
+        self.accounts = [self._account(TRAINING_SERVICE_ACCOUNT, ns, token=False) for ns in namespaces]
+        self.ray_accounts = [self._account(RAY_SERVICE_ACCOUNT, ns, token=True) for ns in ray_namespaces]
+
+    def _account(self, name: str, namespace: str, *, token: bool) -> kplus.ServiceAccount:
+        check_dns_label("namespace", namespace)
+        return kplus.ServiceAccount(self, f"ServiceAccount:{namespace}:{name}", automount_token=token,
+                                    metadata=cdk8s.ApiObjectMetadata(name=name, namespace=namespace,
+                                                                     labels=common_labels(COMPONENT)))
 
     @property
     def api_objects(self) -> list[cdk8s.ApiObject]:

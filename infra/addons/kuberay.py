@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from eks_training.core.catalog import INSTANCE_TYPES, whole_node_requests
-from eks_training.core.names import SYSTEM_NODE_SELECTOR, TRAINING_SERVICE_ACCOUNT
+from eks_training.core.names import RAY_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR
 from eks_training.core.versions import KUBERAY
 from eks_training.workloads.job_charts import RayClusterChart
 from eks_training.workloads.kuberay import RayGpuWorkers
@@ -27,7 +27,7 @@ class KubeRay:
             cpu, memory = whole_node_requests(facts.instance_type)
             chart = RayClusterChart(
                 ctx.k8s, "ray-cluster", namespace=ctx.config.training_namespaces[0].name, name="shared-ray",
-                service_account_name=TRAINING_SERVICE_ACCOUNT,
+                service_account_name=RAY_SERVICE_ACCOUNT,
                 workers=RayGpuWorkers(instance_type=facts.instance_type, gpus_per_worker=facts.accelerators, cpu=cpu,
                                       memory=memory, efa_devices=facts.efa_interfaces,
                                       max_replicas=services.ray_max_workers),

@@ -1,4 +1,5 @@
-"""The `training` ServiceAccount of each workload namespace: a cdk8s-plus ServiceAccount that keeps its token."""
+"""The ServiceAccounts workload pods get AWS access through: `training` everywhere without an API token, `ray` where
+Ray runs, with the token its autoscaler needs."""
 
 from __future__ import annotations
 
@@ -6,52 +7,55 @@ import cdk8s
 import cdk8s_plus_28 as kplus
 import pytest
 
-from eks_training.core.names import TRAINING_SERVICE_ACCOUNT
 from eks_training.workloads.training_identity import TrainingServiceAccountsChart
 from support.k8s_schemas import chart_objects, validate_k8s_objects
 
 
-def _chart(namespaces) -> TrainingServiceAccountsChart:
-    return TrainingServiceAccountsChart(cdk8s.App(), "accounts", namespaces=namespaces)
+def _chart(namespaces, ray_namespaces=()) -> TrainingServiceAccountsChart:
+    return TrainingServiceAccountsChart(cdk8s.App(), "accounts", namespaces=namespaces, ray_namespaces=ray_namespaces)
 
 
-def test_one_plus_service_account_per_namespace_with_its_token() -> None:
-    chart = _chart(["training", "research", "slurm"])
-    assert [type(c) for c in chart.node.children] == [kplus.ServiceAccount] * 3
+def test_training_accounts_mount_no_token_and_ray_accounts_do() -> None:
+    chart = _chart(["training", "research", "slurm"], ray_namespaces=["training", "research"])
+    assert [type(c) for c in chart.node.children] == [kplus.ServiceAccount] * 5
     objects = validate_k8s_objects(chart_objects(chart))
     assert objects == chart.to_json()
-    assert [(o["kind"], o["metadata"]["namespace"], o["metadata"]["name"]) for o in objects] == [
-        ("ServiceAccount", ns, TRAINING_SERVICE_ACCOUNT) for ns in ("training", "research", "slurm")]
+    assert [(o["metadata"]["namespace"], o["metadata"]["name"], o["automountServiceAccountToken"]) for o in objects] == [
+        ("training", "training", False), ("research", "training", False), ("slurm", "training", False),
+        ("training", "ray", True), ("research", "ray", True)]
     for obj in objects:
         assert obj["metadata"]["labels"] == {"app.kubernetes.io/part-of": "eks-training",
                                              "app.kubernetes.io/component": "training-identity"}
-        # Not plus's false: pods of the account ask for no token themselves, and a Ray head's autoscaler uses it.
-        assert obj["automountServiceAccountToken"] is True
 
 
-def test_ray_heads_run_as_the_account_and_ask_for_no_token_themselves() -> None:
-    # Why the account keeps automountServiceAccountToken true: KubeRay binds its autoscaler's Role to the head
-    # pod's account, and the head's autoscaler sidecar calls the API with the token the account mounts.
+def test_ray_pods_run_as_ray_and_job_pods_as_training() -> None:
+    # KubeRay binds its autoscaler's Role (create/delete pods, patch the RayCluster) to the head pod's account: only
+    # Ray's pods may carry it. Every other job pod runs as `training`, which mounts no token.
     from eks_training.workloads.job_pods import TrainingJob
-    from eks_training.workloads.job_ray import ray_cluster_for
+    from eks_training.workloads.job_ray import ray_cluster_for, ray_job_for
+    from eks_training.workloads.jobs import PlacementNames, job_kind
 
     job = TrainingJob(name="llm", namespace="training", image="repo/trainer:1", instance_type="p4d.24xlarge", nodes=2)
-    cluster = ray_cluster_for(job)
-    head = cluster["spec"]["headGroupSpec"]["template"]["spec"]
-    assert cluster["spec"]["enableInTreeAutoscaling"] is True
-    assert head["serviceAccountName"] == TRAINING_SERVICE_ACCOUNT
-    assert "automountServiceAccountToken" not in head
+    for cluster in (ray_cluster_for(job), ray_job_for(job)["spec"]["rayClusterSpec"]):
+        spec = cluster if "headGroupSpec" in cluster else cluster["spec"]
+        assert spec["enableInTreeAutoscaling"] is True
+        pods = [spec["headGroupSpec"]["template"]["spec"], *(g["template"]["spec"] for g in spec["workerGroupSpecs"])]
+        assert {pod["serviceAccountName"] for pod in pods} == {"ray"}
+        assert all("automountServiceAccountToken" not in pod for pod in pods)  # the account's setting applies
+    indexed = [o for o in job_kind("pytorch-job").build(job, PlacementNames()) if o["kind"] == "Job"]
+    assert [o["spec"]["template"]["spec"]["serviceAccountName"] for o in indexed] == ["training"]
 
 
-@pytest.mark.parametrize(("namespaces", "message"), [
-    ([], r"namespaces=\[\] is not allowed: use a non-empty list of namespace names"),
-    ("training", r"namespaces='training' is not allowed: use a non-empty list"),
-    (["Team_A"], r"namespace='Team_A' is not allowed"),
-    (["a", "a"], r"namespaces='a' is not allowed: each must be unique"),
+@pytest.mark.parametrize(("namespaces", "ray", "message"), [
+    ([], (), r"namespaces=\[\] is not allowed: use a non-empty list of namespace names"),
+    ("training", (), r"namespaces='training' is not allowed: use a non-empty list"),
+    (["Team_A"], (), r"namespace='Team_A' is not allowed"),
+    (["a", "a"], (), r"namespaces='a' is not allowed: each must be unique"),
+    (["a"], ["b"], r"ray_namespaces=\['b'\] is not allowed: use namespaces of \['a'\]"),
 ])
-def test_bad_namespaces_raise_one_line_errors(namespaces, message) -> None:
+def test_bad_namespaces_raise_one_line_errors(namespaces, ray, message) -> None:
     with pytest.raises(ValueError, match=message):
-        _chart(namespaces)
+        _chart(namespaces, ray)
 
 
 def test_the_stack_applies_them_after_the_namespaces_under_the_manifest_id_it_always_had(prod) -> None:
@@ -63,6 +67,16 @@ def test_the_stack_applies_them_after_the_namespaces_under_the_manifest_id_it_al
     (namespaces,) = [other for other in manifests if other.startswith("ClusterNamespaces")]
     assert namespaces in manifests[lid]["DependsOn"]
     accounts = prod.kubernetes_manifests[lid]
-    assert {(o["kind"], o["metadata"]["name"], o["automountServiceAccountToken"]) for o in accounts} == {
-        ("ServiceAccount", TRAINING_SERVICE_ACCOUNT, True)}
-    assert {o["metadata"]["namespace"] for o in accounts} >= {n.name for n in prod.config.training_namespaces}
+    training = {n.name for n in prod.config.training_namespaces}
+    assert {o["metadata"]["namespace"] for o in accounts if o["metadata"]["name"] == "training"} >= training
+    assert {o["metadata"]["namespace"] for o in accounts if o["metadata"]["name"] == "ray"} == training
+    assert {(o["metadata"]["name"], o["automountServiceAccountToken"]) for o in accounts} == {("training", False),
+                                                                                              ("ray", True)}
+
+
+def test_both_accounts_of_a_namespace_get_its_aws_role(prod) -> None:
+    associations = prod.resources("AWS::EKS::PodIdentityAssociation")
+    by_account = {(a["Properties"]["Namespace"], a["Properties"]["ServiceAccount"]): a["Properties"]["RoleArn"]
+                  for a in associations.values()}
+    for namespace in (n.name for n in prod.config.training_namespaces):
+        assert by_account[(namespace, "ray")] == by_account[(namespace, "training")]

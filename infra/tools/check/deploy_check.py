@@ -11,6 +11,7 @@ the object, the field and why:
 * storage and services: claims have a StorageClass, each namespace's FSx volumes expose only its own workspace
   (read-write) and the shared data (read-only), pods name only claims their namespace has, LoadBalancer Services
   have a controller that serves them;
+* identity: every pod's ServiceAccount exists in its namespace (:mod:`.identities`);
 * ordering: Helm releases wait for the nodes their pods need;
 * reachability: API endpoint, FSx for Lustre, EFA peers (:mod:`.reachability`);
 * IAM: the Karpenter controller policy against Karpenter's reference (:mod:`.iam`);
@@ -32,12 +33,13 @@ from typing import Any
 
 import yaml
 
-from eks_training.core.versions import KUBERNETES_RELEASES
+from eks_training.core.versions import KUBERNETES_RELEASES, MPI_OPERATOR_VERSION
 from eks_training.infra.addons.network_policies import namespaces_of
 from eks_training.infra.config import PlatformConfig
 from eks_training.infra.tools.check import helm
 from eks_training.infra.tools.check.fsx_isolation import fsx_volumes, missing_claim_findings, volume_findings
 from eks_training.infra.tools.check.iam import compare_policies, reference_statements
+from eks_training.infra.tools.check.identities import missing_account_findings, service_accounts
 from eks_training.infra.tools.check.kube import selector_mismatches, why_not
 from eks_training.infra.tools.check.network_policy import network_policy_findings
 from eks_training.infra.tools.check.placement import (
@@ -123,6 +125,7 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig, jobs: Mapp
     _check_release_order(snap, report, releases_pods, placements)
     _check_storage(snap, report, releases_pods)
     _check_fsx_isolation(snap, report, pods)
+    _check_service_accounts(snap, report, pods, releases_pods)
     _check_services(snap, report, releases_pods)
     _check_network_policies(snap, report, releases_pods, config)
     _check_sign_in(snap, report)
@@ -195,20 +198,23 @@ def _manifest_pods(snap: PlatformSnapshot) -> list[PodTemplate]:
     return pods
 
 
-def _mpi_operator_pods() -> list[PodTemplate]:
-    """The MPI Operator's own Deployment, from the release manifest our install Job applies."""
+def _mpi_operator_manifest() -> list[dict]:
+    """The objects of the MPI Operator release manifest our install Job applies (none when it is not vendored)."""
     shared = shared_dir()
-    manifest = shared / "charts" / "mpi-operator-v0.8.0" / "mpi-operator.yaml" if shared else None
+    manifest = shared / "charts" / f"mpi-operator-{MPI_OPERATOR_VERSION}" / "mpi-operator.yaml" if shared else None
     if manifest is None or not manifest.exists():
         return []
-    pods = []
-    for obj in yaml.safe_load_all(manifest.read_text()):
-        if obj and obj.get("kind") == "Deployment":
+    objects = [obj for obj in yaml.safe_load_all(manifest.read_text()) if obj]
+    for obj in objects:
+        if obj.get("kind") == "Deployment":
             # The install Job pins the operator to the system nodes after applying the manifest.
             obj["spec"]["template"]["spec"]["nodeSelector"] = dict(SYSTEM_NODE_SELECTOR)
-        if obj:
-            pods += pod_templates("mpi-operator release manifest", obj)
-    return pods
+    return objects
+
+
+def _mpi_operator_pods() -> list[PodTemplate]:
+    """The MPI Operator's own Deployment, from the release manifest."""
+    return [pod for obj in _mpi_operator_manifest() for pod in pod_templates("mpi-operator release manifest", obj)]
 
 
 def render_all_jobs(config: PlatformConfig) -> dict[str, list[dict]]:
@@ -349,6 +355,14 @@ def _check_fsx_isolation(snap: PlatformSnapshot, report: CheckReport, pods: list
     findings += missing_claim_findings(pods, claims, {v.claim_name for v in volumes})
     for subject, field_, message in findings:
         report.fail("storage", subject, field_, message)
+
+
+def _check_service_accounts(snap: PlatformSnapshot, report: CheckReport, pods: list[PodTemplate],
+                            rendered: Mapping[str, list[dict]]) -> None:
+    accounts = service_accounts([*(obj for _, obj in snap.objects()), *(o for objs in rendered.values() for o in objs),
+                                 *_mpi_operator_manifest()])
+    for subject, field_, message in missing_account_findings(pods, accounts):
+        report.fail("identity", subject, field_, message)
 
 
 def _check_services(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping[str, list[dict]]) -> None:

@@ -1,0 +1,39 @@
+"""`eks-training check` refuses pods that name a ServiceAccount their namespace lacks (the API server would)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from eks_training.infra.tools.check import helm
+from eks_training.infra.tools.check.deploy_check import check_snapshot, render_all_jobs
+from eks_training.infra.tools.check.identities import missing_account_findings
+from eks_training.infra.tools.check.placement import PodTemplate
+from eks_training.infra.tools.check.snapshot import load_snapshot
+
+pytestmark = pytest.mark.skipif(helm.charts_dir() is None,
+                                reason="../shared/charts is absent (set EKS_TRAINING_CHARTS_DIR): the check renders the real charts")
+
+
+@pytest.fixture(scope="module")
+def prod_jobs(prod):
+    return render_all_jobs(prod.config)
+
+
+def test_a_missing_ray_account_fails_every_ray_pod(prod, prod_jobs) -> None:
+    snap = load_snapshot(copy.deepcopy(prod.template))
+    for objects in snap.manifests.values():
+        objects[:] = [o for o in objects if not (o["kind"] == "ServiceAccount" and o["metadata"]["name"] == "ray")]
+    report = check_snapshot(snap, config=prod.config, jobs=copy.deepcopy(prod_jobs))
+    subjects = {f.subject for f in report.failures if f.area == "identity"}
+    assert any(s.startswith("job rayjob") for s in subjects), subjects
+    assert any("RayCluster" in s for s in subjects), subjects  # the shared cluster the kuberay add-on applies
+    assert not any(s.startswith("job pytorch-job") for s in subjects)  # they run as `training`, still there
+
+
+@pytest.mark.parametrize(("account", "fails"), [("default", False), (None, False), ("training", False), ("ray", True)])
+def test_account_rule(account, fails) -> None:
+    spec = {"containers": []} | ({"serviceAccountName": account} if account else {})
+    findings = missing_account_findings([PodTemplate("job x", "team-a", spec)], {("team-a", "training")})
+    assert bool(findings) is fails
