@@ -7,6 +7,7 @@ import pytest
 
 from eks_training.core.validation import InvalidValue
 from eks_training.workloads.karpenter import KarpenterPool, KarpenterPoolsChart, NodeTaint, ec2_node_class, node_pool
+from support.errors import assert_refused
 from support.k8s_schemas import chart_objects, validate_k8s_objects
 
 H100_POOL = KarpenterPool(
@@ -147,17 +148,6 @@ def _pool(**changes) -> KarpenterPool:
     return KarpenterPool(**{**base, **changes})
 
 
-def _refused(make, field: str, value: object, allowed: str) -> None:
-    """``make()`` raises the one format: this field, this value, and an allowed text holding ``allowed``."""
-    with pytest.raises(InvalidValue) as caught:
-        make()
-    error = caught.value
-    assert (error.field, error.value) == (field, value)
-    assert allowed in error.allowed
-    assert str(error) == f"{field}={value!r} is not allowed: {error.allowed}"
-    assert "\n" not in str(error)
-
-
 P = "pool 'p' "
 
 
@@ -199,7 +189,7 @@ P = "pool 'p' "
     ],
 )
 def test_bad_pool_inputs_raise_one_line_errors(changes, field, value, allowed) -> None:
-    _refused(lambda: _pool(**changes), field, value, allowed)
+    assert_refused(lambda: _pool(**changes), field, value, allowed)
 
 
 @pytest.mark.parametrize(
@@ -218,7 +208,7 @@ def test_bad_pool_inputs_raise_one_line_errors(changes, field, value, allowed) -
     ],
 )
 def test_bad_taint_and_chart_inputs_raise_one_line_errors(make, field, value, allowed) -> None:
-    _refused(make, field, value, allowed)
+    assert_refused(make, field, value, allowed)
 
 
 def test_karpenter_pools_hold_capacity_to_the_core_rule() -> None:

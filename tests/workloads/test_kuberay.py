@@ -6,8 +6,8 @@ import cdk8s
 import pytest
 
 from eks_training.workloads.job_charts import RayClusterChart
-from eks_training.core.validation import InvalidValue
 from eks_training.workloads.kuberay import RayClusterConfig, RayGpuWorkers, RayHead, ray_job
+from support.errors import assert_refused
 from support.fsx import assert_namespace_fsx
 from support.k8s_schemas import chart_objects, validate_k8s_object, validate_k8s_objects
 
@@ -94,17 +94,6 @@ def test_ray_job_on_a_new_cluster_and_on_an_existing_one_are_valid() -> None:
     assert "rayClusterSpec" not in existing["spec"]
 
 
-def _refused(make, field: str, value: object, allowed: str) -> None:
-    """``make()`` raises the one format: this field, this value, and an allowed text holding ``allowed``."""
-    with pytest.raises(InvalidValue) as caught:
-        make()
-    error = caught.value
-    assert (error.field, error.value) == (field, value)
-    assert allowed in error.allowed
-    assert str(error) == f"{field}={value!r} is not allowed: {error.allowed}"
-    assert "\n" not in str(error)
-
-
 @pytest.mark.parametrize(
     ("changes", "field", "value", "allowed"),
     [
@@ -118,7 +107,7 @@ def _refused(make, field: str, value: object, allowed: str) -> None:
     ],
 )
 def test_bad_cluster_inputs_raise_one_line_errors(changes, field, value, allowed) -> None:
-    _refused(lambda: _render(**changes), field, value, allowed)
+    assert_refused(lambda: _render(**changes), field, value, allowed)
 
 
 @pytest.mark.parametrize(
@@ -133,12 +122,12 @@ def test_bad_cluster_inputs_raise_one_line_errors(changes, field, value, allowed
 )
 def test_bad_worker_inputs_raise_one_line_errors(changes, field, value, allowed) -> None:
     base = dict(instance_type="p5.48xlarge", gpus_per_worker=8, cpu="180", memory="1800Gi")
-    _refused(lambda: RayGpuWorkers(**{**base, **changes}), field, value, allowed)
+    assert_refused(lambda: RayGpuWorkers(**{**base, **changes}), field, value, allowed)
 
 
 def test_bad_head_inputs_raise_one_line_errors() -> None:
-    _refused(lambda: RayHead(cpu="many"), "head cpu", "many", "use a non-negative Kubernetes quantity")
-    _refused(lambda: _render(head={"cpu": 1}), "head", {"cpu": 1}, "use a RayHead")
+    assert_refused(lambda: RayHead(cpu="many"), "head cpu", "many", "use a non-negative Kubernetes quantity")
+    assert_refused(lambda: _render(head={"cpu": 1}), "head", {"cpu": 1}, "use a RayHead")
 
 
 @pytest.mark.parametrize(
@@ -154,5 +143,5 @@ def test_bad_head_inputs_raise_one_line_errors() -> None:
     ],
 )
 def test_bad_ray_job_inputs_raise_one_line_errors(options, field, value, allowed) -> None:
-    _refused(lambda: ray_job(**{"name": "j", "namespace": "ml", "entrypoint": "python t.py", **options}),
+    assert_refused(lambda: ray_job(**{"name": "j", "namespace": "ml", "entrypoint": "python t.py", **options}),
              field, value, allowed)
