@@ -107,11 +107,11 @@ def fsx_mounts() -> list[dict[str, Any]]:
 
 def _csi(fsx: FsxVolume, directory: str | None) -> dict[str, Any]:
     """The CSI source of ``directory`` (None: the root) with a handle of its own (see the module docstring)."""
-    if directory is None:
-        return {"driver": FSX_CSI_DRIVER, "volumeHandle": fsx.file_system_id,
-                "volumeAttributes": {"dnsname": fsx.dns_name, "mountname": fsx.mount_name}}
-    return {"driver": FSX_CSI_DRIVER, "volumeHandle": f"{fsx.file_system_id}::{directory}",
-            "volumeAttributes": {"dnsname": fsx.dns_name, "mountname": f"{fsx.mount_name}{directory}"}}
+    handle, mount_name = fsx.file_system_id, fsx.mount_name
+    if directory is not None:
+        handle, mount_name = f"{handle}::{directory}", f"{mount_name}{directory}"
+    return {"driver": FSX_CSI_DRIVER, "volumeHandle": handle,
+            "volumeAttributes": {"dnsname": fsx.dns_name, "mountname": mount_name}}
 
 
 def _bound_pair(*, fsx: FsxVolume, namespace: str, claim_name: str, directory: str | None,

@@ -106,6 +106,13 @@ def check_unique(field: str, values: list[str]) -> None:
         seen.add(value)
 
 
+def construct_id(obj: Mapping[str, Any]) -> str:
+    """The id of an object's construct in its chart: ``<kind>:<namespace>:<name>`` (':' is in no Kubernetes name,
+    so the id is unique per kind, namespace and name)."""
+    metadata = obj["metadata"]
+    return ":".join(part for part in (obj["kind"], metadata.get("namespace"), metadata["name"]) if part)
+
+
 def emit(chart: constructs.Construct, obj: Mapping[str, Any]) -> cdk8s.ApiObject:
     """Add a complete object dict to a chart as a cdk8s ApiObject (construct id `<kind>:<namespace>:<name>`)."""
     # Imported here, not at the top: the job builders use this module's checks, and `eks-training render` must not
@@ -113,9 +120,8 @@ def emit(chart: constructs.Construct, obj: Mapping[str, Any]) -> cdk8s.ApiObject
     import cdk8s
 
     metadata = obj["metadata"]
-    # ':' appears in no Kubernetes name, so the id is unique per (kind, namespace, name).
-    construct_id = ":".join(part for part in (obj["kind"], metadata.get("namespace"), metadata["name"]) if part)
-    api_object = cdk8s.ApiObject(chart, construct_id, api_version=obj["apiVersion"], kind=obj["kind"], metadata=metadata)
+    api_object = cdk8s.ApiObject(chart, construct_id(obj), api_version=obj["apiVersion"], kind=obj["kind"],
+                                 metadata=metadata)
     # ApiObject only takes apiVersion/kind/metadata; the body (spec, rules, subjects, ...) goes in as JSON patches.
     for key, value in obj.items():
         if key not in ("apiVersion", "kind", "metadata"):

@@ -24,7 +24,7 @@ import cdk8s
 import constructs
 
 from eks_training.core.validation import invalid
-from eks_training.workloads.k8s_objects import emit
+from eks_training.workloads.k8s_objects import construct_id, emit
 
 T = TypeVar("T", bound=cdk8s.ApiObject)
 IMPORTS_PACKAGE = "eks_training.workloads.imports"
@@ -204,6 +204,4 @@ def emit_typed(chart: constructs.Construct, api_class: type[T], obj: Mapping[str
         if python_name is None:
             raise invalid(f"{where} {key}", value, f"{api_class.__name__} takes {', '.join(sorted(hints))}")
         kwargs[python_name] = to_typed(hints[python_name], value, f"{where} {key}")
-    # As emit() names objects: ':' is in no Kubernetes name, so the id is unique per (kind, namespace, name).
-    construct_id = ":".join(part for part in (obj["kind"], metadata.get("namespace"), metadata["name"]) if part)
-    return api_class(chart, construct_id, **kwargs)
+    return api_class(chart, construct_id(obj), **kwargs)
