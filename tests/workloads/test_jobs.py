@@ -159,3 +159,19 @@ def test_data_prep_refuses_a_source_that_is_neither_s3_nor_an_absolute_path(fiel
     assert caught.value.allowed == "use s3://bucket/prefix or an absolute path (e.g. under /fsx)"
     DataPrepJob(name="prep", namespace="ml", image="repo/trainer:1", dataset="wiki",
                 **{**sources, field: "s3://corpus-bucket/raw/" if field == "input" else "/fsx/tokenizers/llama"})
+
+
+@pytest.mark.parametrize(("chart_name", "kind", "options"), [
+    ("PyTorchJobChart", "pytorch-job", {}),
+    ("NeuronJobChart", "neuron-job", {"precompile_steps": 10}),  # the kind precompiles 10 steps
+    ("MpiJobChart", "mpijob", {}),
+    ("VolcanoJobChart", "volcano-job", {"queue": NAMES.queue}),
+    ("BioNemoJobChart", "bionemo", {}),
+    ("HealthCheckChart", "health-check", {}),
+])
+def test_each_kinds_own_chart_writes_what_the_kind_renders(chart_name, kind, options) -> None:
+    # The per-kind charts take the builder's own options; with none given they write exactly what JobChart does.
+    import eks_training.workloads.job_charts as job_charts
+
+    chart = getattr(job_charts, chart_name)(cdk8s.App(), "j", job=_job(kind), **options)
+    assert validate_k8s_objects(chart_objects(chart)) == _render(kind)
