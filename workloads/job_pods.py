@@ -117,11 +117,12 @@ class TrainingJob:
 
 def check_dataset(field: str, value: object) -> str:
     """A dataset name: "<name>" (shared) or "workspace/<name>" (the namespace's own), name a DNS subdomain."""
-    name = value[len(WORKSPACE_DATASET_PREFIX):] if isinstance(value, str) and value.startswith(WORKSPACE_DATASET_PREFIX) else value
-    if not isinstance(name, str) or not name or "/" in name:
-        raise invalid(field, value, f"use a dataset name, or {WORKSPACE_DATASET_PREFIX}<name> for one the namespace "
-                      "prepared in the cluster")
-    check_dns_subdomain(field, name)
+    name = value.removeprefix(WORKSPACE_DATASET_PREFIX) if isinstance(value, str) else value
+    try:
+        check_dns_subdomain(field, name)
+    except ValueError:
+        raise invalid(field, value, f"use a dataset name (lowercase letters, digits, '-' and '.'), or "
+                      f"{WORKSPACE_DATASET_PREFIX}<name> for one the namespace prepared in the cluster") from None
     return value  # type: ignore[return-value]
 
 

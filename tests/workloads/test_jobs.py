@@ -134,6 +134,10 @@ def test_bionemo_takes_8_gpus_configmap_and_models_claim() -> None:
     ({"nodes": 0}, "nodes=0"),
     ({"image": "not an image"}, "image='not an image'"),
     ({"checkpoint_s3_uri": "http://x"}, "checkpoint_s3_uri='http://x'"),
+    # A dataset is "<name>" (shared data) or "workspace/<name>" (the namespace's own); the error shows what was given.
+    ({"dataset": "workspace/Bad_Name"}, "dataset='workspace/Bad_Name' is not allowed: use a dataset name"),
+    ({"dataset": "workspace/"}, "dataset='workspace/' is not allowed: use a dataset name"),
+    ({"dataset": "team/wiki"}, "dataset='team/wiki' is not allowed: .*workspace/<name>"),
 ])
 def test_bad_job_inputs_give_one_line_errors(overrides: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message) as err:
