@@ -44,8 +44,9 @@ benchmark: install-dev
 	$(PY) benchmarks/synth.py
 
 # Typed classes for the custom resources the charts emit: `cdk8s import` of the upstream CRDs into
-# workloads/imports/ (committed; see its generate.py for which kinds and versions). CRDS_DIR: the CRD folder.
-CRDS_DIR ?= $(or $(EKS_TRAINING_CRDS_DIR),../shared/crds)
+# workloads/imports/ (committed; see its generate.py for which kinds and versions). CRDS_DIR: the CRD folder
+# (the upstream mirror's, or the user cache's after `eks-training fetch-upstream crds`).
+CRDS_DIR ?= $(if $(EKS_TRAINING_MIRROR),$(EKS_TRAINING_MIRROR)/crds,$(HOME)/.cache/eks-training/upstream/crds)
 imports: install
 	$(PY) -m eks_training.workloads.imports.generate --crds $(CRDS_DIR) --cdk8s node_modules/.bin/cdk8s
 

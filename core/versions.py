@@ -95,7 +95,7 @@ class HelmPin:
 
 
 # The one pin table: every chart the platform installs, read by the add-ons, the constructs and the checks.
-# Versions follow ../shared/crds/SOURCES.md and ../shared/charts/SOURCES.md (the schemas and charts tests read).
+# Each chart's digests are in eks_training.core.upstream, which resolves the charts the check renders.
 KARPENTER = HelmPin("karpenter", "oci://public.ecr.aws/karpenter/karpenter", "1.14.1", "kube-system")
 VOLCANO = HelmPin("volcano", "volcano", "1.15.1", "volcano-system", "https://volcano-sh.github.io/helm-charts")
 KUBERAY = HelmPin("kuberay-operator", "kuberay-operator", "1.7.0", "kuberay-system", "https://ray-project.github.io/kuberay-helm/")

@@ -56,3 +56,23 @@ def staging(synth_root: Path) -> Synthesized:
 @pytest.fixture(scope="session")
 def dev(synth_root: Path) -> Synthesized:
     return synthesized_environment("dev", synth_root)
+
+
+# --- CI runs every test: no skip for upstream data the mirror should have given -------------------------------
+
+from support.upstream_data import MISSING_UPSTREAM  # noqa: E402
+
+_UPSTREAM_SKIPS: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    # Under xdist the controller receives every worker's reports, so this sees all of them.
+    if report.skipped and MISSING_UPSTREAM in str(report.longrepr):
+        _UPSTREAM_SKIPS.append(report.nodeid)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if os.environ.get("CI") and _UPSTREAM_SKIPS and not hasattr(session.config, "workerinput"):
+        print(f"\nCI: {len(_UPSTREAM_SKIPS)} tests skipped for missing upstream artifacts (set EKS_TRAINING_MIRROR): "
+              f"{', '.join(_UPSTREAM_SKIPS[:3])}{' ...' if len(_UPSTREAM_SKIPS) > 3 else ''}", file=sys.stderr)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

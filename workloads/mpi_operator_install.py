@@ -50,14 +50,15 @@ import jsii
 
 from eks_training.core.validation import invalid
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core import upstream
 from eks_training.core.versions import MPI_OPERATOR_VERSION  # the one pin table
 from eks_training.workloads.labels import common_labels
 from eks_training.workloads.namespaces import PodSecurity, api_objects_of
 from eks_training.workloads.network_policies import HTTPS_PORT, Port, allow_dns, allow_egress_to_cidr, network_policy
 from eks_training.workloads.plus_pods import on_system_nodes, runtime_default_seccomp
 
-#: sha256 of deploy/v2beta1/mpi-operator.yaml at tag v0.8.0 of github.com/kubeflow/mpi-operator.
-MPI_OPERATOR_SHA256 = "b38def13a94abe60b2a4b3485239d77f64892b8fbd202e9e435a6031b7500a8f"
+#: sha256 of deploy/v2beta1/mpi-operator.yaml at the pinned tag of github.com/kubeflow/mpi-operator (the lock's).
+MPI_OPERATOR_SHA256 = upstream.file_artifact(f"charts/mpi-operator-{MPI_OPERATOR_VERSION}/mpi-operator.yaml").sha256
 MANIFEST_URL = "https://raw.githubusercontent.com/kubeflow/mpi-operator/{version}/deploy/v2beta1/mpi-operator.yaml"
 #: kubectl, curl and sha256sum in one small image.
 INSTALLER_IMAGE = "docker.io/alpine/k8s:1.33.4"

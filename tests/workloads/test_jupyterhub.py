@@ -10,7 +10,6 @@ import jsonschema
 import pytest
 import yaml
 
-from eks_training.infra.tools.check.helm import charts_dir
 from eks_training.workloads.jupyterhub import (
     DEFAULT_NOTEBOOK_PROFILES,
     JUPYTERHUB_CHART_VERSION,
@@ -19,12 +18,12 @@ from eks_training.workloads.jupyterhub import (
     jupyterhub_values,
     profiles_for,
 )
+from support import upstream_data
 from support.fsx import assert_namespace_fsx
 from support.k8s_schemas import validate_k8s_object
 
 GPU_IMAGE = "quay.io/jupyter/pytorch-notebook:cuda12-python-3.12"
 NEURON_IMAGE = "763104351884.dkr.ecr.us-west-2.amazonaws.com/pytorch-training-neuronx:2.1.0"
-Z2JH_CHART_ENV = "EKS_TRAINING_Z2JH_CHART_DIR"
 
 
 def values(**overrides) -> dict:
@@ -174,12 +173,7 @@ def _deep_merge(base: dict, extra: dict) -> dict:
 
 
 def test_values_pass_the_charts_own_values_schema():
-    vendored = charts_dir() / f"jupyterhub-{JUPYTERHUB_CHART_VERSION}" if charts_dir() else None
-    folder = os.environ.get(Z2JH_CHART_ENV) or (str(vendored) if vendored else None)
-    if not folder or not (Path(folder) / "values.schema.yaml").is_file():
-        pytest.skip(f"z2jh {JUPYTERHUB_CHART_VERSION} chart folder (values.yaml, values.schema.yaml) not given;"
-                    f" set {Z2JH_CHART_ENV}")
-    chart = Path(folder)
+    chart = upstream_data.chart_dir("jupyterhub", JUPYTERHUB_CHART_VERSION)
     schema = yaml.safe_load((chart / "values.schema.yaml").read_text())
     defaults = yaml.safe_load((chart / "values.yaml").read_text())
     # Helm validates the defaults merged with the user's values.

@@ -8,9 +8,9 @@ import cdk8s
 import cdk8s_plus_28 as kplus
 import pytest
 import yaml
+from support import upstream_data
 
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
-from eks_training.infra.tools.check.helm import charts_dir
 from eks_training.infra.tools.check.kube import selector_mismatches
 from eks_training.workloads.mpi_operator import LAUNCHER_SERVICE_ACCOUNT, MpiOperatorSupportChart
 from eks_training.workloads.mpi_operator_install import (
@@ -105,11 +105,7 @@ def _installer() -> list[dict]:
 
 
 def _upstream_manifest() -> list[dict]:
-    charts = charts_dir()
-    path = charts / f"mpi-operator-{MPI_OPERATOR_VERSION}" / "mpi-operator.yaml" if charts else None
-    if path is None or not path.exists():
-        pytest.skip("the MPI Operator release manifest is not in ../shared/charts (set EKS_TRAINING_CHARTS_DIR): "
-                    "the installer's rights cannot be compared with what it applies")
+    path = upstream_data.file_path(f"charts/mpi-operator-{MPI_OPERATOR_VERSION}/mpi-operator.yaml")
     return [doc for doc in yaml.safe_load_all(path.read_text()) if doc]
 
 

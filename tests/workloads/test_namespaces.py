@@ -167,13 +167,10 @@ def test_notebook_pods_fit_the_jupyterhub_namespace_baseline(prod) -> None:
     """z2jh's `singleuser.cloudMetadata.blockWithIptables` (chart default: true) adds an init container to every
     notebook that is privileged with NET_ADMIN: baseline refuses it, so every notebook would fail to start.
     The namespace's NetworkPolicies (ours and z2jh's singleuser policy) keep notebooks off instance metadata instead."""
-    from eks_training.infra.tools.check.helm import charts_dir
+    from support import upstream_data
 
     release = prod.helm_releases["jupyterhub"]
-    charts = charts_dir()
-    if charts is None:
-        pytest.skip("../shared/charts is absent: the z2jh chart's default for blockWithIptables cannot be read")
-    (chart,) = charts.glob(f"jupyterhub-{release['Version']}")
+    chart = upstream_data.chart_dir(release["Chart"], release["Version"])
     default = yaml.safe_load((chart / "values.yaml").read_text())["singleuser"]["cloudMetadata"]["blockWithIptables"]
     ours = release["Values"].get("singleuser", {}).get("cloudMetadata", {}).get("blockWithIptables", default)
     namespace = next(o for _, o in prod.kubernetes_objects()

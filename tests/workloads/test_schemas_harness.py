@@ -7,14 +7,8 @@ import textwrap
 import pytest
 
 from support import k8s_schemas
-from support.k8s_schemas import (
-    CRDS_ABSENT_REASON,
-    CRDS_DIR_ENV,
-    crds_dir,
-    requires_crds,
-    skip_unless_crds,
-    validate_k8s_object,
-)
+from support.k8s_schemas import requires_crds, skip_unless_crds, validate_k8s_object
+from support.upstream_data import MISSING_UPSTREAM
 
 
 def _role(rule: dict) -> dict:
@@ -186,7 +180,7 @@ def synthetic_crds(tmp_path, monkeypatch):
     folder = tmp_path / "crds" / "example"
     folder.mkdir(parents=True)
     (folder / "example.test_widgets.yaml").write_text(_SYNTHETIC_CRD)
-    monkeypatch.setenv(CRDS_DIR_ENV, str(tmp_path / "crds"))
+    monkeypatch.setattr(k8s_schemas, "crd_files", lambda: (folder / "example.test_widgets.yaml",))
     return tmp_path / "crds"
 
 
@@ -194,9 +188,10 @@ def _widget(spec: dict) -> dict:
     return {"apiVersion": "example.test/v1", "kind": "Widget", "metadata": {"name": "w"}, "spec": spec}
 
 
-def test_env_var_selects_the_crds_folder(synthetic_crds) -> None:
-    assert crds_dir() == synthetic_crds
+def test_a_given_crd_file_list_is_what_custom_kinds_validate_against(synthetic_crds) -> None:
     validate_k8s_object(_widget({"size": 3}))
+    with pytest.raises(AssertionError, match="unknown kind"):
+        validate_k8s_object(_queue({"weight": 1}))  # Volcano's CRD is not in the given list
 
 
 def test_conversion_int_or_string_nullable_and_preserved_fields(synthetic_crds) -> None:
@@ -209,18 +204,13 @@ def test_conversion_int_or_string_nullable_and_preserved_fields(synthetic_crds) 
         validate_k8s_object({**_widget({"size": 1}), "status": {}})
 
 
-def test_absent_crds_folder_skips_with_a_reason_but_core_kinds_still_validate(tmp_path, monkeypatch) -> None:
-    monkeypatch.setenv(CRDS_DIR_ENV, str(tmp_path / "missing"))
-    assert crds_dir() is None
-    assert CRDS_ABSENT_REASON == "upstream CRDs folder ../shared/crds is absent; set EKS_TRAINING_CRDS_DIR"
-    with pytest.raises(pytest.skip.Exception, match="upstream CRDs folder ../shared/crds is absent"):
+def test_absent_crds_skip_saying_how_to_get_them_but_core_kinds_still_validate(tmp_path, monkeypatch) -> None:
+    monkeypatch.delenv("EKS_TRAINING_MIRROR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "empty-cache"))
+    monkeypatch.setattr(k8s_schemas, "crd_files", k8s_schemas.crd_files.__wrapped__)  # not the session's cached answer
+    assert k8s_schemas.crd_files() is None
+    with pytest.raises(pytest.skip.Exception, match=f"{MISSING_UPSTREAM}: .*eks-training fetch-upstream crds/"):
         skip_unless_crds()
-    with pytest.raises(pytest.skip.Exception, match="set EKS_TRAINING_CRDS_DIR"):
+    with pytest.raises(pytest.skip.Exception, match=MISSING_UPSTREAM):
         validate_k8s_object(_queue({"weight": 1}))
     validate_k8s_object({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ok"}})
-
-
-def test_default_crds_folder_is_next_to_the_repository(monkeypatch) -> None:
-    monkeypatch.delenv(CRDS_DIR_ENV, raising=False)
-    expected = k8s_schemas._REPO_ROOT.parent / "shared" / "crds"
-    assert crds_dir() == (expected if expected.is_dir() else None)

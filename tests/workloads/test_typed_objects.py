@@ -12,6 +12,7 @@ import cdk8s
 import cdk8s_plus_28 as kplus
 import pytest
 
+from eks_training.core import upstream
 from eks_training.core.validation import InvalidValue
 from eks_training.workloads.imports import generate
 from eks_training.workloads.job_charts import JobChart, RayClusterChart
@@ -38,7 +39,7 @@ from eks_training.workloads.typed_objects import (
     generated_class,
 )
 from eks_training.workloads.volcano import QueueResources, VolcanoQueue, VolcanoQueuesChart, volcano_queue
-from support.k8s_schemas import chart_objects, skip_unless_crds
+from support.k8s_schemas import chart_objects, crds_folder
 
 REPO = Path(__file__).resolve().parents[2]
 IMPORTS = REPO / "workloads" / "imports"
@@ -196,15 +197,15 @@ def _record() -> dict:
     return json.loads((IMPORTS / generate.SOURCES_FILE).read_text(encoding="utf-8"))
 
 
-def test_imports_were_generated_from_the_crd_files_now_in_the_checkout() -> None:
-    crds = skip_unless_crds()
+def test_imports_were_generated_from_the_pinned_upstream_crds() -> None:
     record = _record()
     expected_groups = {s.group: {"module": s.module, "files": list(s.files), "versions": list(s.versions)}
                        for s in generate.SOURCES}
     assert record["groups"] == expected_groups, "generate.SOURCES changed since the last `make imports`: run it"
     assert set(record["crds"]) == {name for s in generate.SOURCES for name in s.files}
-    stale = [name for name, digest in record["crds"].items() if generate.sha256(crds / name) != digest]
-    assert stale == [], f"{stale} changed in {crds} since the classes were generated: run `make imports`"
+    pinned = {a.path.removeprefix("crds/"): a.sha256 for a in upstream.CRDS}
+    stale = [name for name, digest in record["crds"].items() if pinned.get(name) != digest]
+    assert stale == [], f"{stale}: the pinned CRD (eks_training.core.upstream) changed since the classes were generated: run `make imports`"
 
 
 def test_imports_were_generated_by_the_pinned_cdk8s_cli() -> None:
@@ -228,7 +229,7 @@ def test_every_generated_package_ships_in_the_wheel_with_its_assembly() -> None:
 @pytest.mark.slow
 def test_make_imports_reproduces_the_committed_classes(tmp_path: Path) -> None:
     """cdk8s import is deterministic: regenerating one group gives the committed files byte for byte."""
-    crds = skip_unless_crds()
+    crds = crds_folder()
     if not CDK8S_CLI.exists() or shutil.which("node") is None:
         pytest.skip("cdk8s-cli is not installed (npm install) or node is not on PATH")
     (source,) = [s for s in generate.SOURCES if s.group == "karpenter.sh"]

@@ -5,7 +5,7 @@ the time to load it): each API group's CRDs go to cdk8s import together, as one 
 becomes one Python package. The output replaces every generated package here, and ``sources.json`` records what it
 came from, which tests/workloads/test_typed_objects.py compares with the CRD files of the checkout.
 
-    python -m eks_training.workloads.imports.generate --crds ../shared/crds --cdk8s node_modules/.bin/cdk8s
+    python -m eks_training.workloads.imports.generate --crds "$EKS_TRAINING_MIRROR/crds" --cdk8s node_modules/.bin/cdk8s
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def generate(crds: Path, cdk8s: Path, out: Path = HERE, sources: tuple[ImportSou
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--crds", type=Path, required=True, help="the upstream CRD folder (e.g. ../shared/crds)")
+    parser.add_argument("--crds", type=Path, required=True, help="the upstream CRD folder (a mirror's crds/, or the user cache's)")
     parser.add_argument("--cdk8s", type=Path, required=True, help="the cdk8s CLI (node_modules/.bin/cdk8s)")
     args = parser.parse_args(argv)
     if not args.crds.is_dir():

