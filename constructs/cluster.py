@@ -7,6 +7,7 @@ import json
 from datetime import date
 from typing import Mapping, Sequence
 
+import cdk8s
 from aws_cdk import Annotations, RemovalPolicy, Stack
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks_v2 as eks
@@ -66,6 +67,7 @@ class TrainingCluster(Construct):
                  today: date | None = None, network_policy: bool = True,
                  training_subnet: ec2.ISubnet | None = None, efa_security_group: ec2.ISecurityGroup | None = None) -> None:
         super().__init__(scope, id)
+        self._k8s_app: cdk8s.App | None = None
         self.network_policy = network_policy
         # Where add_accelerated_node_group puts nodes unless told otherwise (TrainingNetwork makes both).
         self.training_subnet, self.efa_security_group = training_subnet, efa_security_group
@@ -215,6 +217,14 @@ class TrainingCluster(Construct):
             service_account=service_account, role_arn=role.role_arn)
         association.node.add_dependency(self.addons["eks-pod-identity-agent"])
         return association
+
+    @property
+    def k8s_app(self) -> cdk8s.App:
+        """The cdk8s app of the charts applied to this cluster (one per cluster, made on first use): cdk8s charts of
+        one app share one namespace of construct ids, and every add-on makes its charts here."""
+        if self._k8s_app is None:
+            self._k8s_app = cdk8s.App()
+        return self._k8s_app
 
     @property
     def stack(self) -> Stack:

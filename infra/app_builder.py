@@ -7,6 +7,18 @@ import aws_cdk as cdk
 from eks_training.infra.config import PlatformConfig, load_config_file, load_environment
 from eks_training.infra.platform_stack import TrainingPlatformStack
 
+#: The feature flags the platform is built with (cdk.json holds the same, a test keeps them equal): the package
+#: carries them, so a synth from an installed wheel (the deploy check's) builds what `cdk synth` builds.
+APP_CONTEXT = {
+    "@aws-cdk/aws-eks:defaultToAL2023": True,
+    "@aws-cdk/aws-iam:minimizePolicies": True,
+    "@aws-cdk/aws-ec2:restrictDefaultSecurityGroup": True,
+    "@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy": True,
+    "@aws-cdk/core:checkSecretUsage": True,
+    "@aws-cdk/core:validateSnapshotRemovalPolicy": True,
+    "@aws-cdk/aws-iam:standardizedServicePrincipals": True,
+}
+
 
 def config_from_context(app: cdk.App) -> PlatformConfig:
     """``-c config=PATH`` wins over ``-c env=NAME``; the default environment is ``dev``."""

@@ -11,8 +11,6 @@ from constructs import Construct
 
 import math
 
-import cdk8s
-
 from eks_training.constructs.buckets import TrainingBuckets
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.core.catalog import INSTANCE_TYPES
@@ -77,15 +75,14 @@ class TrainingPlatformStack(Stack):
             system_desired_size=config.system_nodes.desired_size, system_max_size=config.system_nodes.max_size,
             system_disk_gib=config.system_nodes.disk_gib, removal_policy=RemovalPolicy.DESTROY,
             network_policy=config.services.network_policies)
-        # One cdk8s app holds every chart this stack applies to the cluster.
-        self.k8s = cdk8s.App()
+        # One cdk8s app holds every chart this stack applies to the cluster (the add-ons make theirs there too).
+        self.k8s = self.cluster.k8s_app
         self._add_node_groups()
         self._add_karpenter(cluster_name)
         self._add_namespaces()
         self._add_storage(removal)
         self.images = self._add_images()
-        self.services = ClusterServices(self, "Services", config=config, cluster=self.cluster.cluster, k8s=self.k8s,
-                                        system_nodes=self.cluster.system_nodegroup, images=self.images,
+        self.services = ClusterServices(self, "Services", config=config, cluster=self.cluster, images=self.images,
                                         pod_identity_agent=self.cluster.addons["eks-pod-identity-agent"],
                                         namespaces_manifest=self.namespaces_manifest,
                                         storage_manifest=self.storage_manifest)

@@ -11,11 +11,11 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 # `tests/support` is imported as `support` by every test module.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-# jsii runs aws-cdk-lib on Node; the Makefile puts Node 22 first on PATH when the machine's is older.
-os.environ.setdefault("JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION", "1")
-tools_node = REPO / ".tools" / "node_modules" / ".bin"
-if tools_node.is_dir() and str(tools_node) not in os.environ.get("PATH", ""):
-    os.environ["PATH"] = f"{tools_node}{os.pathsep}{os.environ.get('PATH', '')}"
+# jsii runs aws-cdk-lib on the project's Node 22 (the venv points it there); node tools the tests run (cdk8s-cli)
+# come from the same node_modules/.bin.
+project_node = REPO / "node_modules" / ".bin"
+if project_node.is_dir() and str(project_node) not in os.environ.get("PATH", "").split(os.pathsep):
+    os.environ["PATH"] = f"{project_node}{os.pathsep}{os.environ.get('PATH', '')}"
 
 from support.synth import Synthesized, synthesize  # noqa: E402
 

@@ -1,4 +1,5 @@
-"""The add-on registry: discovery by module, dependency order, one-line errors, and what each environment installs."""
+"""The add-ons: constructs any app puts on a TrainingCluster, and the registry the platform stack builds them from
+(discovery by module, dependency order, one-line errors, what each environment installs)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def test_every_module_defines_one_addon_with_a_unique_name():
     assert {"nvidia-device-plugin", "neuron-device-plugin", "efa-device-plugin", "volcano", "kuberay", "mpi-operator",
             "cert-manager", "slinky", "jupyterhub"} <= set(names)
     for addon in addons:
-        assert callable(addon.enabled) and callable(addon.install) and isinstance(addon.depends_on, tuple)
+        assert callable(addon.enabled) and callable(addon.build) and isinstance(addon.depends_on, tuple)
 
 
 def test_install_order_puts_dependencies_first_whatever_the_discovery_order():
@@ -84,3 +85,89 @@ def test_karpenter_and_neuron_repair_follow_observability(prod):
     values = {r["Release"]: r.get("Values", {}) for r in prod.helm_releases.values()}
     assert values["karpenter"]["settings"]["featureGates"]["nodeRepair"] is True
     assert values["neuron-helm-chart"]["npd"]["enabled"] is True
+
+
+# --- the add-ons as constructs of another app ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def other_app():
+    """Another team's stack: our cluster construct, then add-ons with their own props, no PlatformConfig anywhere."""
+    import aws_cdk as cdk
+
+    from eks_training.constructs.cluster import TrainingCluster
+    from eks_training.constructs.network import TrainingNetwork
+    from eks_training.infra.addons.cert_manager import CertManager
+    from eks_training.infra.addons.efa_device_plugin import EfaDevicePlugin
+    from eks_training.infra.addons.kuberay import KubeRay
+    from eks_training.infra.addons.nvidia_device_plugin import NvidiaDevicePlugin
+    from eks_training.infra.addons.volcano import Volcano
+    from eks_training.workloads.volcano import VolcanoQueue
+
+    app = cdk.App(context={"@aws-cdk/aws-eks:defaultToAL2023": True})
+    stack = cdk.Stack(app, "Other", env=cdk.Environment(region="eu-west-1"))
+    net = TrainingNetwork(stack, "Net", availability_zones=["eu-west-1a", "eu-west-1b"], training_az="eu-west-1a",
+                          vpc_endpoints=False)
+    cluster = TrainingCluster(stack, "Cluster", vpc=net.vpc, system_min_size=1, system_desired_size=1)
+    made = {
+        "cert": CertManager(stack, "CertManager", cluster=cluster),
+        "volcano": Volcano(stack, "Volcano", cluster=cluster, queues=[VolcanoQueue(name="team-a", weight=3)],
+                           node_selector={"pool": "ops"}),
+        "nvidia": NvidiaDevicePlugin(stack, "Nvidia", cluster=cluster, node_selector={"gpu": "yes"},
+                                     tolerations=[{"key": "gpu", "operator": "Exists", "effect": "NoSchedule"}]),
+        "efa": EfaDevicePlugin(stack, "Efa", cluster=cluster),
+        "ray": KubeRay(stack, "KubeRay", cluster=cluster),
+    }
+    made["after"] = Volcano(stack, "Volcano2", cluster=cluster, after=[made["cert"]])
+    template = app.synth().get_stack_by_name("Other").template
+    return stack, cluster, made, template
+
+
+def _resource(stack, template: dict, construct) -> tuple[str, dict]:
+    import aws_cdk as cdk
+
+    element = construct
+    while not isinstance(element, cdk.CfnElement):
+        element = element.node.default_child  # HelmChart -> CustomResource -> CfnResource
+    lid = stack.get_logical_id(element)
+    return lid, template["Resources"][lid]
+
+
+def test_add_ons_take_typed_props_and_write_them_into_their_releases(other_app) -> None:
+    import json
+
+    stack, cluster, made, template = other_app
+    _, volcano = _resource(stack, template, made["volcano"].release)
+    assert json.loads(volcano["Properties"]["Values"]) == {"custom": {"default_ns": {"pool": "ops"}}}
+    _, queues = _resource(stack, template, made["volcano"].queues_manifest)
+    assert '"name":"team-a"' in json.dumps(queues["Properties"]["Manifest"]).replace(" ", "").replace('\\"', '"')
+    assert made["after"].queues_manifest is None  # no queues given, no manifest
+    _, nvidia = _resource(stack, template, made["nvidia"].release)
+    values = json.loads(nvidia["Properties"]["Values"])
+    assert values["nodeSelector"] == {"gpu": "yes"}
+    assert values["tolerations"] == [{"key": "gpu", "operator": "Exists", "effect": "NoSchedule"}]
+    terms = values["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+    assert terms == [{"matchExpressions": [{"key": "gpu", "operator": "In", "values": ["yes"]}]}]
+    assert made["volcano"].release is made["volcano"].releases["volcano"] and made["ray"].ray_cluster_manifest is None
+
+
+def test_every_release_waits_for_the_system_nodes_and_for_what_it_is_told_to_follow(other_app) -> None:
+    stack, cluster, made, template = other_app
+    system, _ = _resource(stack, template, cluster.system_nodegroup)
+    for name in ("volcano", "nvidia", "efa", "ray", "cert"):
+        _, resource = _resource(stack, template, made[name].release)
+        assert system in resource.get("DependsOn", []), name
+        assert resource["Properties"]["Version"] and resource["Properties"]["Wait"] is True, name
+    _, later = _resource(stack, template, made["after"].release)
+    cert, _ = _resource(stack, template, made["cert"].release)
+    assert cert in later["DependsOn"]
+
+
+def test_an_add_on_refuses_a_cluster_that_is_not_ours_in_one_line() -> None:
+    import aws_cdk as cdk
+
+    from eks_training.infra.addons.volcano import Volcano
+
+    stack = cdk.Stack(cdk.App(), "S")
+    with pytest.raises(ValueError, match=r"^S/Volcano: cluster='str' is not allowed: a TrainingCluster"):
+        Volcano(stack, "Volcano", cluster="my-cluster")  # type: ignore[arg-type]

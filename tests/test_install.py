@@ -22,12 +22,21 @@ import aws_cdk as cdk
 import eks_training.constructs.network as network
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.constructs.network import TrainingNetwork
+from eks_training.infra.addons.efa_device_plugin import EfaDevicePlugin
+from eks_training.infra.addons.nvidia_device_plugin import NvidiaDevicePlugin
+from eks_training.infra.addons.volcano import Volcano
+from eks_training.workloads.volcano import VolcanoQueue
 
-app = cdk.App()
+app = cdk.App(context={"@aws-cdk/aws-eks:defaultToAL2023": True})
 stack = cdk.Stack(app, "OtherTeam", env=cdk.Environment(region="eu-west-1"))
 net = TrainingNetwork(stack, "Net", availability_zones=["eu-west-1a", "eu-west-1b"], training_az="eu-west-1a",
-                      vpc_endpoints=False)
-TrainingCluster(stack, "Cluster", vpc=net.vpc, version="1.34", system_min_size=1, system_desired_size=1)
+                      vpc_endpoints=False, training_ips=200)
+cluster = TrainingCluster(stack, "Cluster", vpc=net.vpc, version="1.34", system_min_size=1, system_desired_size=1,
+                          training_subnet=net.training_subnet, efa_security_group=net.efa_security_group)
+cluster.add_accelerated_node_group("Gpu", instance_type="p4d.24xlarge", min_size=0, desired_size=0, max_size=2)
+NvidiaDevicePlugin(stack, "Nvidia", cluster=cluster)
+EfaDevicePlugin(stack, "Efa", cluster=cluster)
+Volcano(stack, "Volcano", cluster=cluster, queues=[VolcanoQueue(name="team-a")])
 app.synth()
 print(network.__file__)
 """
@@ -111,5 +120,13 @@ def test_other_cdk_app_uses_a_regular_install(tmp_path):
         template = json.loads((out / "OtherTeam.template.json").read_text())
         clusters = [r for r in template["Resources"].values() if r["Type"] == "AWS::EKS::Cluster"]
         assert clusters and clusters[0]["Properties"]["Version"] == "1.34"
+        # The installed `eks-training check` checks that app, from its own folder, through our add-ons' charts.
+        check = subprocess.run([str(venv / "bin" / "eks-training"), "check", "--app", f"{python} app.py"], cwd=app_dir,
+                               capture_output=True, text=True, timeout=600)
+        assert check.returncode == 0, (check.stdout + check.stderr)[-3000:]
+        assert "DaemonSet nvidia-device-plugin" in check.stdout and "DaemonSet aws-efa-k8s-device-plugin" in check.stdout
+        plugins = check.stdout.split("DEVICE PLUGIN", 1)[1].split("\n\n", 1)[0]
+        assert "NOWHERE" not in plugins and plugins.count("node group") == 2, plugins
+        assert check.stdout.rstrip().endswith("0 failures: PASS")
     finally:
         shutil.rmtree(venv, ignore_errors=True)  # ~700 MB; pytest keeps the last runs' tmp folders

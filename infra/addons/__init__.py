@@ -1,67 +1,108 @@
-"""Cluster add-ons: one module per add-on, one protocol, installed in dependency order by ``ClusterServices``.
+"""Cluster add-ons: each platform service is a construct any CDK app can put on a :class:`TrainingCluster`.
 
-An add-on module defines ``ADDON``, an object with ``name``, ``depends_on`` (names of add-ons it needs installed
-first) and two methods: ``enabled(config)`` says whether the environment wants it, ``install(ctx)`` adds its Helm
-release and/or charts through the :class:`AddonContext` and returns the construct others depend on. Modules in
-this package are discovered by name, so adding an add-on is one module (plus its config switch and tests).
+An add-on construct takes ``(scope, id, *, cluster, ...typed props)`` and reads no environment config, so another
+app installs our Volcano, KubeRay or device plugins on its own cluster exactly as our stack does::
+
+    cluster = TrainingCluster(stack, "Cluster", vpc=vpc, ...)
+    NvidiaDevicePlugin(stack, "NvidiaDevicePlugin", cluster=cluster)
+    Volcano(stack, "Volcano", cluster=cluster, queues=[VolcanoQueue(name="research", weight=2)])
+
+Each one is a :class:`ClusterAddon`: its Helm releases and manifests are its children (``releases``, ``manifests``),
+every release is installed with ``wait`` after the cluster's system nodes (its pods run there), and ``after`` names
+what must exist first. The platform stack composes the same constructs: each module here also defines ``ADDON``, a
+:class:`AddonEntry` that says whether an environment wants it and builds it from that environment's config
+(``ClusterServices`` discovers the entries by module and installs them in dependency order).
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import cdk8s
 from aws_cdk import aws_eks_v2 as eks
-from constructs import Construct
+from constructs import Construct, IConstruct
 
+from eks_training.constructs.cluster import TrainingCluster
 from eks_training.core.validation import invalid
 from eks_training.core.versions import HelmPin
-from eks_training.infra.config import PlatformConfig
+
+if TYPE_CHECKING:
+    from eks_training.infra.config import PlatformConfig
+
+
+class ClusterAddon(Construct):
+    """A platform service on a :class:`TrainingCluster`: Helm releases and cdk8s charts, in order.
+
+    * ``cluster``: the cluster to install into.
+    * ``after``: constructs that must exist before anything of this add-on is installed (another add-on whose CRDs
+      or webhooks it needs, the namespaces it writes into). Default: none.
+
+    Attributes: ``cluster``, ``releases`` (release name -> HelmChart), ``manifests`` (id -> KubernetesManifest).
+    """
+
+    def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, after: Sequence[IConstruct] = ()) -> None:
+        super().__init__(scope, id)
+        if not isinstance(cluster, TrainingCluster):
+            raise invalid(f"{self.node.path}: cluster", type(cluster).__name__,
+                          "a TrainingCluster (eks_training.constructs.cluster): add-ons wait for its system nodes")
+        self.cluster = cluster
+        self.releases: dict[str, eks.HelmChart] = {}
+        self.manifests: dict[str, eks.KubernetesManifest] = {}
+        self._after = tuple(after)
+
+    def add_release(self, pin: HelmPin, values: Mapping[str, Any], *, after: Sequence[IConstruct | None] = (),
+                    create_namespace: bool = True) -> eks.HelmChart:
+        """The pinned chart as a release installed with ``wait``; it waits for the system nodes its pods need."""
+        release = eks.HelmChart(
+            self, _construct_id(pin.release), cluster=self.cluster.cluster, chart=pin.chart, repository=pin.repository,
+            version=pin.version, namespace=pin.namespace, release=pin.release, create_namespace=create_namespace,
+            values=dict(values), wait=True)
+        self._depend(release, (*after, self.cluster.system_nodegroup))
+        self.releases[pin.release] = release
+        return release
+
+    def add_chart(self, id: str, chart: cdk8s.Chart, *, after: Sequence[IConstruct | None] = ()) -> eks.KubernetesManifest:
+        """One of our cdk8s charts (made in :attr:`k8s`) applied to the cluster after ``after``."""
+        manifest = eks.KubernetesManifest(self, _construct_id(id), cluster=self.cluster.cluster, manifest=chart.to_json())
+        self._depend(manifest, after)
+        self.manifests[id] = manifest
+        return manifest
+
+    @property
+    def k8s(self) -> cdk8s.App:
+        """The cdk8s app this add-on's charts are made in (one per cluster)."""
+        return self.cluster.k8s_app
+
+    def _depend(self, resource: Construct, extra: Sequence[IConstruct | None]) -> None:
+        for dependency in (*self._after, *extra):
+            if dependency is not None:
+                resource.node.add_dependency(dependency)
+
+
+def _construct_id(name: str) -> str:
+    """A construct id from a release or chart name: "kuberay-operator" -> "KuberayOperator"."""
+    return "".join(part[:1].upper() + part[1:] for part in name.replace("_", "-").split("-") if part)
+
+
+# --- the platform stack's registry ---------------------------------------------------------------------------------
 
 
 @dataclass
-class AddonContext:
-    """What an add-on installs into: the cluster, the cdk8s app of the stack, and the manifests it may need."""
+class StackParts:
+    """What the platform stack hands every add-on entry: the cluster, the environment's config and the images."""
 
-    config: PlatformConfig
-    cluster: eks.Cluster
-    k8s: cdk8s.App
-    #: Where add-ons that are CDK constructs (not charts) add themselves.
-    scope: Construct | None = None
+    config: "PlatformConfig"
+    cluster: TrainingCluster
     #: The EKS Pod Identity agent add-on: roles handed to pods must wait for it.
     pod_identity_agent: Construct | None = None
     namespaces_manifest: Construct | None = None
     storage_manifest: Construct | None = None
-    system_nodes: Construct | None = None
     #: Image of each variant (gpu, neuron, ray, slurmd): built by the stack, or given in config.
     images: dict[str, str] = field(default_factory=dict)
-    releases: dict[str, eks.HelmChart] = field(default_factory=dict)
-    manifests: dict[str, eks.KubernetesManifest] = field(default_factory=dict)
-
-    def release(self, pin: HelmPin, values: Mapping[str, Any], *after: Construct | None,
-                create_namespace: bool = True) -> eks.HelmChart:
-        """The pinned chart as a release installed with ``wait``: it waits for the system nodes its pods need."""
-        release = self.cluster.add_helm_chart(
-            pin.release, chart=pin.chart, repository=pin.repository, version=pin.version, namespace=pin.namespace,
-            release=pin.release, create_namespace=create_namespace, values=dict(values), wait=True)
-        for dependency in (*after, self.system_nodes):
-            if dependency is not None:
-                release.node.add_dependency(dependency)
-        self.releases[pin.release] = release
-        return release
-
-    def chart(self, id: str, chart: cdk8s.Chart, *after: Construct | None) -> eks.KubernetesManifest:
-        """One of our cdk8s charts applied to the cluster after ``after``."""
-        manifest = self.cluster.add_cdk8s_chart(id, chart)
-        for dependency in after:
-            if dependency is not None:
-                manifest.node.add_dependency(dependency)
-        self.manifests[id] = manifest
-        return manifest
 
     def image(self, variant: str) -> str:
         """The environment's image of ``variant``; a one-line error when neither built nor given."""
@@ -71,16 +112,18 @@ class AddonContext:
         return self.images[variant]
 
 
-class Addon(Protocol):
+@dataclass(frozen=True)
+class AddonEntry:
+    """One add-on in the platform stack's registry: its name, what it needs first, and how config builds it."""
+
     name: str
-    depends_on: tuple[str, ...]
+    enabled: Callable[["PlatformConfig"], bool]
+    #: Builds the add-on construct in ``scope`` from the stack's parts; ``after`` is what it depends on.
+    build: Callable[[Construct, StackParts, Sequence[IConstruct]], Construct]
+    depends_on: tuple[str, ...] = ()
 
-    def enabled(self, config: PlatformConfig) -> bool: ...
 
-    def install(self, ctx: AddonContext) -> Construct: ...
-
-
-def discover() -> list[Addon]:
+def discover() -> list[AddonEntry]:
     """Every ``ADDON`` defined by a module of this package, in module-name order."""
     found = []
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
@@ -90,13 +133,13 @@ def discover() -> list[Addon]:
     return found
 
 
-def install_order(addons: Sequence[Addon]) -> list[Addon]:
+def install_order(addons: Sequence[Any]) -> list[Any]:
     """``addons`` with each after the ones it depends on; a one-line error for a cycle or an unknown name."""
     by_name = {a.name: a for a in addons}
-    ordered: list[Addon] = []
+    ordered: list[Any] = []
     visiting: set[str] = set()
 
-    def visit(addon: Addon) -> None:
+    def visit(addon: Any) -> None:
         if addon in ordered:
             return
         if addon.name in visiting:

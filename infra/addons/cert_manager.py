@@ -2,27 +2,38 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 
+from constructs import Construct, IConstruct
+
+from eks_training.constructs.cluster import TrainingCluster
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
-from eks_training.core.versions import CERT_MANAGER
+from eks_training.core.versions import CERT_MANAGER, HelmPin
+from eks_training.infra.addons import AddonEntry, ClusterAddon
 
 
-@dataclass(frozen=True)
-class CertManager:
-    name: str = "cert-manager"
-    depends_on: tuple[str, ...] = ()
+class CertManager(ClusterAddon):
+    """cert-manager with its CRDs, every component on the system nodes.
 
-    def enabled(self, config) -> bool:
-        # Only Slinky needs it here.
-        return config.services.slinky and bool(config.services.slurm_partitions)
+    * ``node_selector``: where its controller, webhook, cainjector and startup check run. Default: the system nodes.
+    * ``version``: the chart pin. Default: :data:`CERT_MANAGER`.
 
-    def install(self, ctx):
-        system = dict(SYSTEM_NODE_SELECTOR)
+    Attributes: ``release`` (the Helm release).
+    """
+
+    def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster,
+                 node_selector: Mapping[str, str] = SYSTEM_NODE_SELECTOR, version: HelmPin = CERT_MANAGER,
+                 after: Sequence[IConstruct] = ()) -> None:
+        super().__init__(scope, id, cluster=cluster, after=after)
+        selector = dict(node_selector)
         # Each component has its own selector; the top-level one places only the controller.
-        return ctx.release(CERT_MANAGER, {"crds": {"enabled": True}, "nodeSelector": system,
-                                          **{part: {"nodeSelector": system}
-                                             for part in ("webhook", "cainjector", "startupapicheck")}})
+        self.release = self.add_release(version, {"crds": {"enabled": True}, "nodeSelector": selector,
+                                                  **{part: {"nodeSelector": selector}
+                                                     for part in ("webhook", "cainjector", "startupapicheck")}})
 
 
-ADDON = CertManager()
+ADDON = AddonEntry(
+    "cert-manager",
+    # Only Slinky needs it here.
+    enabled=lambda config: config.services.slinky and bool(config.services.slurm_partitions),
+    build=lambda scope, parts, after: CertManager(scope, "CertManager", cluster=parts.cluster, after=after))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from eks_training.core.catalog import accelerator_tolerations
@@ -12,7 +13,12 @@ def on_accelerator(accelerator: str) -> dict[str, Any]:
     return {"nodeSelector": {LABEL_ACCELERATOR: accelerator}, "tolerations": accelerator_tolerations(accelerator)}
 
 
-def require_label(key: str, value: str) -> dict[str, Any]:
-    """A required node affinity on one label (replaces a chart's default affinity: Helm replaces lists whole)."""
+def placement_values(node_selector: Mapping[str, str], tolerations: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The chart values that place a DaemonSet: on nodes with these labels, tolerating these taints."""
+    return {"nodeSelector": dict(node_selector), "tolerations": [dict(t) for t in tolerations]}
+
+
+def require_labels(labels: Mapping[str, str]) -> dict[str, Any]:
+    """A required node affinity on these labels (replaces a chart's default affinity: Helm replaces lists whole)."""
     return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
-        {"matchExpressions": [{"key": key, "operator": "In", "values": [value]}]}]}}}
+        {"matchExpressions": [{"key": key, "operator": "In", "values": [value]} for key, value in labels.items()]}]}}}

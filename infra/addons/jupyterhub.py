@@ -2,30 +2,52 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+from collections.abc import Sequence
 
+from constructs import Construct, IConstruct
+
+from eks_training.constructs.cluster import TrainingCluster
 from eks_training.core.names import TRAINING_SERVICE_ACCOUNT
 from eks_training.core.versions import JUPYTERHUB
-from eks_training.workloads.jupyterhub import OidcSignIn, jupyterhub_values, profiles_for
+from eks_training.infra.addons import AddonEntry, ClusterAddon
+from eks_training.workloads.jupyterhub import NotebookProfile, OidcSignIn, jupyterhub_values, profiles_for
 
 
-@dataclass(frozen=True)
-class JupyterHub:
-    name: str = "jupyterhub"
-    depends_on: tuple[str, ...] = ()
+class JupyterHub(ClusterAddon):
+    """A JupyterHub whose notebooks run on the platform's nodes with its storage and identity.
 
-    def enabled(self, config) -> bool:
-        return config.services.jupyterhub
+    * ``profiles``: the notebook profiles users pick from (:func:`profiles_for` makes one per instance type).
+    * ``gpu_image``, ``neuron_image``: the notebook images of GPU and Neuron profiles.
+    * ``sign_in``: the OIDC provider users sign in through (:class:`OidcSignIn`). Default: none, which the deploy
+      check fails (the chart's default lets anyone in).
+    * ``namespace``: where the hub and the notebooks run; it must exist with the FSx claims and
+      ``training_service_account`` (pass what makes them in ``after``). Default: ``jupyterhub``.
+    * ``training_service_account``: the notebooks' ServiceAccount. Default: ``training``.
 
-    def install(self, ctx):
-        config = ctx.config
-        sign_in = config.services.jupyterhub_sign_in
-        values = jupyterhub_values(
-            sign_in=OidcSignIn(**sign_in.model_dump()) if sign_in else None,
-            namespace=JUPYTERHUB.namespace, training_service_account=TRAINING_SERVICE_ACCOUNT,
-            profiles=profiles_for(config.on_demand_instance_types()),
-            gpu_image=ctx.images.get("gpu") or ctx.image("neuron"), neuron_image=ctx.images.get("neuron") or ctx.image("gpu"))
-        return ctx.release(JUPYTERHUB, values, ctx.namespaces_manifest, ctx.storage_manifest, create_namespace=False)
+    Attributes: ``release`` (the Helm release).
+    """
+
+    def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, profiles: Sequence[NotebookProfile],
+                 gpu_image: str, neuron_image: str, sign_in: OidcSignIn | None = None,
+                 namespace: str = JUPYTERHUB.namespace, training_service_account: str = TRAINING_SERVICE_ACCOUNT,
+                 after: Sequence[IConstruct] = ()) -> None:
+        super().__init__(scope, id, cluster=cluster, after=after)
+        values = jupyterhub_values(sign_in=sign_in, namespace=namespace, training_service_account=training_service_account,
+                                   profiles=list(profiles), gpu_image=gpu_image, neuron_image=neuron_image)
+        self.release = self.add_release(dataclasses.replace(JUPYTERHUB, namespace=namespace), values,
+                                        create_namespace=False)
 
 
-ADDON = JupyterHub()
+def _build(scope, parts, after) -> JupyterHub:
+    config = parts.config
+    sign_in = config.services.jupyterhub_sign_in
+    return JupyterHub(
+        scope, "JupyterHub", cluster=parts.cluster, sign_in=OidcSignIn(**sign_in.model_dump()) if sign_in else None,
+        profiles=profiles_for(config.on_demand_instance_types()),
+        gpu_image=parts.images.get("gpu") or parts.image("neuron"),
+        neuron_image=parts.images.get("neuron") or parts.image("gpu"),
+        after=[*after, *(m for m in (parts.namespaces_manifest, parts.storage_manifest) if m)])
+
+
+ADDON = AddonEntry("jupyterhub", enabled=lambda config: config.services.jupyterhub, build=_build)

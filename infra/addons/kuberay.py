@@ -1,39 +1,75 @@
-"""KubeRay operator and, when the environment names a worker type, a shared autoscaling RayCluster (pin: KUBERAY)."""
+"""KubeRay operator and, optionally, a shared autoscaling RayCluster (pin: core.versions.KUBERAY)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from constructs import Construct, IConstruct
+
+from eks_training.constructs.cluster import TrainingCluster
 from eks_training.core.catalog import INSTANCE_TYPES, whole_node_requests
 from eks_training.core.names import RAY_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR
-from eks_training.core.versions import KUBERAY
+from eks_training.core.versions import KUBERAY, HelmPin
+from eks_training.infra.addons import AddonEntry, ClusterAddon
 from eks_training.workloads.job_charts import RayClusterChart
 from eks_training.workloads.kuberay import RayGpuWorkers
 
 
 @dataclass(frozen=True)
-class KubeRay:
-    name: str = "kuberay"
-    depends_on: tuple[str, ...] = ()
+class SharedRayCluster:
+    """A long-lived RayCluster of whole GPU nodes that KubeRay scales from zero.
 
-    def enabled(self, config) -> bool:
-        return config.services.kuberay
+    ``namespace`` must hold the ``ray`` ServiceAccount and the FSx claims (our training namespaces do);
+    ``max_workers``: the autoscaler's limit.
+    """
 
-    def install(self, ctx):
-        release = ctx.release(KUBERAY, {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)})
-        services = ctx.config.services
-        if services.ray_worker_instance_type:
-            facts = INSTANCE_TYPES[services.ray_worker_instance_type]
+    namespace: str
+    instance_type: str
+    image: str
+    max_workers: int
+    name: str = "shared-ray"
+
+
+class KubeRay(ClusterAddon):
+    """The KubeRay operator (RayCluster, RayJob, RayService) and, optionally, one shared RayCluster.
+
+    * ``shared_cluster``: a RayCluster to keep running (:class:`SharedRayCluster`). Default: none.
+    * ``node_selector``: where the operator runs. Default: the system nodes.
+    * ``version``: the chart pin. Default: :data:`KUBERAY`.
+
+    Attributes: ``release`` (the Helm release), ``ray_cluster_manifest`` (or None).
+    """
+
+    def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster,
+                 shared_cluster: SharedRayCluster | None = None,
+                 node_selector: Mapping[str, str] = SYSTEM_NODE_SELECTOR, version: HelmPin = KUBERAY,
+                 after: Sequence[IConstruct] = ()) -> None:
+        super().__init__(scope, id, cluster=cluster, after=after)
+        self.release = self.add_release(version, {"nodeSelector": dict(node_selector)})
+        self.ray_cluster_manifest = None
+        if shared_cluster is not None:
+            facts = INSTANCE_TYPES[shared_cluster.instance_type]
             cpu, memory = whole_node_requests(facts.instance_type)
             chart = RayClusterChart(
-                ctx.k8s, "ray-cluster", namespace=ctx.config.training_namespaces[0].name, name="shared-ray",
+                self.k8s, "ray-cluster", namespace=shared_cluster.namespace, name=shared_cluster.name,
                 service_account_name=RAY_SERVICE_ACCOUNT,
                 workers=RayGpuWorkers(instance_type=facts.instance_type, gpus_per_worker=facts.accelerators, cpu=cpu,
                                       memory=memory, efa_devices=facts.efa_interfaces,
-                                      max_replicas=services.ray_max_workers),
-                image=ctx.image("ray"))
-            ctx.chart("ray-cluster", chart, release, ctx.namespaces_manifest, ctx.storage_manifest)
-        return release
+                                      max_replicas=shared_cluster.max_workers),
+                image=shared_cluster.image)
+            self.ray_cluster_manifest = self.add_chart("ray-cluster", chart, after=[self.release])
 
 
-ADDON = KubeRay()
+def _build(scope, parts, after) -> KubeRay:
+    services = parts.config.services
+    shared = None
+    if services.ray_worker_instance_type:
+        shared = SharedRayCluster(namespace=parts.config.training_namespaces[0].name,
+                                  instance_type=services.ray_worker_instance_type, image=parts.image("ray"),
+                                  max_workers=services.ray_max_workers)
+    return KubeRay(scope, "KubeRay", cluster=parts.cluster, shared_cluster=shared,
+                   after=[*after, *(m for m in (parts.namespaces_manifest, parts.storage_manifest) if m)])
+
+
+ADDON = AddonEntry("kuberay", enabled=lambda config: config.services.kuberay, build=_build)

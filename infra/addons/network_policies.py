@@ -6,11 +6,16 @@ Enforced by the VPC CNI's network policy agent, which the cluster turns on when 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
+from constructs import Construct, IConstruct
+
+from eks_training.constructs.cluster import TrainingCluster
 from eks_training.core.names import SLURM_NAMESPACE
+from eks_training.core.validation import invalid
 from eks_training.core.versions import JUPYTERHUB, KUBERAY, SLURM_OPERATOR
+from eks_training.infra.addons import AddonEntry, ClusterAddon
 from eks_training.workloads.network_policies import NetworkPoliciesChart, WorkloadNamespaces
 
 
@@ -26,18 +31,30 @@ def namespaces_of(config: Any) -> WorkloadNamespaces:
         slinky_operator=SLURM_OPERATOR.namespace if slurm else None)
 
 
-@dataclass(frozen=True)
-class NetworkPolicies:
-    name: str = "network-policies"
-    depends_on: tuple[str, ...] = ()
+class NetworkPolicies(ClusterAddon):
+    """Default deny in every workload namespace, then exactly the flows training needs (DNS, HTTPS, FSx, EFS, the Pod
+    Identity agent, peers of the same namespace, the operators that manage them).
 
-    def enabled(self, config) -> bool:
-        return config.services.network_policies
+    * ``namespaces``: which namespace runs what (:class:`WorkloadNamespaces`); they must exist (pass what makes them
+      in ``after``).
+    * ``vpc_cidr``: the VPC's CIDR (FSx and EFS are reached inside it).
 
-    def install(self, ctx):
-        chart = NetworkPoliciesChart(ctx.k8s, "network-policies", namespaces=namespaces_of(ctx.config),
-                                     vpc_cidr=ctx.config.network.cidr)
-        return ctx.chart("network-policies", chart, ctx.namespaces_manifest)
+    The cluster must enforce them: ``TrainingCluster(network_policy=True)`` (its default) turns on the VPC CNI's
+    network policy agent. Attributes: ``manifest``.
+    """
+
+    def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, namespaces: WorkloadNamespaces,
+                 vpc_cidr: str, after: Sequence[IConstruct] = ()) -> None:
+        super().__init__(scope, id, cluster=cluster, after=after)
+        if not cluster.network_policy:
+            raise invalid(f"{self.node.path}: cluster.network_policy", False, "True: the VPC CNI enforces "
+                          "NetworkPolicies only with its network policy agent on (TrainingCluster(network_policy=True))")
+        chart = NetworkPoliciesChart(self.k8s, "network-policies", namespaces=namespaces, vpc_cidr=vpc_cidr)
+        self.manifest = self.add_chart("network-policies", chart)
 
 
-ADDON = NetworkPolicies()
+ADDON = AddonEntry(
+    "network-policies", enabled=lambda config: config.services.network_policies,
+    build=lambda scope, parts, after: NetworkPolicies(
+        scope, "NetworkPolicies", cluster=parts.cluster, namespaces=namespaces_of(parts.config),
+        vpc_cidr=parts.config.network.cidr, after=[*after, *(m for m in (parts.namespaces_manifest,) if m)]))

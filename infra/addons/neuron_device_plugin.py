@@ -2,25 +2,40 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 
-from eks_training.core.versions import NEURON
+from constructs import Construct, IConstruct
+
+from eks_training.constructs.cluster import TrainingCluster
+from eks_training.core.versions import NEURON, HelmPin
+from eks_training.infra.addons import AddonEntry, ClusterAddon
 from eks_training.infra.addons.device_plugins import on_accelerator
 
 
-@dataclass(frozen=True)
-class NeuronDevicePlugin:
-    name: str = "neuron-device-plugin"
-    depends_on: tuple[str, ...] = ()
+class NeuronDevicePlugin(ClusterAddon):
+    """AWS Neuron's chart: the device plugin on Neuron nodes (``aws.amazon.com/neuron``, ``neurondevice``,
+    ``neuroncore``), on the nodes our Trainium groups and pools label ``eks-training/accelerator=neuron``.
 
-    def enabled(self, config) -> bool:
-        return config.services.neuron_device_plugin and "neuron" in config.accelerators()
+    * ``node_problem_detector``: Neuron's node problem detector, which marks a node with a failing Neuron device
+      (for node repair). Default: False.
+    * ``scheduler_extension``: Neuron's scheduler extension (contiguous device allocation). Default: False.
+    * ``version``: the chart pin. Default: :data:`NEURON`.
 
-    def install(self, ctx):
-        # npd: Neuron's node problem detector marks a node with a failing Neuron device (for node repair).
-        return ctx.release(NEURON, {"devicePlugin": on_accelerator("neuron"),
-                                    "npd": {"enabled": ctx.config.observability.enabled},
-                                    "scheduler": {"enabled": ctx.config.services.neuron_scheduler_extension}})
+    Attributes: ``release`` (the Helm release).
+    """
+
+    def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, node_problem_detector: bool = False,
+                 scheduler_extension: bool = False, version: HelmPin = NEURON, after: Sequence[IConstruct] = ()) -> None:
+        super().__init__(scope, id, cluster=cluster, after=after)
+        self.release = self.add_release(version, {"devicePlugin": on_accelerator("neuron"),
+                                                  "npd": {"enabled": node_problem_detector},
+                                                  "scheduler": {"enabled": scheduler_extension}})
 
 
-ADDON = NeuronDevicePlugin()
+ADDON = AddonEntry(
+    "neuron-device-plugin",
+    enabled=lambda config: config.services.neuron_device_plugin and "neuron" in config.accelerators(),
+    build=lambda scope, parts, after: NeuronDevicePlugin(
+        scope, "NeuronDevicePlugin", cluster=parts.cluster, after=after,
+        node_problem_detector=parts.config.observability.enabled,
+        scheduler_extension=parts.config.services.neuron_scheduler_extension))

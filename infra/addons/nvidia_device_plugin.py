@@ -2,26 +2,43 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from constructs import Construct, IConstruct
+
+from eks_training.constructs.cluster import TrainingCluster
+from eks_training.core.catalog import accelerator_tolerations
 from eks_training.core.names import LABEL_ACCELERATOR
-from eks_training.core.versions import NVIDIA_DEVICE_PLUGIN
-from eks_training.infra.addons.device_plugins import on_accelerator, require_label
+from eks_training.core.versions import NVIDIA_DEVICE_PLUGIN, HelmPin
+from eks_training.infra.addons import AddonEntry, ClusterAddon
+from eks_training.infra.addons.device_plugins import placement_values, require_labels
 
 
-@dataclass(frozen=True)
-class NvidiaDevicePlugin:
-    name: str = "nvidia-device-plugin"
-    depends_on: tuple[str, ...] = ()
+class NvidiaDevicePlugin(ClusterAddon):
+    """NVIDIA's device plugin DaemonSet on every GPU node: without it no pod can request ``nvidia.com/gpu``.
 
-    def enabled(self, config) -> bool:
-        return config.services.nvidia_device_plugin and "nvidia" in config.accelerators()
+    * ``node_selector``: the nodes it runs on. Default: ``eks-training/accelerator=nvidia``, the label our GPU node
+      groups and Karpenter pools carry (it also becomes a required node affinity, replacing the chart's default,
+      which asks for NFD/GFD labels that nothing sets here).
+    * ``tolerations``: the taints it tolerates. Default: our GPU nodes' taint (:func:`accelerator_tolerations`).
+    * ``version``: the chart pin. Default: :data:`NVIDIA_DEVICE_PLUGIN`.
 
-    def install(self, ctx):
-        # The chart's default affinity asks for NFD/GFD labels that nothing sets here: ours replaces it.
-        return ctx.release(NVIDIA_DEVICE_PLUGIN, {**on_accelerator("nvidia"),
-                                                  "affinity": require_label(LABEL_ACCELERATOR, "nvidia"),
-                                                  "priorityClassName": "system-node-critical"})
+    Attributes: ``release`` (the Helm release).
+    """
+
+    def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster,
+                 node_selector: Mapping[str, str] | None = None,
+                 tolerations: Sequence[Mapping[str, Any]] | None = None, version: HelmPin = NVIDIA_DEVICE_PLUGIN,
+                 after: Sequence[IConstruct] = ()) -> None:
+        super().__init__(scope, id, cluster=cluster, after=after)
+        selector = dict(node_selector if node_selector is not None else {LABEL_ACCELERATOR: "nvidia"})
+        values = placement_values(selector, accelerator_tolerations("nvidia") if tolerations is None else tolerations)
+        affinity = {"affinity": require_labels(selector)} if selector else {}
+        self.release = self.add_release(version, {**values, **affinity, "priorityClassName": "system-node-critical"})
 
 
-ADDON = NvidiaDevicePlugin()
+ADDON = AddonEntry(
+    "nvidia-device-plugin",
+    enabled=lambda config: config.services.nvidia_device_plugin and "nvidia" in config.accelerators(),
+    build=lambda scope, parts, after: NvidiaDevicePlugin(scope, "NvidiaDevicePlugin", cluster=parts.cluster, after=after))

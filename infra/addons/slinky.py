@@ -1,38 +1,62 @@
-"""Slinky: the Slurm operator (CRDs, operator) and the environment's Slurm cluster (pins: SLURM_OPERATOR*)."""
+"""Slinky: the Slurm operator (CRDs, operator) and a Slurm cluster on top (pins: SLURM_OPERATOR*)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 
+from constructs import Construct, IConstruct
+
+from eks_training.constructs.cluster import TrainingCluster
 from eks_training.core.catalog import INSTANCE_TYPES, whole_node_requests
 from eks_training.core.names import SLURM_NAMESPACE, SYSTEM_NODE_SELECTOR
 from eks_training.core.versions import SLURM_OPERATOR, SLURM_OPERATOR_CRDS
+from eks_training.infra.addons import AddonEntry, ClusterAddon
 from eks_training.workloads.slinky import SlurmClusterChart, SlurmPartition
 
 
-@dataclass(frozen=True)
-class Slinky:
-    name: str = "slinky"
-    depends_on: tuple[str, ...] = ("cert-manager",)
+class Slinky(ClusterAddon):
+    """SchedMD's Slinky operator and one Slurm cluster (controller, accounting, REST API, login, a NodeSet per
+    partition). The operator's webhook needs cert-manager: install :class:`CertManager` first and pass it in ``after``.
 
-    def enabled(self, config) -> bool:
-        return config.services.slinky and bool(config.services.slurm_partitions)
+    * ``cluster_name``: the Slurm cluster's name (at most 30 characters).
+    * ``partitions``: one NodeSet of slurmd pods each (:class:`SlurmPartition`).
+    * ``slurmd_image``: the slurmd image that runs the jobs (ours: ``training/Dockerfile.slurmd``).
+    * ``namespace``: where the Slurm cluster runs; it must hold the FSx claims. Default: ``slurm``.
+    * ``create_namespace``: whether the chart creates that namespace. Default: False (the platform's namespaces
+      chart makes it, with its quotas and policies).
+    * ``node_selector``: where the operator and its webhook run. Default: the system nodes.
 
-    def install(self, ctx):
-        crds = ctx.release(SLURM_OPERATOR_CRDS, {})
-        operator = ctx.release(SLURM_OPERATOR, {part: {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}
-                                                for part in ("operator", "webhook")}, crds)
-        partitions = []
-        for p in ctx.config.services.slurm_partitions:
-            cpu, memory = whole_node_requests(p.instance_type)
-            partitions.append(SlurmPartition(name=p.name, instance_type=p.instance_type,
-                                             accelerator=INSTANCE_TYPES[p.instance_type].accelerator,
-                                             replicas=p.replicas, cpu=cpu, memory=memory, max_nodes=p.max_nodes))
-        chart = SlurmClusterChart(ctx.k8s, "slurm-cluster", cluster_name=f"{ctx.config.name}-slurm", partitions=partitions,
-                                  namespace=SLURM_NAMESPACE, create_namespace=False,
-                                  slurmd_image=ctx.image("slurmd"))
-        ctx.chart("slurm-cluster", chart, operator, ctx.namespaces_manifest, ctx.storage_manifest)
-        return operator
+    Attributes: ``crds_release``, ``operator_release``, ``slurm_manifest``.
+    """
+
+    def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, cluster_name: str,
+                 partitions: Sequence[SlurmPartition], slurmd_image: str, namespace: str = SLURM_NAMESPACE,
+                 create_namespace: bool = False, node_selector: Mapping[str, str] = SYSTEM_NODE_SELECTOR,
+                 after: Sequence[IConstruct] = ()) -> None:
+        super().__init__(scope, id, cluster=cluster, after=after)
+        self.crds_release = self.add_release(SLURM_OPERATOR_CRDS, {})
+        self.operator_release = self.add_release(
+            SLURM_OPERATOR, {part: {"nodeSelector": dict(node_selector)} for part in ("operator", "webhook")},
+            after=[self.crds_release])
+        chart = SlurmClusterChart(self.k8s, "slurm-cluster", cluster_name=cluster_name, partitions=list(partitions),
+                                  namespace=namespace, create_namespace=create_namespace, slurmd_image=slurmd_image)
+        self.slurm_manifest = self.add_chart("slurm", chart, after=[self.operator_release])
 
 
-ADDON = Slinky()
+def _partitions(config) -> list[SlurmPartition]:
+    partitions = []
+    for p in config.services.slurm_partitions:
+        cpu, memory = whole_node_requests(p.instance_type)
+        partitions.append(SlurmPartition(name=p.name, instance_type=p.instance_type,
+                                         accelerator=INSTANCE_TYPES[p.instance_type].accelerator,
+                                         replicas=p.replicas, cpu=cpu, memory=memory, max_nodes=p.max_nodes))
+    return partitions
+
+
+ADDON = AddonEntry(
+    "slinky", depends_on=("cert-manager",),
+    enabled=lambda config: config.services.slinky and bool(config.services.slurm_partitions),
+    build=lambda scope, parts, after: Slinky(
+        scope, "Slinky", cluster=parts.cluster, cluster_name=f"{parts.config.name}-slurm",
+        partitions=_partitions(parts.config), slurmd_image=parts.image("slurmd"),
+        after=[*after, *(m for m in (parts.namespaces_manifest, parts.storage_manifest) if m)]))

@@ -1,30 +1,48 @@
-"""Volcano (gang scheduling) and the environment's queues and priority classes (pin: core.versions.VOLCANO)."""
+"""Volcano (gang scheduling) and its queues (pin: core.versions.VOLCANO)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 
+from constructs import Construct, IConstruct
+
+from eks_training.constructs.cluster import TrainingCluster
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
-from eks_training.core.versions import VOLCANO
+from eks_training.core.versions import VOLCANO, HelmPin
+from eks_training.infra.addons import AddonEntry, ClusterAddon
 from eks_training.workloads.volcano import QueueResources, VolcanoQueue, VolcanoQueuesChart
 
 
-@dataclass(frozen=True)
-class Volcano:
-    name: str = "volcano"
-    depends_on: tuple[str, ...] = ()
+class Volcano(ClusterAddon):
+    """Volcano's scheduler, controllers and admission webhook, and the queues jobs are submitted to.
 
-    def enabled(self, config) -> bool:
-        return config.services.volcano
+    * ``queues``: Volcano queues (weight, whether reclaimable, capability). Default: none (Volcano's own ``default``
+      queue only).
+    * ``node_selector``: where Volcano's own pods run. Default: the system nodes.
+    * ``version``: the chart pin. Default: :data:`VOLCANO`.
 
-    def install(self, ctx):
+    Attributes: ``release`` (the Helm release), ``queues_manifest`` (the queues, or None without queues).
+    """
+
+    def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, queues: Sequence[VolcanoQueue] = (),
+                 node_selector: Mapping[str, str] = SYSTEM_NODE_SELECTOR, version: HelmPin = VOLCANO,
+                 after: Sequence[IConstruct] = ()) -> None:
+        super().__init__(scope, id, cluster=cluster, after=after)
         # custom.default_ns places the scheduler, controllers and admission webhook (and its init Job).
-        release = ctx.release(VOLCANO, {"custom": {"default_ns": dict(SYSTEM_NODE_SELECTOR)}})
-        queues = [VolcanoQueue(name=q.name, weight=q.weight, reclaimable=q.reclaimable, capability=QueueResources(
-            cpu=q.cpu, memory=f"{q.memory_gib}Gi", nvidia_gpus=q.gpus or None, neuron_devices=q.neuron_devices or None))
-            for q in ctx.config.services.volcano_queues]
-        ctx.chart("volcano-queues", VolcanoQueuesChart(ctx.k8s, "volcano-queues", queues=queues), release)
-        return release
+        self.release = self.add_release(version, {"custom": {"default_ns": dict(node_selector)}})
+        self.queues_manifest = None
+        if queues:
+            chart = VolcanoQueuesChart(self.k8s, "volcano-queues", queues=list(queues))
+            self.queues_manifest = self.add_chart("volcano-queues", chart, after=[self.release])
 
 
-ADDON = Volcano()
+def _queues(config) -> list[VolcanoQueue]:
+    return [VolcanoQueue(name=q.name, weight=q.weight, reclaimable=q.reclaimable, capability=QueueResources(
+        cpu=q.cpu, memory=f"{q.memory_gib}Gi", nvidia_gpus=q.gpus or None, neuron_devices=q.neuron_devices or None))
+        for q in config.services.volcano_queues]
+
+
+ADDON = AddonEntry(
+    "volcano", enabled=lambda config: config.services.volcano,
+    build=lambda scope, parts, after: Volcano(scope, "Volcano", cluster=parts.cluster, queues=_queues(parts.config),
+                                              after=after))

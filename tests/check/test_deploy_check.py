@@ -266,7 +266,7 @@ def test_check_command_reads_a_synthesized_template(prod, tmp_path):
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["check"], "error: check: give exactly one of --env NAME or --config FILE"),
+    (["check"], "error: check: give exactly one of --env NAME, --config FILE or --app COMMAND"),
     (["check", "--env", "prod", "--template", "/nonexistent.json"], "error: --template: cannot read '/nonexistent.json'"),
 ])
 def test_check_command_bad_arguments_are_one_line(argv, message):

@@ -121,8 +121,11 @@ def pins(requirements: list[str]) -> dict[str, str]:
 
 
 def requirement_pins(*files: str) -> dict[str, str]:
+    """name -> version of the requirements files, without a local build label (the tests' torch is `+cpu`, the
+    images' the same release built for their accelerator)."""
     lines = [line.split("#")[0].strip() for name in files for line in (REPO / name).read_text().splitlines()]
-    return pins([line for line in lines if "==" in line and not line.startswith("-")])
+    return {name: version.split("+", 1)[0]
+            for name, version in pins([line for line in lines if "==" in line and not line.startswith("-")]).items()}
 
 
 # ------------------------------------------------------------------------------------------------ tests

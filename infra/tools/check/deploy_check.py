@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
@@ -96,20 +97,55 @@ class CheckReport:
         self.failures.append(Finding(area, subject, field_, message))
 
 
-def run_check(template: Mapping[str, Any], *, config: PlatformConfig, jobs: Mapping[str, list[dict]] | None = None,
-              today: date | None = None) -> CheckReport:
-    """Check one synthesized stack ``template`` of ``config``; ``jobs`` maps a job kind to its rendered objects
-    (default: every kind ``eks-training render`` makes for ``config``)."""
-    return check_snapshot(load_snapshot(dict(template)), config=config, jobs=jobs, today=today)
+@dataclass(frozen=True)
+class CheckTarget:
+    """What the check knows of an app beyond its template.
+
+    For one of our environments (:func:`target_of`) that is its name, account and region, the job kinds `render`
+    makes for it and which namespace runs what; for any other CDK app (``--app``) only the stack's name and its
+    account and region, so the job kinds and the NetworkPolicy flows, which are defined per environment, are not
+    checked (and the report says so).
+    """
+
+    name: str
+    region: str | None = None
+    account: str | None = None
+    #: Job kind -> rendered objects; None: no job kinds to place (not one of our environments).
+    jobs: Mapping[str, list[dict]] | None = None
+    #: Which namespace runs what and the VPC's CIDR, for the NetworkPolicy flows; None: not evaluated.
+    namespaces: Any = None
+    vpc_cidr: str | None = None
+    network_policies: bool = False
 
 
-def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig, jobs: Mapping[str, list[dict]] | None = None,
-                   today: date | None = None) -> CheckReport:
+def target_of(config: PlatformConfig, jobs: Mapping[str, list[dict]] | None = None) -> CheckTarget:
+    """The check's view of one of our environments (``jobs`` default: every kind `render` makes for it)."""
+    return CheckTarget(config.name, config.region, config.account,
+                       jobs=jobs if jobs is not None else render_all_jobs(config), namespaces=namespaces_of(config),
+                       vpc_cidr=config.network.cidr, network_policies=config.services.network_policies)
+
+
+def run_check(template: Mapping[str, Any], *, config: PlatformConfig | None = None, target: CheckTarget | None = None,
+              jobs: Mapping[str, list[dict]] | None = None, today: date | None = None) -> CheckReport:
+    """Check one synthesized stack ``template`` of ``config`` (or of any app: ``target``); ``jobs`` maps a job kind
+    to its rendered objects (default: every kind ``eks-training render`` makes for ``config``)."""
+    return check_snapshot(load_snapshot(dict(template)), config=config, target=target, jobs=jobs, today=today)
+
+
+def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = None, target: CheckTarget | None = None,
+                   jobs: Mapping[str, list[dict]] | None = None, today: date | None = None) -> CheckReport:
     """:func:`run_check` on an already read snapshot."""
-    report = CheckReport(config.name, snap.kubernetes_version)
+    if target is None:
+        if config is None:
+            raise ValueError("check_snapshot: give config (one of our environments) or target (any app)")
+        target = target_of(config, jobs)
+    report = CheckReport(target.name, snap.kubernetes_version)
     pods, releases_pods = _release_pods(snap, report)
     pods += _manifest_pods(snap, report)
-    for kind, objects in (jobs if jobs is not None else render_all_jobs(config)).items():
+    if target.jobs is None:
+        report.notes.append("job kinds: this app is not one of our environments, so the jobs `eks-training render` "
+                            "makes are not placed (check an environment with --env or --config)")
+    for kind, objects in (target.jobs or {}).items():
         for obj in objects:
             pods += pod_templates(f"job {kind}", obj)
     advertised, report.device_plugins = advertised_by_source(snap.node_sources, pods)
@@ -123,12 +159,12 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig, jobs: Mapp
     _check_fsx_isolation(snap, report, pods)
     _check_service_accounts(snap, report, pods, releases_pods)
     _check_services(snap, report, releases_pods)
-    _check_network_policies(snap, report, releases_pods, config)
+    _check_network_policies(snap, report, releases_pods, target)
     _check_sign_in(snap, report)
     for source in snap.node_sources:  # a group at size 0 too: an operator may scale it by hand
         for what, why in unreachable(snap, source):
             report.fail("network", source.name, what, why)
-    _check_iam(snap, report, config)
+    _check_iam(snap, report, target)
     _check_version(snap, report, today or date.today())
     return report
 
@@ -247,9 +283,7 @@ def render_all_jobs(config: PlatformConfig) -> dict[str, list[dict]]:
 
 
 def _check_device_plugins(snap: PlatformSnapshot, report: CheckReport, pods: list[PodTemplate]) -> None:
-    for source in snap.node_sources:
-        if not source.can_have_nodes:
-            continue
+    for source in snap.node_sources:  # a group at size 0 too: an operator may scale it by hand
         wanted = []
         if source.accelerator:
             wanted.append((source.accelerator, DEVICE_RESOURCES[source.accelerator][0]))
@@ -397,16 +431,20 @@ def _check_services(snap: PlatformSnapshot, report: CheckReport, rendered: Mappi
 
 
 def _check_network_policies(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping[str, list[dict]],
-                            config: PlatformConfig) -> None:
+                            target: CheckTarget) -> None:
     """The flows jobs need pass and the doors that must stay shut are shut, under every policy the app applies
     (ours and the charts', which add up)."""
-    if not config.services.network_policies:
+    if target.namespaces is None:
+        report.notes.append("NetworkPolicies: the flows to allow and deny are defined per environment of ours, so they "
+                            "are not evaluated for this app")
+        return
+    if not target.network_policies:
         report.notes.append("NetworkPolicies are off (services.network_policies: false): every pod reaches every pod")
         return
     objects = [obj for _, obj in snap.objects()]
     objects += [obj for objs in rendered.values() for obj in objs if obj.get("kind") == "NetworkPolicy"]
-    for subject, field_, message in network_policy_findings(objects, namespaces=namespaces_of(config),
-                                                            vpc_cidr=config.network.cidr):
+    for subject, field_, message in network_policy_findings(objects, namespaces=target.namespaces,
+                                                            vpc_cidr=target.vpc_cidr):
         report.fail("network-policy", subject, field_, message)
 
 
@@ -427,7 +465,7 @@ def _check_sign_in(snap: PlatformSnapshot, report: CheckReport) -> None:
                                 "provider before anyone signs in")
 
 
-def _check_iam(snap: PlatformSnapshot, report: CheckReport, config: PlatformConfig) -> None:
+def _check_iam(snap: PlatformSnapshot, report: CheckReport, target: CheckTarget) -> None:
     roles = [lid for lid, r in snap.of_type("AWS::IAM::Role").items() if lid.startswith("KarpenterControllerRole")]
     if not roles:
         return
@@ -442,8 +480,8 @@ def _check_iam(snap: PlatformSnapshot, report: CheckReport, config: PlatformConf
                   for s in r["Properties"]["PolicyDocument"]["Statement"]]
     statements = _plain(statements)
     for difference in compare_policies(statements, reference_statements(reference), policy="karpenter-controller",
-                                       cluster_name=snap.cluster_name, region=config.region,
-                                       account=config.account):
+                                       cluster_name=snap.cluster_name, region=target.region or "${AWS::Region}",
+                                       account=target.account):
         report.fail("iam", "Karpenter controller role", difference.action, difference.message)
 
 
@@ -506,12 +544,10 @@ def synthesize_template(config: PlatformConfig) -> dict[str, Any]:
 
     import aws_cdk as cdk
 
-    from eks_training.infra.app_builder import build_app
+    from eks_training.infra.app_builder import APP_CONTEXT, build_app
 
-    cdk_json = next((p for p in (Path(__file__).resolve().parents[3] / "cdk.json", Path.cwd() / "cdk.json") if p.exists()), None)
-    context = json.loads(cdk_json.read_text()).get("context", {}) if cdk_json else {}
     with tempfile.TemporaryDirectory(prefix="eks-training-check-") as outdir:
-        app = cdk.App(outdir=outdir, context={**context, "nag": "false"})
+        app = cdk.App(outdir=outdir, context={**APP_CONTEXT, "nag": "false"})
         stack = build_app(app, config)
         assembly = app.synth()
         return assembly.get_stack_by_name(stack.stack_name).template
@@ -530,16 +566,44 @@ def add_arguments(parser) -> None:
     parser.add_argument("--config", help="an environment file of your own (instead of --env)")
     parser.add_argument("--template", help="read this synthesized template (cdk.out/EksTraining-ENV.template.json) "
                                            "instead of synthesizing in-process")
+    parser.add_argument("--app", help="check any CDK app instead: the command that synthesizes it (as `cdk synth --app` "
+                                      "runs it, from this folder) or its cloud assembly folder (cdk.out)")
+    parser.add_argument("--stack", help="with --app: the stack to check (default: every stack with an EKS cluster)")
+    parser.add_argument("--mirror", help=f"the upstream mirror folder (default: ${upstream.MIRROR_ENV})")
 
 
 def run(args) -> int:
     """The ``eks-training check`` command: print the report; exit 1 when anything would not run."""
     from eks_training.infra.config import load_config_file, load_environment
 
-    if bool(args.env) == bool(args.config):
-        raise ValueError("check: give exactly one of --env NAME or --config FILE")
+    if args.mirror:
+        upstream.mirror_root(args.mirror)  # one line now if it is no folder
+        os.environ[upstream.MIRROR_ENV] = args.mirror
+    if sum(map(bool, (args.env, args.config, args.app))) != 1:
+        raise ValueError("check: give exactly one of --env NAME, --config FILE or --app COMMAND")
+    if args.app:
+        return _run_app(args.app, args.stack)
     config = load_config_file(args.config) if args.config else load_environment(args.env)
     template = load_template(Path(args.template)) if args.template else synthesize_template(config)
     report = run_check(template, config=config)
     print(format_report(report))
     return 0 if report.ok else 1
+
+
+def _run_app(app: str, stack_name: str | None) -> int:
+    from eks_training.core.validation import invalid
+    from eks_training.infra.tools.check.cloud_assembly import app_assembly, stacks
+
+    with app_assembly(app) as assembly:
+        found = stacks(assembly)
+    chosen = [s for s in found if (s.name == stack_name if stack_name else s.has_cluster)]
+    if not chosen:
+        names = ", ".join(s.name for s in found) or "none"
+        raise invalid("--stack" if stack_name else "--app", stack_name or app,
+                      f"a stack of the app with an EKS cluster (its stacks: {names})")
+    failed = False
+    for stack in chosen:
+        report = run_check(stack.template, target=CheckTarget(stack.name, stack.region, stack.account))
+        print(format_report(report))
+        failed |= not report.ok
+    return 1 if failed else 0
