@@ -48,9 +48,8 @@ KUBERNETES_RELEASES: dict[str, KubernetesRelease] = {
         KubernetesRelease("1.33", date(2026, 7, 29), date(2027, 7, 29)),
         KubernetesRelease("1.34", date(2026, 12, 2), date(2027, 12, 2)),
         KubernetesRelease("1.35", date(2027, 3, 27), date(2028, 3, 27)),
-        # aws-cdk-lib 2.275 and the kubectl v36 layer support 1.36; EKS's calendar dates for it are not in our
-        # sources yet, so it is selectable but never the default until they are recorded here.
-        KubernetesRelease("1.36", None, None),
+        # On EKS since 2026-06-02 (EKS Kubernetes version calendar).
+        KubernetesRelease("1.36", date(2027, 8, 2), date(2028, 8, 2)),
     )
 }
 
@@ -97,9 +96,13 @@ class HelmPin:
 # The one pin table: every chart the platform installs, read by the add-ons, the constructs and the checks.
 # Versions follow ../shared/crds/SOURCES.md and ../shared/charts/SOURCES.md (the schemas and charts tests read).
 KARPENTER = HelmPin("karpenter", "oci://public.ecr.aws/karpenter/karpenter", "1.14.1", "kube-system")
+#: Karpenter's CRDs as their own release, at the controller's version and installed before it: the main chart
+#: puts them in crds/, which Helm installs once and never upgrades (1.14 added capacitybuffers).
+KARPENTER_CRD = HelmPin("karpenter-crd", "oci://public.ecr.aws/karpenter/karpenter-crd", KARPENTER.version, "kube-system")
 VOLCANO = HelmPin("volcano", "volcano", "1.15.1", "volcano-system", "https://volcano-sh.github.io/helm-charts")
 KUBERAY = HelmPin("kuberay-operator", "kuberay-operator", "1.7.0", "kuberay-system", "https://ray-project.github.io/kuberay-helm/")
-CERT_MANAGER = HelmPin("cert-manager", "oci://quay.io/jetstack/charts/cert-manager", "v1.19.1", "cert-manager")
+#: v1.21.1: the first release with the fix for GHSA-8rvj-mm4h-c258 (v1.19.1 lacks it).
+CERT_MANAGER = HelmPin("cert-manager", "oci://quay.io/jetstack/charts/cert-manager", "v1.21.1", "cert-manager")
 SLURM_OPERATOR_CRDS = HelmPin("slurm-operator-crds", "oci://ghcr.io/slinkyproject/charts/slurm-operator-crds", "1.2.1", "slinky")
 SLURM_OPERATOR = HelmPin("slurm-operator", "oci://ghcr.io/slinkyproject/charts/slurm-operator", "1.2.1", "slinky")
 NVIDIA_DEVICE_PLUGIN = HelmPin("nvidia-device-plugin", "nvidia-device-plugin", "0.20.0", "nvidia-device-plugin",
