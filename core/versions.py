@@ -115,3 +115,29 @@ EFA_DEVICE_PLUGIN = HelmPin("aws-efa-k8s-device-plugin", "aws-efa-k8s-device-plu
 JUPYTERHUB = HelmPin("jupyterhub", "jupyterhub", "4.4.0", "jupyterhub", "https://hub.jupyter.org/helm-chart/")
 #: The MPI Operator has no chart upstream: its release manifest at this tag, applied by an in-cluster Job.
 MPI_OPERATOR_VERSION = "v0.8.0"
+
+
+# --- Utility images -----------------------------------------------------------------------------------------------
+# The small images the platform's own Jobs and sidecars run, pinned by tag and digest: the digest of the multi-arch
+# index the tag named when it was recorded, copied from public repositories that pin the same image (each digest
+# below was found written in at least two unrelated ones, unless its comment says otherwise). The tag stays in front
+# for people; the node pulls by digest, so a re-pushed tag changes nothing until the pin is bumped here.
+
+#: A shell and busybox's tools: Slinky's logfile/initconf sidecars and the FSx workspace Job.
+ALPINE_IMAGE = "docker.io/library/alpine:3.23.4@sha256:5b10f432ef3da1b8d4c7eb6c487f2f5a8f096bc91145e68878dd4a5019afde11"
+#: Python's standard library for the Slurm key/password generator (its script is ours, in a ConfigMap).
+PYTHON_IMAGE = ("docker.io/library/python:3.13.13-alpine3.23"
+                "@sha256:420cd0bf0f3998275875e02ecd5808168cf0843cbb4d3c536432f729247b2acc")
+#: The in-cluster accounting database: MariaDB 11.4, an LTS release (supported to 2029) that slurmdbd supports.
+MARIADB_IMAGE = "docker.io/library/mariadb:11.4.13@sha256:611a2fcc5fa7c6ceb8644c6f74b25ede004ff6c3a6b38c8f8c23d3bbf6c26430"
+#: kubectl (with curl and sha256sum) for the MPI Operator installer Job, by the cluster's Kubernetes version: kubectl
+#: is supported within one minor version of the API server, so each cluster version gets a kubectl of its minor or
+#: a neighbour (a test keeps every row inside the skew and every selectable version covered).
+KUBECTL_IMAGES: dict[str, str] = {
+    # 1.32.1's digest was found in one public repository only (devfile's registry chart); none newer of 1.31/1.32.
+    **dict.fromkeys(("1.31", "1.32"),
+                    "docker.io/alpine/k8s:1.32.1@sha256:11e7706b73a219147a1c7cd2ddd8fb27768200ce87207b2808007f9a52d5c119"),
+    **dict.fromkeys(("1.33", "1.34", "1.35"),
+                    "docker.io/alpine/k8s:1.34.1@sha256:ec714df3813b5405292860f8a1c55c5727bf8c33c88992f1e981efad8065547f"),
+    "1.36": "docker.io/alpine/k8s:1.35.3@sha256:097aa60cbef561146757c7494468e9d7b04d843597ad1a1515ed09d0708c8014",
+}

@@ -17,8 +17,8 @@ class MpiOperator:
         return config.services.mpi_operator
 
     def install(self, ctx):
-        install = ctx.chart("mpi-operator-install", MpiOperatorInstallChart(ctx.k8s, "mpi-operator-install"),
-                            ctx.system_nodes)
+        install = ctx.chart("mpi-operator-install", MpiOperatorInstallChart(
+            ctx.k8s, "mpi-operator-install", kubernetes_version=ctx.config.kubernetes_version), ctx.system_nodes)
         support = MpiOperatorSupportChart(ctx.k8s, "mpi-operator-support",
                                           namespaces=[n.name for n in ctx.config.training_namespaces])
         ctx.chart("mpi-operator-support", support, install, ctx.namespaces_manifest)
