@@ -28,9 +28,14 @@ class KubernetesRelease:
     #: None: aws-cdk-lib and the kubectl layer support the version, but its EKS dates are not recorded here yet.
     end_of_standard_support: date | None
     end_of_extended_support: date | None
+    #: The day EKS first offered the version (None: long before any date recorded here matters).
+    on_eks_since: date | None = None
 
     def support_status(self, today: date) -> str:
-        """``standard``, ``extended`` (paid), ``ended`` or ``unrecorded`` (dates unknown to us) on ``today``."""
+        """``unreleased`` (not on EKS yet), ``standard``, ``extended`` (paid), ``ended`` or ``unrecorded`` (dates
+        unknown to us) on ``today``."""
+        if self.on_eks_since is not None and today < self.on_eks_since:
+            return "unreleased"
         if self.end_of_standard_support is None or self.end_of_extended_support is None:
             return "unrecorded"
         if today <= self.end_of_standard_support:
@@ -40,6 +45,7 @@ class KubernetesRelease:
         return "ended"
 
 
+#: Dates from the EKS Kubernetes version calendar (standard support 14 months from release on EKS, extended 12 more).
 KUBERNETES_RELEASES: dict[str, KubernetesRelease] = {
     r.version: r
     for r in (
@@ -48,8 +54,7 @@ KUBERNETES_RELEASES: dict[str, KubernetesRelease] = {
         KubernetesRelease("1.33", date(2026, 7, 29), date(2027, 7, 29)),
         KubernetesRelease("1.34", date(2026, 12, 2), date(2027, 12, 2)),
         KubernetesRelease("1.35", date(2027, 3, 27), date(2028, 3, 27)),
-        # On EKS since 2026-06-02 (EKS Kubernetes version calendar).
-        KubernetesRelease("1.36", date(2027, 8, 2), date(2028, 8, 2)),
+        KubernetesRelease("1.36", date(2027, 8, 2), date(2028, 8, 2), on_eks_since=date(2026, 6, 2)),
     )
 }
 
@@ -70,6 +75,8 @@ def support_warning(version: str, today: date) -> str | None:
     """A sentence for the synth output when ``version`` is past standard support on ``today``, else None."""
     release = KUBERNETES_RELEASES[version]
     status = release.support_status(today)
+    if status == "unreleased":
+        return f"Kubernetes {version} is offered by EKS from {release.on_eks_since} on: a cluster cannot be created before"
     if status == "unrecorded":
         return (f"Kubernetes {version}: EKS's support dates for it are not recorded in this eks-training release; "
                 "check the EKS version calendar before relying on it")
@@ -101,7 +108,7 @@ KARPENTER = HelmPin("karpenter", "oci://public.ecr.aws/karpenter/karpenter", "1.
 KARPENTER_CRD = HelmPin("karpenter-crd", "oci://public.ecr.aws/karpenter/karpenter-crd", KARPENTER.version, "kube-system")
 VOLCANO = HelmPin("volcano", "volcano", "1.15.1", "volcano-system", "https://volcano-sh.github.io/helm-charts")
 KUBERAY = HelmPin("kuberay-operator", "kuberay-operator", "1.7.0", "kuberay-system", "https://ray-project.github.io/kuberay-helm/")
-#: v1.21.1: the first release with the fix for GHSA-8rvj-mm4h-c258 (v1.19.1 lacks it).
+#: v1.21.1 carries the fix for GHSA-8rvj-mm4h-c258 (v1.19.1 does not; ../shared/charts/SOURCES.md).
 CERT_MANAGER = HelmPin("cert-manager", "oci://quay.io/jetstack/charts/cert-manager", "v1.21.1", "cert-manager")
 SLURM_OPERATOR_CRDS = HelmPin("slurm-operator-crds", "oci://ghcr.io/slinkyproject/charts/slurm-operator-crds", "1.2.1", "slinky")
 SLURM_OPERATOR = HelmPin("slurm-operator", "oci://ghcr.io/slinkyproject/charts/slurm-operator", "1.2.1", "slinky")
