@@ -60,15 +60,6 @@ from eks_training.workloads.plus_pods import on_system_nodes, runtime_default_se
 #: sha256 of deploy/v2beta1/mpi-operator.yaml at tag v0.8.0 of github.com/kubeflow/mpi-operator.
 MPI_OPERATOR_SHA256 = "b38def13a94abe60b2a4b3485239d77f64892b8fbd202e9e435a6031b7500a8f"
 MANIFEST_URL = "https://raw.githubusercontent.com/kubeflow/mpi-operator/{version}/deploy/v2beta1/mpi-operator.yaml"
-
-
-def installer_image(kubernetes_version: str) -> str:
-    """kubectl, curl and sha256sum in one small image, pinned by digest, with a kubectl inside the supported skew
-    (one minor version) of a ``kubernetes_version`` API server (:data:`~eks_training.core.versions.KUBECTL_IMAGES`)."""
-    if kubernetes_version not in KUBECTL_IMAGES:
-        raise invalid("kubernetes_version", kubernetes_version, f"use one of {', '.join(KUBECTL_IMAGES)}")
-    return KUBECTL_IMAGES[kubernetes_version]
-
 NAMESPACE = "mpi-operator-install"
 COMPONENT = "mpi-operator"
 
@@ -98,6 +89,14 @@ kubectl delete clusterrolebinding mpi-operator-installer --ignore-not-found
 """
 
 RBAC_GROUP = "rbac.authorization.k8s.io"
+
+
+def installer_image(kubernetes_version: str) -> str:
+    """kubectl, curl and sha256sum in one small image, pinned by digest, with a kubectl inside the supported skew
+    (one minor version) of a ``kubernetes_version`` API server (:data:`~eks_training.core.versions.KUBECTL_IMAGES`)."""
+    if kubernetes_version not in KUBECTL_IMAGES:
+        raise invalid("kubernetes_version", kubernetes_version, f"use one of {', '.join(KUBECTL_IMAGES)}")
+    return KUBECTL_IMAGES[kubernetes_version]
 
 
 @jsii.implements(kplus.IApiResource, kplus.IApiEndpoint)
@@ -201,14 +200,16 @@ class MpiOperatorInstallChart(cdk8s.Chart):
     (a later deploy that changes this chart re-applies the bindings and the Job, which runs and unbinds again).
     While the Job runs, ``escalate``/``bind`` on the operator's role names would let a thief of its token write
     any rights into those roles and bind them: the window is the Job's run, in a namespace where nothing else runs.
+
+    * ``kubernetes_version``: the cluster's, which picks the installer image (default: the newest version in EKS
+      standard support today, as the cluster's own default).
+    * ``image``: another image with kubectl, curl and sha256sum (default: :func:`installer_image` of
+      ``kubernetes_version``).
     """
 
     def __init__(self, scope: constructs.Construct, id: str, *, version: str = MPI_OPERATOR_VERSION,
                  sha256: str = MPI_OPERATOR_SHA256, kubernetes_version: str | None = None,
                  image: str | None = None) -> None:
-        """``kubernetes_version``: the cluster's (default: the newest in EKS standard support today), which picks
-        the installer image; ``image``: another image with kubectl, curl and sha256sum (default:
-        :func:`installer_image` of ``kubernetes_version``)."""
         super().__init__(scope, id)
         image = image or installer_image(kubernetes_version or default_kubernetes_version(date.today()))
         if not re.fullmatch(r"v\d+\.\d+\.\d+", version):
