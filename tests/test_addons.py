@@ -59,7 +59,7 @@ def test_each_environment_enables_what_its_config_and_capacity_ask_for(name, exp
 def test_the_stack_installs_every_enabled_addon_once(prod):
     releases = {p["Release"] for p in prod.helm_releases.values()}
     assert {"nvidia-device-plugin", "neuron-helm-chart", "aws-efa-k8s-device-plugin", "volcano", "kuberay-operator",
-            "cert-manager", "slurm-operator-crds", "slurm-operator", "jupyterhub", "karpenter"} == releases
+            "cert-manager", "slurm-operator-crds", "slurm-operator", "jupyterhub", "karpenter-crd", "karpenter"} == releases
 
 
 def test_the_observability_addon_lands_in_prod_with_node_repair_everywhere(prod):

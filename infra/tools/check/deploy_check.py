@@ -211,16 +211,21 @@ def _modelled_release(release, report: CheckReport) -> list[PodTemplate]:
     would fail every accelerated pod for a chart we could not read); any other release is listed as not checked."""
     name = release.chart.rstrip("/").rsplit("/", 1)[-1]
     known = upstream.chart_artifact(release.chart, release.version)
-    why = (f"chart {name} {release.version} is not at hand ({upstream.how_to_get(known)})" if known
-           else f"chart {name} {release.version} is no artifact this release pins")
+    if known is None:
+        why, how = f"chart {name} {release.version} is no artifact this release pins", ""
+    elif known.tree_sha256 is None and known.sha256 is None and known.oci_digest is None:
+        why = f"chart {name} {release.version} is in no mirror of ours and its upstream publishes no digest"
+        how = f"; `eks-training fetch-upstream --trust-on-first-use {known.path}` brings it"
+    else:
+        why, how = f"chart {name} {release.version} is not at hand", f"; {upstream.how_to_get(known)}"
     plugin = next((p for p in DEVICE_PLUGINS if p.chart == name), None)
     if plugin is None:
-        report.notes.append(f"helm release {release.release}: {why}; its values and pods are not checked")
+        report.notes.append(f"helm release {release.release}: {why}, so its values and pods are not checked{how}")
         return []
     where = ".".join(plugin.placement_values)
-    report.notes.append(f"helm release {release.release}: {why}; its {plugin.daemonset} DaemonSet is modelled from our "
-                        f"values ({where + '.' if where else ''}nodeSelector/tolerations/affinity, without the chart's "
-                        "defaults for keys we leave unset), its other keys are unchecked")
+    report.notes.append(f"helm release {release.release}: {why}, so its {plugin.daemonset} DaemonSet is modelled from "
+                        f"our values ({where + '.' if where else ''}nodeSelector/tolerations/affinity, without the "
+                        f"chart's defaults for keys we leave unset) and its other keys are unchecked{how}")
     placement = release.values
     for key in plugin.placement_values:
         placement = placement.get(key) or {}
@@ -236,8 +241,8 @@ def _manifest_pods(snap: PlatformSnapshot, report: CheckReport) -> list[PodTempl
         if obj.get("kind") == "Job" and "mpi-operator" in (obj.get("metadata") or {}).get("name", ""):
             operator = _mpi_operator_pods()
             if not operator:
-                report.notes.append(f"manifest {lid}: the MPI Operator release manifest ({MPI_OPERATOR_MANIFEST}) is not "
-                                    f"at hand, so the operator's own pods are not placed: "
+                report.notes.append(f"manifest {lid}: the MPI Operator release manifest is not at hand, so the "
+                                    "operator's own pods are not placed; "
                                     f"{upstream.how_to_get(upstream.file_artifact(MPI_OPERATOR_MANIFEST))}")
             pods += operator
     return pods
@@ -471,9 +476,8 @@ def _check_iam(snap: PlatformSnapshot, report: CheckReport, target: CheckTarget)
         return
     reference = upstream.file_path(KARPENTER_REFERENCE)
     if reference is None:
-        report.notes.append(f"IAM: Karpenter's reference policy ({KARPENTER_REFERENCE}) is not at hand, so the controller "
-                            f"policy is not compared with it: "
-                            f"{upstream.how_to_get(upstream.file_artifact(KARPENTER_REFERENCE))}")
+        report.notes.append("IAM: Karpenter's reference policy is not at hand, so the controller policy is not compared "
+                            f"with it; {upstream.how_to_get(upstream.file_artifact(KARPENTER_REFERENCE))}")
         return
     statements = [s for r in snap.of_type("AWS::IAM::Policy").values()
                   if any(isinstance(role, dict) and role.get("Ref") in roles for role in r["Properties"].get("Roles", []))
