@@ -138,7 +138,8 @@ def test_add_ons_take_typed_props_and_write_them_into_their_releases(other_app) 
 
     stack, cluster, made, template = other_app
     _, volcano = _resource(stack, template, made["volcano"].release)
-    assert json.loads(volcano["Properties"]["Values"]) == {"custom": {"default_ns": {"pool": "ops"}}}
+    assert json.loads(volcano["Properties"]["Values"]) == {"custom": {"default_ns": {"pool": "ops"}},
+                                                           "basic": {"image_pull_policy": "IfNotPresent"}}
     _, queues = _resource(stack, template, made["volcano"].queues_manifest)
     assert '"name":"team-a"' in json.dumps(queues["Properties"]["Manifest"]).replace(" ", "").replace('\\"', '"')
     assert made["after"].queues_manifest is None  # no queues given, no manifest

@@ -255,3 +255,63 @@ def test_fetch_upstream_lists_the_lock(capsys, no_upstream) -> None:
 def test_fetch_upstream_refuses_an_unknown_name_in_one_line(capsys) -> None:
     assert main(["fetch-upstream", "no-such-thing"]) == 2
     assert capsys.readouterr().err.strip().startswith("error: fetch-upstream ARTIFACT='no-such-thing' is not allowed")
+
+
+# --- OCI charts, against a real registry (Debian's docker-registry, the CNCF distribution) on 127.0.0.1 ----------
+
+
+@pytest.fixture()
+def registry(tmp_path: Path) -> Iterator[str]:
+    """A registry on a free loopback port; the `oci://` base to push to and pull from."""
+    import os
+    import socket
+    import time
+
+    binary = shutil.which("docker-registry")
+    if binary is None:
+        assert not os.environ.get("CI"), "CI installs Debian's docker-registry (.ci/run): it is missing"
+        pytest.skip("Debian's docker-registry is not installed (apt-get install docker-registry)")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = tmp_path / "registry.yml"
+    config.write_text(f"version: 0.1\nlog:\n  level: error\nstorage:\n  filesystem:\n    rootdirectory: {tmp_path}/data\n"
+                      f"http:\n  addr: 127.0.0.1:{port}\n")
+    server = subprocess.Popen([binary, "serve", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        yield f"oci://127.0.0.1:{port}/charts"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def _push(package: Path, base: str) -> str:
+    """Push a chart package; the manifest digest the registry now serves it under."""
+    done = subprocess.run([str(helm_binary()), "push", str(package), base, "--plain-http"], check=True,
+                          capture_output=True, text=True)
+    return upstream_fetch._OCI_DIGEST.search(done.stdout + done.stderr).group(1)
+
+
+def test_fetch_pulls_an_oci_chart_and_holds_it_to_its_manifest_digest(registry: str, tmp_path: Path,
+                                                                      no_upstream: Path) -> None:
+    pinned = upstream.chart_artifact("jobset", "0.12.0")
+    chart = upstream.locate(pinned, mirror=_mirror())
+    subprocess.run([str(helm_binary()), "package", str(chart), "--destination", str(tmp_path)], check=True,
+                   capture_output=True)
+    digest = _push(next(tmp_path.glob("jobset-*.tgz")), registry)
+    ours = dataclasses.replace(pinned, source=f"{registry}/jobset", oci_digest=digest)
+
+    (outcome,) = upstream_fetch.fetch([ours])
+    assert outcome.status == "fetched" and "oci manifest digest" in outcome.detail, outcome
+    assert (upstream.locate(ours) / "Chart.yaml").is_file()
+
+    wrong = "sha256:" + "1" * 64
+    (refused,) = upstream_fetch.fetch([dataclasses.replace(ours, oci_digest=wrong)], cache=no_upstream / "other")
+    assert refused.status == "refused" and refused.detail == f"expected {wrong}, got {digest}"

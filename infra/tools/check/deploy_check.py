@@ -513,6 +513,9 @@ def _check_version(snap: PlatformSnapshot, report: CheckReport, today: date) -> 
     elif status == "ended":
         report.fail("version", "EKS cluster", "Version",
                     f"Kubernetes {release.version} left extended support on {release.end_of_extended_support}")
+    elif status == "unreleased":
+        report.fail("version", "EKS cluster", "Version",
+                    f"Kubernetes {release.version} is not on EKS before {release.on_eks_since}: the cluster cannot be created")
     elif status == "unrecorded":
         report.notes.append(f"Kubernetes {release.version}: EKS support dates not recorded; not checked")
 
