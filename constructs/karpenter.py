@@ -10,12 +10,11 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
-from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import KARPENTER_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR
 from eks_training.core.versions import KARPENTER, KARPENTER_CRD
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding, wildcard_resource_finding
 
 KARPENTER_NAMESPACE = KARPENTER.namespace
-KARPENTER_SERVICE_ACCOUNT = "karpenter"
 
 # EC2 events that tell Karpenter to drain a node before AWS takes it away.
 _INTERRUPTION_EVENTS = {

@@ -35,7 +35,7 @@ from typing import Any
 import yaml
 
 from eks_training.core import upstream
-from eks_training.core.versions import KUBERNETES_RELEASES, MPI_OPERATOR_VERSION
+from eks_training.core.versions import KARPENTER, KUBERNETES_RELEASES, MPI_OPERATOR_VERSION
 from eks_training.infra.addons.network_policies import namespaces_of
 from eks_training.infra.config import PlatformConfig
 from eks_training.infra.tools.check import helm
@@ -56,7 +56,7 @@ from eks_training.infra.tools.check.placement import (
 )
 from eks_training.infra.tools.check.reachability import unreachable
 from eks_training.infra.tools.check.snapshot import DEVICE_RESOURCES, PlatformSnapshot, load_snapshot, text
-from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import KARPENTER_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR
 
 KARPENTER_REFERENCE = "reference/karpenter-1.14-cloudformation.yaml"
 MPI_OPERATOR_MANIFEST = f"charts/mpi-operator-{MPI_OPERATOR_VERSION}/mpi-operator.yaml"
@@ -471,7 +471,12 @@ def _check_sign_in(snap: PlatformSnapshot, report: CheckReport) -> None:
 
 
 def _check_iam(snap: PlatformSnapshot, report: CheckReport, target: CheckTarget) -> None:
-    roles = [lid for lid, r in snap.of_type("AWS::IAM::Role").items() if lid.startswith("KarpenterControllerRole")]
+    # The controller's role is the one its Pod Identity association hands to Karpenter's ServiceAccount.
+    roles = [association["Properties"]["RoleArn"]["Fn::GetAtt"][0]
+             for association in snap.of_type("AWS::EKS::PodIdentityAssociation").values()
+             if association["Properties"].get("ServiceAccount") == KARPENTER_SERVICE_ACCOUNT
+             and association["Properties"].get("Namespace") == KARPENTER.namespace
+             and isinstance(association["Properties"].get("RoleArn"), dict) and "Fn::GetAtt" in association["Properties"]["RoleArn"]]
     if not roles:
         return
     reference = upstream.file_path(KARPENTER_REFERENCE)
