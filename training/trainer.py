@@ -153,7 +153,9 @@ class Trainer:
         self.optimizer = build_optimizer(self.model, config, runtime)
         self.scheduler = build_scheduler(self.optimizer, config.warmup_steps, config.max_steps,
                                          config.lr_scheduler, config.min_lr_ratio)
-        self.state = TrainState(model=config.model, seed=config.seed, lora=lora_settings(built.inner))
+        self.state = TrainState(model=config.model, seed=config.seed, lora=lora_settings(built.inner),
+                                data=config.data, dataset=dataset.fingerprint, seq_len=self.seq_len,
+                                vocab_size=vocab_size_of(built.inner))
         self.guard = DivergenceGuard(config.loss_spike_factor, config.max_loss_spikes)
         self._params = [p for p in self.model.parameters() if p.requires_grad]
         self.tokens_per_step = dataset.samples_per_micro_step * self.seq_len * config.grad_accum
@@ -189,7 +191,12 @@ class Trainer:
             if step is not None:
                 print(f"restored step-{step} from {config.s3_uri}", file=sys.stderr, flush=True)
         runtime.barrier()  # no rank reads the folder before the download is done
-        return self.checkpointer.load()
+        latest = self.checkpointer.latest()
+        if latest is None:
+            return None
+        folder = self.checkpointer.folder(latest)
+        self.state.refuse_other_run(torch.load(folder / "trainer-rank-0.pt", weights_only=False), folder)
+        return self.checkpointer.load(latest)
 
     def train_step(self, micro_batches: Sequence[Batch]) -> StepOutput:
         """One optimizer step over ``micro_batches`` (gradients accumulated, all-reduced once at the end)."""
@@ -236,7 +243,14 @@ class Trainer:
         # Rank 0 also hands each record to the telemetry sinks (--emf, --emf-endpoint, --tensorboard-dir).
         logger = MetricsLogger(stream, config.max_steps, progress=sys.stderr,
                                sinks=open_sinks(config) if runtime.is_main else ())
-        if resumed_from is not None:
+        if resumed_from is not None and resumed_from >= config.max_steps:
+            # Nothing to train: say so rather than log a resume and report a finished run of zero steps.
+            if runtime.is_main:
+                print(f"already complete: {self.checkpointer.folder(resumed_from)} is at step {resumed_from} and "
+                      f"--max-steps is {config.max_steps}; nothing to train (raise --max-steps to train further)",
+                      file=sys.stderr, flush=True)
+            logger.event(event="already_complete", step=resumed_from, max_steps=config.max_steps)
+        elif resumed_from is not None:
             if runtime.is_main:
                 print(f"resumed from step {resumed_from}", file=sys.stderr, flush=True)
             logger.event(event="resumed", step=resumed_from, samples_consumed=self.data.samples_consumed)
