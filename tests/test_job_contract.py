@@ -76,12 +76,41 @@ def test_every_training_kind_parses_with_the_trainers_parser_and_uses_the_mounte
         config = parse_config(argv)
         # The shared data (read-only) and the namespace's own workspace: the two FSx claims every pod mounts.
         assert config.data == "/fsx/data/wiki/train" and config.eval_data == "/fsx/data/wiki/eval"
-        assert config.checkpoint_dir == "/fsx/workspace/checkpoints/train"
+        assert config.checkpoint_dir == f"/fsx/workspace/checkpoints/{kind}"  # no name given: the kind's
         assert config.model == "1b"
     if not isinstance(rendered, str):
         mounts = [m for obj in rendered for m in _all(obj, "volumeMounts")]
         claims = [v for obj in rendered for v in _all(obj, "volumes")]
         assert_namespace_fsx(claims, [m for m in mounts if m["name"].startswith("fsx")])
+
+
+def test_two_jobs_of_different_kinds_never_share_a_checkpoint_folder(prod, prod_images):
+    folders = {kind: {parse_config(argv).checkpoint_dir
+                      for argv in trainer_argvs(render_job(prod.config, kind, images=prod_images, dataset="wiki"))}
+               for kind in TRAINING_KINDS}
+    assert all(len(found) == 1 for found in folders.values()), folders
+    assert len({found.pop() for found in folders.values()}) == len(TRAINING_KINDS), folders
+
+
+def test_render_without_a_name_derives_a_unique_one_and_prints_it(prod, capsys):
+    argv = ["render", "pytorch-job", "--env", "prod", "--dataset", "wiki", "--image", "registry.example/t:1", "-o", "json"]
+    names, folders = [], []
+    for _ in range(2):
+        assert main(argv) == 0
+        captured = capsys.readouterr()
+        (line,) = captured.err.splitlines()
+        match = re.match(r"^job name: (pytorch-job-\d{4}-\d{6}-[0-9a-f]{4}) \(derived; its checkpoints: (\S+); "
+                         r"render again with --name \1 to resume it\)$", line)
+        assert match, line
+        names.append(match.group(1))
+        (argv_,) = trainer_argvs(json.loads(captured.out))
+        folders.append(parse_config(argv_).checkpoint_dir)
+        assert folders[-1] == match.group(2) == f"/fsx/workspace/checkpoints/{names[-1]}"
+    assert names[0] != names[1] and folders[0] != folders[1]
+    assert main([*argv, "--name", "llama-sft"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and parse_config(trainer_argvs(json.loads(captured.out))[0]).checkpoint_dir == \
+        "/fsx/workspace/checkpoints/llama-sft"
 
 
 def _all(node, key):
