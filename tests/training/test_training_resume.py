@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from eks_training.training.checkpoint import complete_steps
+from eks_training.training.data import synthetic_tokens, write_token_dir
 
 from training_helpers import TINY_FLAGS, quiet_env, read_records
 
@@ -63,3 +64,35 @@ def test_killed_run_resumes_like_an_uninterrupted_one(token_data: Path, tmp_path
         assert got[step]["lr"] == pytest.approx(expected[step]["lr"], rel=1e-6), step
         assert got[step]["loss"] == pytest.approx(expected[step]["loss"], abs=1e-5), step
     assert sorted(p.name for p in ckpt.iterdir()) == [f"step-{MAX_STEPS - EVERY}", f"step-{MAX_STEPS}"]
+
+
+def _run(data: Path, ckpt: Path, metrics: Path, *flags: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "eks_training.training.train", "--data", str(data), *TINY_FLAGS,
+                           "--max-steps", "2", "--warmup-steps", "0", "--checkpoint-dir", str(ckpt), "--checkpoint-every", "2",
+                           "--metrics-file", str(metrics), *flags],
+                          capture_output=True, text=True, env=quiet_env(), timeout=120)
+
+
+def test_a_complete_run_says_so_and_a_checkpoint_of_another_run_is_refused(token_data: Path, tmp_path: Path) -> None:
+    ckpt, metrics = tmp_path / "ckpt", tmp_path / "metrics.jsonl"
+    assert _run(token_data, ckpt, metrics).returncode == 0
+    trained = read_records(metrics)
+
+    again = _run(token_data, ckpt, metrics)
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert f"already complete: {ckpt}/step-2 is at step 2 and --max-steps is 2; nothing to train" in again.stderr
+    assert "resumed from" not in again.stderr
+    added = read_records(metrics)[len(trained):]
+    assert [r.get("event") for r in added] == ["already_complete"] and not any("loss" in r for r in added)
+
+    # Another sequence length, or another dataset, in the same folder: one line, exit 2, nothing written.
+    other_data = tmp_path / "other"
+    write_token_dir(other_data, [synthetic_tokens(5000, 256, seed=7)], 256)
+    for flags, field, theirs, ours in ((["--seq-len", "16", "--max-steps", "3"], "--seq-len", "32", "16"),
+                                       (["--data", str(other_data), "--max-steps", "3"], "--data", token_data, other_data)):
+        refused = _run(token_data, ckpt, metrics, *flags)
+        assert refused.returncode == 2, refused.stderr[-2000:]
+        assert refused.stderr.strip().splitlines() == [
+            f"error: --checkpoint-dir='{ckpt}' is not allowed: a folder of this run's checkpoints: step-2 was written "
+            f"with {field} {theirs} (this run: {ours}); give the job its own --name or --checkpoint-dir"]
+    assert complete_steps(ckpt) == [2]
