@@ -216,3 +216,38 @@ def _pod_specs(node):
     elif isinstance(node, list):
         for value in node:
             yield from _pod_specs(value)
+
+
+@pytest.mark.parametrize(("data_input", "tokenizer"), [
+    ("/fsx/corpus", "s3://corpus-bucket/tokenizer.json"),  # /fsx itself is not mounted, only its data and workspace
+    ("/home/me/corpus", "s3://corpus-bucket/tokenizer.json"),
+    ("s3://corpus-bucket/raw/", "/fsx/data/../etc/tokenizer.json"),
+    ("s3://corpus-bucket/raw/", "/fsx/data/"),
+])
+def test_data_prep_refuses_inputs_its_pod_cannot_read(prod, prod_images, data_input, tokenizer):
+    with pytest.raises(ValueError) as raised:
+        render_job(prod.config, "data-prep", images=prod_images, dataset="wiki", data_input=data_input,
+                   tokenizer=tokenizer)
+    field, value = ("input", data_input) if not data_input.startswith("s3://") else ("tokenizer", tokenizer)
+    assert str(raised.value) == (f"{field}={value!r} is not allowed: use s3://bucket/prefix or a path the pod mounts: "
+                                 "under /fsx/data/ or /fsx/workspace/")
+
+
+def test_data_prep_paths_it_accepts_are_mounted_and_its_split_flags_reach_the_command(prod, prod_images):
+    job, = render_job(prod.config, "data-prep", images=prod_images, dataset="wiki", data_input="/fsx/data/raw/books",
+                      tokenizer="/fsx/workspace/tokenizers/tokenizer.json", eval_fraction=0.2, txt_document="line")
+    container = job["spec"]["template"]["spec"]["containers"][0]
+    command = container["command"]
+    for flag in ("--input", "--tokenizer"):
+        path = command[command.index(flag) + 1]
+        assert any(path.startswith(mount["mountPath"] + "/") for mount in container["volumeMounts"]), path
+    # The command is data prep's own: its parser reads the split flags as given.
+    from eks_training.training.data_prep import _Parser, add_arguments, options_from_args
+
+    parser = _Parser()
+    add_arguments(parser)
+    options = options_from_args(parser.parse_args(command[command.index("eks_training.training.data_prep") + 1:]))
+    assert (options.eval_fraction, options.txt_document) == (0.2, "line")
+    with pytest.raises(ValueError, match="^eval_fraction=1.5 is not allowed: use a number >= 0 and < 1"):
+        render_job(prod.config, "data-prep", images=prod_images, dataset="wiki", data_input="s3://corpus-bucket/raw/",
+                   tokenizer="s3://corpus-bucket/t.json", eval_fraction=1.5)

@@ -54,14 +54,15 @@ def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = No
                name: str | None = None,
                namespace: str | None = None, train_args: str | None = None, dataset: str | None = None,
                model: str | None = DEFAULT_MODEL, checkpoint_sidecar: bool = False, checkpoint_s3_uri: str | None = None,
-               data_input: str | None = None, tokenizer: str | None = None,
-               health_check: bool = False) -> list[dict] | str:
+               data_input: str | None = None, tokenizer: str | None = None, eval_fraction: float | None = None,
+               txt_document: str | None = None, health_check: bool = False) -> list[dict] | str:
     """The objects (or, for slurm-batch, the sbatch script) of one job of ``kind_name`` in ``config``'s platform.
 
     ``images`` maps a variant (gpu, neuron, ray) to the environment's image (:func:`eks_training.infra.tools.images.
     environment_images`), or is a function returning that map, called only once the arguments are known good;
     ``image`` overrides it. Training kinds read ``dataset`` (prepared under the FSx data path)
-    and train ``model``; ``data-prep`` tokenizes ``data_input`` with ``tokenizer`` into ``dataset``. ``name`` is the
+    and train ``model``; ``data-prep`` tokenizes ``data_input`` with ``tokenizer`` into ``dataset`` (``eval_fraction``
+    and ``txt_document`` as data prep's flags; default: its defaults). ``name`` is the
     job's name and so its checkpoint folder; default: the kind's name, so two kinds never share one (the command
     line derives a unique name per render instead, :func:`derived_job_name`).
     """
@@ -85,8 +86,11 @@ def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = No
         system = node_capacity(config.system_nodes.instance_type)
         workers = max(1, int(system.allocatable_cpu) // 2)
         memory = f"{max(1, int(system.allocatable_memory / 2**30) // 2)}Gi"
+        extra = {key: value for key, value in (("eval_fraction", eval_fraction), ("txt_document", txt_document))
+                 if value is not None}
         job = DataPrepJob(name=name, namespace=namespace, image=image or _image(config, images, "gpu"),
-                          input=data_input, tokenizer=tokenizer, dataset=dataset, workers=workers, memory=memory)
+                          input=data_input, tokenizer=tokenizer, dataset=dataset, workers=workers, memory=memory,
+                          **extra)
         return kind.build(job, PlacementNames())
     limits = instance_type_limits(config)
     wanted = kind.accelerator
