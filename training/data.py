@@ -71,7 +71,7 @@ class TokenDataset:
         self._samples: list[tuple[int, int]] = []
         paths = sorted(folder.glob("*.bin"))
         self.fingerprint = _fingerprint(meta["dtype"], paths)
-        short: list[torch.Tensor] = []  # files too short for one sample, joined until they make one
+        short: list[torch.Tensor] = []  # consecutive files too short for one sample
         with warnings.catch_warnings():
             # Read-only maps are never written through; torch warns about them regardless.
             warnings.simplefilter("ignore", UserWarning)
@@ -82,12 +82,13 @@ class TokenDataset:
                     mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
                 tokens = torch.frombuffer(mapped, dtype=torch_dtype)
                 if len(tokens) < seq_len + 1:
-                    # A shard shorter than one sample would never be trained on: it is read together with the
-                    # next short ones (documents end with the end-of-document token, so they stay apart).
+                    # A shard shorter than one sample would never be trained on: consecutive short ones are read
+                    # as one stream (documents end with the end-of-document token, so they stay apart).
                     short.append(tokens.to(torch.long))  # a copy in memory (short by definition)
-                    if sum(len(t) for t in short) < seq_len + 1:
-                        continue
-                    tokens, short = torch.cat(short), []
+                    continue
+                if short:
+                    self._add_file(torch.cat(short), seq_len)
+                    short = []
                 self._add_file(tokens, seq_len)
             if short:
                 self._add_file(torch.cat(short), seq_len)

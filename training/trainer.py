@@ -9,6 +9,7 @@ resumed trainer continues exactly where the saved one was.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -80,6 +81,21 @@ def resolve_precision(config: TrainConfig, runtime: Runtime) -> str:
     return "fp32" if runtime.kind == "cpu" else "bf16"
 
 
+def prepare_metrics_file(path: str) -> None:
+    """Create ``--metrics-file``'s folder; on every rank, so a bad path is one line and exit 2 everywhere rather
+    than rank 0's traceback at the first record and its peers' failed collectives."""
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.is_dir():
+            raise IsADirectoryError(21, "a folder, not a file")
+        if not os.access(target.parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+            raise PermissionError(13, "not writable")
+    except OSError as error:
+        raise invalid("--metrics-file", path, f"a file path in a folder this process can create and write "
+                      f"({error.strerror})") from None
+
+
 def build_optimizer(model: nn.Module, config: TrainConfig, runtime: Runtime) -> torch.optim.AdamW:
     trainable = [p for p in model.parameters() if p.requires_grad]
     groups = [
@@ -135,6 +151,8 @@ class Trainer:
     def __init__(self, config: TrainConfig, runtime: Runtime, reporter: Reporter | None = None, *,
                  watchdog: ExitWatchdog | None = None, compile_backend: str = "inductor") -> None:
         self.config, self.runtime, self.reporter, self.watchdog = config, runtime, reporter, watchdog
+        if config.metrics_file:
+            prepare_metrics_file(config.metrics_file)
         self.precision = resolve_precision(config, runtime)
         self.seq_len = config.seq_len or default_seq_len(config.model)
         built = build_for_training(config, runtime, self.precision, self.seq_len, compile_backend)

@@ -340,3 +340,16 @@ def test_a_llama_3_style_tokenizer_gets_its_beginning_of_text_token(corpus: dict
     prepare(PrepOptions(input=str(tmp_path / "in"), output=str(tmp_path / "plain"),
                         tokenizer=str(corpus["tokenizer_path"]), txt_document="line", eval_fraction=0, progress=False))
     assert read_split(tmp_path / "plain" / "train")[0]["bos_token_id"] is None
+
+
+def test_shards_shorter_than_a_sample_are_read_together_not_skipped(tmp_path: Path) -> None:
+    from eks_training.training.data import write_token_dir
+
+    # Ten 7-token shards (documents of small workers, or a tail) and seq_len 16: alone, none holds a sample.
+    shards = [[100 + 10 * shard + i for i in range(7)] for shard in range(10)]
+    write_token_dir(tmp_path, shards, 256)
+    dataset = TokenDataset(tmp_path, seq_len=16, micro_batch_size=1, shuffle=False)
+    stream = [token for shard in shards for token in shard]  # write_token_dir names them in this order
+    assert len(dataset) == (len(stream) - 1) // 16
+    rows = dataset.rows(0, len(dataset)).tolist()
+    assert rows == [stream[i * 16:i * 16 + 17] for i in range(len(dataset))]
