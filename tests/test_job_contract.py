@@ -251,3 +251,97 @@ def test_data_prep_paths_it_accepts_are_mounted_and_its_split_flags_reach_the_co
     with pytest.raises(ValueError, match="^eval_fraction=1.5 is not allowed: use a number >= 0 and < 1"):
         render_job(prod.config, "data-prep", images=prod_images, dataset="wiki", data_input="s3://corpus-bucket/raw/",
                    tokenizer="s3://corpus-bucket/t.json", eval_fraction=1.5)
+
+
+def _emf_labels(stdout: str) -> set[tuple[str, str]]:
+    records = [json.loads(line) for line in stdout.splitlines() if line.startswith('{"_aws"')]
+    assert records, stdout[-2000:]
+    return {(record["Namespace"], record["Job"]) for record in records}
+
+
+def _fsx_with_a_dataset(root, dataset: str):
+    from eks_training.training.data import synthetic_tokens, write_token_dir
+
+    for split, seed in (("train", 1), ("eval", 2)):
+        write_token_dir(root / "data" / dataset / split, [synthetic_tokens(3000, 256, seed=seed)], 256)
+    (root / "workspace").mkdir()
+    return root
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+# What sshd (an MPI rank's parent) or a bare login hands a process: a fixed environment, none of the launcher's.
+def _bare_env(tmp_path, **extra: str) -> dict[str, str]:
+    import sys
+    from pathlib import Path
+
+    return {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8",
+            "OMP_NUM_THREADS": "1", "PYTHONWARNINGS": "ignore", "CUDA_VISIBLE_DEVICES": "", **extra}
+
+
+_LABELLED_RUN = ("--model tiny --seq-len 32 --micro-batch-size 2 --max-steps 1 --precision fp32 --emf true "
+                 "--eval-batches 1")
+
+
+@pytest.mark.slow
+def test_metrics_carry_the_job_labels_through_mpirun(tmp_path):
+    import subprocess
+
+    from eks_training.workloads.job_mpi import mpi_job
+    from eks_training.workloads.job_pods import TrainingJob
+
+    job = TrainingJob(name="llm-mpi", namespace="ai-research", instance_type="g5.xlarge", nodes=1,
+                      image="registry.example/trainer:1", dataset="wiki", train_args=tuple(_LABELLED_RUN.split()))
+    obj = mpi_job(job)
+    launcher = obj["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]["containers"][0]
+    command = launcher["command"]
+    # The launcher's environment as the kubelet sets it (the downward API gives the object's namespace).
+    launcher_env = {item["name"]: item.get("value", obj["metadata"]["namespace"]) for item in launcher.get("env", [])}
+    assert command[0] == "mpirun"
+    forwarded, index = {}, 1
+    while command[index] != "torchrun":  # Open MPI's options, up to the program it starts on every node
+        if command[index] == "-x":
+            name, _, value = command[index + 1].partition("=")
+            if value or name in launcher_env:  # -x NAME forwards the launcher's value, when it has one
+                forwarded[name] = value or launcher_env[name]
+            index += 2
+        else:
+            index += 1 if command[index] == "--allow-run-as-root" else 2
+    fsx, port = _fsx_with_a_dataset(tmp_path / "fsx", "wiki"), _free_port()
+    argv = [re.sub(r"^--rdzv_endpoint=.*", f"--rdzv_endpoint=127.0.0.1:{port}", arg) for arg in command[index:]]
+    argv = [str(fsx) + arg[4:] if arg.startswith("/fsx/") else arg for arg in argv]
+    done = subprocess.run(argv, capture_output=True, text=True, env=_bare_env(tmp_path, **forwarded), timeout=240)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert _emf_labels(done.stdout) == {("ai-research", "llm-mpi")}
+
+
+@pytest.mark.slow
+def test_metrics_carry_the_job_labels_through_the_sbatch_script(tmp_path):
+    import subprocess
+
+    from eks_training.workloads.job_pods import RENDEZVOUS_PORT, TrainingJob
+    from eks_training.workloads.sbatch import sbatch_script
+
+    job = TrainingJob(name="llm-slurm", namespace="slurm", instance_type="g5.xlarge", nodes=1,
+                      image="registry.example/trainer:1", dataset="wiki", train_args=tuple(_LABELLED_RUN.split()))
+    fsx, port = _fsx_with_a_dataset(tmp_path / "fsx", "wiki"), _free_port()
+    script = sbatch_script(job, partition="gpu").replace("/fsx/", f"{fsx}/").replace(f":{RENDEZVOUS_PORT}", f":{port}")
+    # Stand-ins for the two Slurm commands the script calls: srun starts its command with the script's environment
+    # (Slurm's default --export=ALL), on the one node of this allocation.
+    shims = tmp_path / "bin"
+    shims.mkdir()
+    (shims / "srun").write_text('#!/bin/sh\nexec "$@"\n')
+    (shims / "scontrol").write_text("#!/bin/sh\necho 127.0.0.1\n")
+    for shim in shims.iterdir():
+        shim.chmod(0o755)
+    env = _bare_env(tmp_path, SLURM_JOB_NODELIST="node-1", SLURM_NNODES="1", SLURM_JOB_ID="7")
+    env["PATH"] = f"{shims}:{env['PATH']}"
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, timeout=240)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert _emf_labels(done.stdout) == {("slurm", "llm-slurm")}
