@@ -338,6 +338,7 @@ class TokenizerInfo:
     eod_id: int
     dtype: str
     bos_id: int | None = None  # put before every document when the tokenizer has one (see _bos_id)
+    bos_token: str | None = None
 
 
 def _fetch_tokenizer(options: PrepOptions, work_dir: Path) -> str:
@@ -394,8 +395,9 @@ def load_tokenizer(options: PrepOptions, work_dir: Path) -> TokenizerInfo:
                                                             f"(uint32; this one has {vocab_size})")
         raise invalid("--dtype", dtype, f"uint32 or auto: the tokenizer has {vocab_size} ids and {dtype} holds "
                                         f"ids below {DTYPE_LIMITS[dtype]}")
-    return TokenizerInfo(path, vocab_size, eod_token, int(tokenizer.token_to_id(eod_token)), dtype,
-                         _bos_id(tokenizer))
+    bos_id = _bos_id(tokenizer)
+    return TokenizerInfo(path, vocab_size, eod_token, int(tokenizer.token_to_id(eod_token)), dtype, bos_id,
+                         tokenizer.id_to_token(bos_id) if bos_id is not None else None)
 
 
 def _bos_id(tokenizer: Any) -> int | None:
@@ -712,7 +714,7 @@ def prepare(options: PrepOptions) -> dict[str, Any]:
                 "dtype": info.dtype, "vocab_size": info.vocab_size,
                 "tokens": totals[split].tokens, "documents": totals[split].documents,
                 "shards": sorted(totals[split].shards), "eod_token": info.eod_token, "eod_token_id": info.eod_id,
-                "bos_token_id": info.bos_id,
+                "bos_token_id": info.bos_id, "bos_token": info.bos_token,
                 "tokenizer": options.tokenizer, "source": options.input, "split": split,
                 "eval_fraction": options.eval_fraction, "seed": options.seed,
             }

@@ -122,12 +122,26 @@ TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_ma
 
 
 def copy_tokenizer(data: str | None, out: Path) -> list[str]:
-    """Copy the tokenizer files found in the run's ``--data`` folder into ``out``; returns their names."""
+    """Copy the tokenizer files found in the run's ``--data`` folder into ``out``; returns their names. A bare
+    ``tokenizer.json`` (what data prep leaves) gets a ``tokenizer_config.json`` naming its end-of-document and
+    beginning-of-text tokens from the data's meta.json, so ``AutoTokenizer.from_pretrained(out)`` loads it."""
     if not data or not Path(data).is_dir():
         return []
-    copied = [name for name in TOKENIZER_FILES if (Path(data) / name).is_file()]
+    folder = Path(data)
+    copied = [name for name in TOKENIZER_FILES if (folder / name).is_file()]
     for name in copied:
-        shutil.copyfile(Path(data) / name, out / name)
+        shutil.copyfile(folder / name, out / name)
+    if "tokenizer.json" in copied and "tokenizer_config.json" not in copied:
+        try:
+            meta = json.loads((folder / "meta.json").read_text())
+        except (OSError, ValueError):
+            meta = {}
+        config = {"tokenizer_class": "PreTrainedTokenizerFast"}
+        for key, field in (("eos_token", "eod_token"), ("bos_token", "bos_token")):
+            if meta.get(field):
+                config[key] = meta[field]
+        (out / "tokenizer_config.json").write_text(json.dumps(config, indent=2) + "\n")
+        copied.append("tokenizer_config.json")
     return copied
 
 

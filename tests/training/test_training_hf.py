@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,15 @@ def _random_llama(folder: Path, dtype: torch.dtype = torch.float32, **overrides)
     return folder
 
 
+def _word_tokenizer():
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    tokenizer = Tokenizer(models.WordLevel(vocab={"[UNK]": 0, "<|endoftext|>": 1, "hello": 2, "world": 3},
+                                           unk_token="[UNK]"))
+    tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    return tokenizer
+
+
 def _hf_logits(folder: Path) -> torch.Tensor:
     model = transformers.AutoModelForCausalLM.from_pretrained(folder, local_files_only=True, dtype=torch.float32)
     with torch.no_grad():
@@ -53,17 +63,19 @@ def _train(token_data: Path, checkpoints: Path, *flags: str, steps: int = 3):
 
 
 def test_export_is_a_transformers_folder_with_the_checkpoints_logits(token_data: Path, tmp_path: Path) -> None:
-    trained = _train(token_data, tmp_path / "ckpt")
+    # A data folder as data prep leaves it: shards, meta.json naming the end-of-document token, tokenizer.json.
+    data = tmp_path / "data"
+    shutil.copytree(token_data, data)
+    _word_tokenizer().save(str(data / "tokenizer.json"))
+    meta = json.loads((data / "meta.json").read_text())
+    (data / "meta.json").write_text(json.dumps({**meta, "eod_token": "<|endoftext|>"}))
+    trained = _train(data, tmp_path / "ckpt")
     out = tmp_path / "hf"
-    (token_data / "tokenizer.json").write_text("{}")  # data prep leaves the tokenizer beside the shards
-    try:
-        assert export.main(["export", "--checkpoint-dir", str(tmp_path / "ckpt"), "--out", str(out),
-                            "--dtype", "fp32"]) == 0
-    finally:
-        (token_data / "tokenizer.json").unlink()
+    assert export.main(["export", "--checkpoint-dir", str(tmp_path / "ckpt"), "--out", str(out), "--dtype", "fp32"]) == 0
     config = json.loads((out / "config.json").read_text())
     assert config["model_type"] == "llama" and config["architectures"] == ["LlamaForCausalLM"]
-    assert (out / "tokenizer.json").read_text() == "{}"
+    tokenizer = transformers.AutoTokenizer.from_pretrained(out, local_files_only=True)
+    assert tokenizer.eos_token == "<|endoftext|>" and tokenizer("hello world")["input_ids"] == [2, 3]
     with torch.no_grad():
         ours = trained.model.eval()(TOKENS)
     assert (ours - _hf_logits(out)).abs().max().item() == 0.0
