@@ -65,13 +65,12 @@ class Runtime:
         stopped answering makes the waiting rank raise a ``torch.distributed.DistError`` instead of waiting on.
         """
         if self.world_size > 1 and not self.distributed:
-            bound = datetime.timedelta(seconds=timeout) if timeout is not None else None
+            bound = {"timeout": datetime.timedelta(seconds=timeout)} if timeout is not None else {}
             if self.kind == "xla":
                 importlib.import_module("torch_xla.distributed.xla_backend")  # registers the "xla" backend
-                dist.init_process_group("xla", init_method="xla://", timeout=bound)
+                dist.init_process_group("xla", init_method="xla://", **bound)
             else:
-                dist.init_process_group(self.backend, device_id=self.device if self.kind == "cuda" else None,
-                                        timeout=bound)
+                dist.init_process_group(self.backend, device_id=self.device if self.kind == "cuda" else None, **bound)
 
     def close(self, *, synchronize: bool = True, watchdog: ExitWatchdog | None = None) -> None:
         """Leave the process group; ``synchronize`` first waits for every rank (skip it when a rank failed).

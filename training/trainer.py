@@ -192,7 +192,8 @@ class Trainer:
         return Checkpointer(config.checkpoint_dir, config.keep_last, self.model, self.optimizer, states=states,
                             progress=(self.state, self.data), rank=runtime.rank, barrier=runtime.barrier,
                             uploader=self.uploader, adapters_only=config.lora_rank > 0,
-                            async_save=resolve_switch(config.async_checkpoint, runtime))
+                            async_save=resolve_switch(config.async_checkpoint, runtime),
+                            group_timeout=config.collective_timeout)
 
     @property
     def tokens_consumed(self) -> int:
