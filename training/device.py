@@ -62,7 +62,7 @@ class Runtime:
         """Join the job's process group when launched by torchrun (WORLD_SIZE set) and not joined yet.
 
         ``timeout`` (seconds; default: torch's) bounds every collective and barrier on it: a peer that died or
-        stopped answering makes the waiting rank raise a ``torch.distributed.DistError`` instead of waiting on.
+        stopped answering makes the waiting rank raise (see :func:`is_peer_failure`) instead of waiting on.
         """
         if self.world_size > 1 and not self.distributed:
             bound = {"timeout": datetime.timedelta(seconds=timeout)} if timeout is not None else {}
