@@ -87,8 +87,10 @@ $(VENV)/.stamp-bytecode: $(VENV)/.stamp-runtime workloads/imports/sources.json
 	$(PY) -m compileall -q -j 0 core constructs workloads infra training
 	touch $@
 
+# requirements-dev.txt adds PyTorch's CPU index: one retry per index lookup, so that a machine that reaches only some
+# indexes (a mirror, no download.pytorch.org) asks each package once instead of backing off five times.
 $(VENV)/.stamp-dev: $(VENV)/.stamp-runtime requirements-dev.txt
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --retries 1 -r requirements-dev.txt
 	touch $@
 
 # checkov in a venv of its own (see requirements-checkov.txt); tests/test_checkov.py runs it from there.

@@ -24,9 +24,10 @@ REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
 #: How a README block that is a command (not sample output) begins.
 _COMMAND = re.compile(r"^(\.venv/bin/|make |npx |aws |kubectl |export |mkdir |bucket\(\)|[A-Z_]+=)")
-#: What needs an AWS account, a cluster or the network, or is the README's own test command (never run inside it).
+#: What needs an AWS account, a cluster (or a pod of it: /fsx) or the network, or is the README's own test command
+#: (never run inside it).
 NEEDS_OUTSIDE = ("aws ", "kubectl ", "make deploy", "make test", "cdk bootstrap", "cdk deploy", "eks-training preflight",
-                 "eks-training status", "s3://$", "$(bucket")
+                 "eks-training status", "s3://$", "$(bucket", "/fsx/")
 _SYNTH_LINE = re.compile(r"^make synth(?: ENV=(\w+))?\s*(#.*)?$")
 
 
