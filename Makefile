@@ -9,7 +9,6 @@ VENV := .venv
 PY := $(VENV)/bin/python
 # One Node everywhere: package.json pins Node 22 itself (jsii, under aws-cdk-lib, has declared Node 20 end-of-life),
 # so node_modules/.bin/node runs the CDK CLI here and under `npx cdk`, and the venv's jsii is pointed at it (below).
-NODE := $(CURDIR)/node_modules/.bin/node
 export PATH := $(CURDIR)/node_modules/.bin:$(CURDIR)/$(VENV)/bin:$(PATH)
 # Offline, quiet CDK: no notices, no telemetry, no version check, no credentials needed.
 export CDK_DISABLE_CLI_TELEMETRY := true
@@ -75,9 +74,10 @@ $(VENV)/.stamp-runtime: $(VENV)/bin/python requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $@
 
-# Every Python of the venv (eks-training, app.py, the examples, pytest) runs jsii on the project's Node 22.
+# Every Python of the venv (eks-training, app.py, the examples, pytest) runs jsii on the project's Node 22: the node
+# of node_modules/ beside the venv (found from the venv's own prefix, so the file names no absolute path).
 $(VENV)/.stamp-node: $(VENV)/.stamp-runtime Makefile
-	@echo 'import os; os.path.exists("$(NODE)") and os.environ.setdefault("JSII_NODE", "$(NODE)")' \
+	@echo 'import os, sys; node = os.path.join(os.path.dirname(sys.prefix), "node_modules", ".bin", "node"); os.path.exists(node) and os.environ.setdefault("JSII_NODE", node)' \
 		> "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/eks_training_node.pth"
 	touch $@
 
