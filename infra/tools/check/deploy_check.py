@@ -43,6 +43,7 @@ from eks_training.infra.tools.check.fsx_isolation import fsx_volumes, missing_cl
 from eks_training.infra.tools.check.iam import compare_policies, reference_statements
 from eks_training.infra.tools.check.identities import missing_account_findings, service_accounts
 from eks_training.infra.tools.check.kube import selector_mismatches, why_not
+from eks_training.infra.tools.check.lifecycle import check_lifecycle
 from eks_training.infra.tools.check.network_policy import network_policy_findings
 from eks_training.infra.tools.check.placement import (
     DEVICE_PLUGINS,
@@ -166,6 +167,7 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
             report.fail("network", source.name, what, why)
     _check_iam(snap, report, target)
     _check_version(snap, report, today or date.today())
+    _check_lifecycle(snap, report, releases_pods, placements)
     return report
 
 
@@ -511,6 +513,20 @@ def _check_version(snap: PlatformSnapshot, report: CheckReport, today: date) -> 
                     f"Kubernetes {release.version} left extended support on {release.end_of_extended_support}")
     elif status == "unrecorded":
         report.notes.append(f"Kubernetes {release.version}: EKS support dates not recorded; not checked")
+
+
+def _check_lifecycle(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping[str, list[dict]],
+                     placements: list[Placement]) -> None:
+    """What exists when CloudFormation creates, deletes and updates each resource (:mod:`.lifecycle`)."""
+    chart_dirs = {r.release: d for r in snap.releases if (d := helm.chart_source(r.chart, r.version)) is not None}
+    # The MPI Operator's install Job applies the release manifest: its CRD exists once the Job succeeded.
+    job_outputs = {((obj.get("metadata") or {}).get("namespace"), obj["metadata"]["name"]): _mpi_operator_manifest()
+                   for _, obj in snap.objects() if obj.get("kind") == "Job"
+                   and "mpi-operator" in (obj.get("metadata") or {}).get("name", "")}
+    stage = check_lifecycle(snap, rendered, placements=placements, job_outputs=job_outputs, chart_dirs=chart_dirs)
+    report.notes += stage.notes
+    for finding in stage.findings:
+        report.fail("lifecycle", finding.subject, finding.step, finding.message)
 
 
 # --- output -----------------------------------------------------------------------------------------------------
