@@ -73,7 +73,8 @@ CONFIG_CASES = [
      ("cluster.endpoint_access", "open", "should be 'public', 'private' or 'public_and_private'")),
     (("cluster", "admin_role_arns"), ["arn:aws:iam::123:user/bob"],
      ("cluster.admin_role_arns[0]", "arn:aws:iam::123:user/bob",
-      "use an IAM role ARN such as arn:aws:iam::123456789012:role/NAME")),
+      "use an IAM role ARN such as arn:aws:iam::123456789012:role/NAME (or ${AWS::AccountId} for the deploy "
+      "account's id)")),
     (("cluster", "public_access_cidrs"), ["203.0.113.0/33"],
      ("cluster.public_access_cidrs[0]", "203.0.113.0/33", "use a network such as 203.0.113.0/24")),
     (("cluster", "addon_versions"), {"cilium": "latest"},
