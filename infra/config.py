@@ -86,7 +86,7 @@ class ClusterConfig(_Model):
     #: Client networks the public endpoint admits (0.0.0.0/0 is accepted with a synth warning).
     public_access_cidrs: tuple[str, ...] = ()
     #: IAM roles your people use, given cluster-admin through EKS access entries (at least one: nobody else can get
-    #: in). ``arn:aws:iam::${AWS::AccountId}:role/NAME`` names a role of the deploy account; it must exist first.
+    #: in). `arn:aws:iam::${AWS::AccountId}:role/NAME` names a role of the deploy account; it must exist first.
     admin_role_arns: tuple[str, ...] = ()
     #: EKS add-on versions: "latest" resolves at deploy time, or a pinned "vX.Y.Z-eksbuild.N".
     addon_versions: dict[str, str] = Field(default_factory=dict)

@@ -245,12 +245,19 @@ def _manifest_pods(snap: PlatformSnapshot, report: CheckReport) -> list[PodTempl
     return pods
 
 
+@functools.lru_cache(maxsize=4)
+def _parsed_manifest(path: Path) -> str:
+    # Parsed once per process (9,000 lines of CRD), handed out as fresh objects.
+    return json.dumps([obj for obj in yaml.load_all(path.read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+                       if obj])
+
+
 def _mpi_operator_manifest() -> list[dict]:
     """The objects of the MPI Operator release manifest our install Job applies (none when it is not vendored)."""
     manifest = upstream.file_path(MPI_OPERATOR_MANIFEST)
     if manifest is None:
         return []
-    objects = [obj for obj in yaml.safe_load_all(manifest.read_text()) if obj]
+    objects = json.loads(_parsed_manifest(manifest))
     for obj in objects:
         if obj.get("kind") == "Deployment":
             # The install Job pins the operator to the system nodes after applying the manifest.

@@ -37,6 +37,7 @@ order, steps running in parallel) and what is missing.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -49,6 +50,7 @@ import yaml
 from eks_training.core.catalog import node_capacity
 from eks_training.infra.tools.check.snapshot import KUBERNETES_RESOURCE, PlatformSnapshot, Release, references, text
 
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 OBJECT_VALUE = "Custom::AWSCDK-EKS-KubernetesObjectValue"
 AUTO_DELETE_OBJECTS = "Custom::S3AutoDeleteObjects"
 CNI_POLICY = "AmazonEKS_CNI_Policy"
@@ -308,10 +310,7 @@ class _Lifecycle:
 
     def _crds_folder(self, release: Release) -> list[dict]:
         folder = self.chart_dirs.get(release.release)
-        if folder is None or not (Path(folder) / "crds").is_dir():
-            return []
-        return [o for f in sorted((Path(folder) / "crds").glob("*.y*ml")) for o in yaml.safe_load_all(f.read_text())
-                if isinstance(o, dict)]
+        return [dict(crd) for crd in _crd_folder_headers(Path(folder))] if folder is not None else []
 
     @cached_property
     def made_by_controllers(self) -> dict[str, list[tuple[dict, str]]]:
@@ -390,7 +389,8 @@ class _Lifecycle:
                     yield lid, f"Karpenter nodes of EC2NodeClass {_meta(obj).get('name')} (manifest {lid})", roles.get(role)
 
     def role_has_cni_policy(self, role: str | None) -> bool:
-        return role is not None and CNI_POLICY in text(self.props(role).get("ManagedPolicyArns") or [])
+        return role is not None and any(text(arn).endswith(f"/{CNI_POLICY}")
+                                        for arn in self.props(role).get("ManagedPolicyArns") or [])
 
     def pod_networking(self) -> None:
         cni = self.addon("vpc-cni")
@@ -638,7 +638,7 @@ class _Lifecycle:
         if outside:
             return
         clusters = self.of_type("AWS::EKS::Cluster")
-        inside = ", ".join(f"{e} ({text(self.props(e).get('PrincipalArn'))})" for e in entries) or "none"
+        inside = ", ".join(f"{e} ({_shown(self.props(e).get('PrincipalArn'))})" for e in entries) or "none"
         for cluster in clusters:
             self.fail(f"EKS cluster {cluster}", self.create(cluster),
                       f"no principal outside the stack has an access entry (the entries: {inside}): no person can use "
@@ -802,9 +802,35 @@ class _Lifecycle:
                           "autoscaler): the next deploy that changes its scaling resets it")
 
 
+@functools.lru_cache(maxsize=32)
+def _crd_folder_headers(chart_dir: Path) -> tuple[Mapping[str, Any], ...]:
+    """The CRDs of a chart's ``crds/`` folder, without their schemas (group, names, scope are what the stage reads).
+
+    Cached per chart: the folders hold megabytes of schema, and tests check many variants of one app.
+    """
+    folder = chart_dir / "crds"
+    if not folder.is_dir():
+        return ()
+    headers = []
+    for path in sorted(folder.glob("*.y*ml")):
+        for obj in yaml.load_all(path.read_text(), Loader=_YAML_LOADER):
+            if isinstance(obj, dict) and obj.get("kind") == "CustomResourceDefinition":
+                spec = obj.get("spec") or {}
+                headers.append({"apiVersion": obj.get("apiVersion"), "kind": obj["kind"], "metadata": obj.get("metadata"),
+                                "spec": {key: spec.get(key) for key in ("group", "names", "scope")}})
+    return tuple(headers)
+
+
 def _resource_refs(value: Any) -> Iterator[str]:
     """Logical ids ``value`` refers to (pseudo parameters such as AWS::AccountId are not resources)."""
     yield from (name for name in references(value) if not name.startswith("AWS::"))
+
+
+def _shown(value: Any) -> str:
+    """A template value as text, an Fn::Sub as the string it substitutes into."""
+    if isinstance(value, dict) and isinstance(value.get("Fn::Sub"), str):
+        return value["Fn::Sub"]
+    return text(value)
 
 
 def _short_image(image: str) -> str:
