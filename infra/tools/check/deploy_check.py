@@ -15,7 +15,8 @@ the object, the field and why:
 * ordering: Helm releases wait for the nodes their pods need;
 * reachability: API endpoint, FSx for Lustre, EFA peers (:mod:`.reachability`);
 * IAM: the Karpenter controller policy against Karpenter's reference (:mod:`.iam`);
-* versions: the cluster's Kubernetes version is in EKS standard support today.
+* versions: the cluster's Kubernetes version is in EKS standard support today;
+* lifecycle: what must exist when CloudFormation creates, deletes and updates each resource (:mod:`.lifecycle`).
 
 It is no substitute for a deploy: it cannot see AMIs, quotas, capacity in the zone, images that fail to pull, or
 what a controller does at run time. ``eks-training preflight`` covers the account; a deploy covers the rest.
