@@ -17,7 +17,7 @@ import pytest
 from support import upstream_data
 
 from eks_training.infra.tools.check.deploy_check import check_snapshot, format_report
-from eks_training.infra.tools.check.snapshot import load_snapshot
+from eks_training.infra.tools.check.snapshot import PlatformSnapshot, load_snapshot
 
 pytestmark = upstream_data.requires(*upstream_data.installed_charts())
 
@@ -323,3 +323,17 @@ def test_readme_says_how_the_first_deploy_runs_how_to_reach_a_private_cluster_an
     for needed in ("admin_role_arns", "AWS-StartPortForwardingSessionToRemoteHost", "tls-server-name",
                    "cdk destroy", "jupyterhub-oidc", "rollout restart deployment/hub", "vcctl queue operate"):
         assert needed in first_deploy, needed
+
+
+# --- the graph ---------------------------------------------------------------------------------------------------
+
+
+def test_fn_sub_names_the_resources_it_substitutes_but_not_its_own_variables():
+    template = {"Resources": {
+        "Role": {"Type": "AWS::IAM::Role"}, "Bucket": {"Type": "AWS::S3::Bucket"}, "Other": {"Type": "AWS::SQS::Queue"},
+        "User": {"Type": "Custom::Thing", "Properties": {
+            "Arn": {"Fn::Sub": "${Role.Arn}/${AWS::Region}/${!Other}"},
+            "Name": {"Fn::Sub": ["${Bucket}-${Suffix}", {"Suffix": {"Ref": "AWS::StackName"}}]}}}}}
+    snap = PlatformSnapshot(template=template)
+    assert snap.direct_dependencies("User") == {"Role", "Bucket"}
+    assert snap.dependencies("User") == {"Role", "Bucket"}

@@ -613,11 +613,11 @@ class _Lifecycle:
     def one_shot_jobs(self) -> None:
         waiters = self.of_type(OBJECT_VALUE)
         for lid, objs in self.snap.manifests.items():
-            for obj in objs:
-                if obj.get("kind") != "Job" or _group(obj) != "batch":
-                    continue
-                job = f"{_meta(obj).get('namespace') or 'default'}/{_meta(obj).get('name')}"
-                mine = [w for w in waiters if self.job_waiter(job, w) and self.after(w, lid)]
+            jobs = [f"{_meta(o).get('namespace') or 'default'}/{_meta(o).get('name')}" for o in objs
+                    if o.get("kind") == "Job" and _group(o) == "batch"]
+            waited = {job: [w for w in waiters if self.job_waiter(job, w) and self.after(w, lid)] for job in jobs}
+            all_waiters = {w for mine in waited.values() for w in mine}
+            for job, mine in waited.items():
                 if not mine:
                     self.fail(self.name(lid), self.create(lid),
                               f"applies Job {job} and returns at once: nothing waits for it to succeed (a "
@@ -625,8 +625,8 @@ class _Lifecycle:
                               "and what needs its output finds nothing")
                     continue
                 for dependent in self.resources:
-                    if self.after(dependent, lid) and dependent not in mine and not any(
-                            self.after(dependent, w) or dependent in self.deps(w) for w in mine):
+                    if self.after(dependent, lid) and dependent not in all_waiters \
+                            and not any(self.after(dependent, w) for w in mine):
                         self.fail(self.name(dependent), self.create(dependent),
                                   f"waits for manifest {lid} but not for its Job {job} ({', '.join(mine)} waits for it)")
 
