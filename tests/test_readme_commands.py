@@ -107,4 +107,4 @@ def test_every_offline_readme_block_runs_as_printed(tmp_path: Path, synth_root: 
         done = subprocess.run(["bash", "-c", "set -euo pipefail\n" + "\n".join(script)], cwd=checkout, env=env,
                               capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, f"README block {number} failed:\n{block}\n--- output:\n{(done.stdout + done.stderr)[-3000:]}"
-        assert "!!" not in done.stdout + done.stderr, f"README block {number} printed Node's end-of-life banner"
+        assert "end-of-life" not in done.stdout + done.stderr, f"README block {number} printed Node's end-of-life banner"

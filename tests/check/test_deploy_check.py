@@ -153,8 +153,11 @@ def test_cert_manager_pinning_only_its_controller_fails(prod, prod_jobs):
 
 
 def _karpenter_statements(template):
-    policy = next(r for lid, r in template["Resources"].items()
-                  if lid.startswith("KarpenterControllerRoleDefaultPolicy"))
+    """The statements of the policy attached to the role Karpenter's Pod Identity association hands out."""
+    (role,) = [r["Properties"]["RoleArn"]["Fn::GetAtt"][0] for r in template["Resources"].values()
+               if r["Type"] == "AWS::EKS::PodIdentityAssociation" and r["Properties"]["ServiceAccount"] == "karpenter"]
+    policy = next(r for r in template["Resources"].values() if r["Type"] == "AWS::IAM::Policy"
+                  and {"Ref": role} in r["Properties"]["Roles"])
     return policy["Properties"]["PolicyDocument"]["Statement"]
 
 

@@ -60,9 +60,11 @@ RETAINED = ("Retain", "RetainExceptOnCreate")
 #: What each CSI provisioner's EKS add-on is called.
 CSI_ADDONS = {"ebs.csi.aws.com": "aws-ebs-csi-driver", "efs.csi.aws.com": "aws-efs-csi-driver",
               "fsx.csi.aws.com": "aws-fsx-csi-driver"}
-#: Kinds that exist in every cluster, by (namespace, name); "*" is every namespace.
+#: The namespaces every cluster has, and the (kind, name) objects Kubernetes makes in every namespace.
 _BUILT_IN = {("namespace", None, n) for n in ("default", "kube-system", "kube-public", "kube-node-lease")}
 _EVERY_NAMESPACE = (("serviceaccount", "default"), ("configmap", "kube-root-ca.crt"))
+#: The options by which a chart's certificate-generating hook Job names the Secret it writes.
+_SECRET_OPTIONS = ("--secret", "--secret-name")
 #: API groups the API server serves itself (no CRD needed).
 _BUILT_IN_GROUPS = {"", "apps", "batch", "policy", "autoscaling", "rbac.authorization.k8s.io", "networking.k8s.io",
                     "storage.k8s.io", "scheduling.k8s.io", "admissionregistration.k8s.io", "apiextensions.k8s.io",
@@ -302,15 +304,26 @@ class _Lifecycle:
         made: dict[str, list[dict]] = {lid: list(objs) for lid, objs in self.snap.manifests.items()}
         for lid, release in self.releases.items():
             objs = [*self._crds_folder(release), *self.rendered.get(release.release, []),
-                    *_modelled_objects(release)]
+                    *_modelled_objects(release), *self._karpenter_crds(release)]
             if self.props(lid).get("CreateNamespace"):
                 objs.append({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": release.namespace}})
             made[lid] = objs
         return made
 
+    def _karpenter_crds(self, release: Release) -> list[dict]:
+        """Karpenter's CRD chart when it is not at hand: upstream renders the CRDs of the controller chart's crds/
+        folder at the same version, so that folder stands in for it."""
+        if release.release in self.rendered or not release.chart.rstrip("/").endswith("/karpenter-crd"):
+            return []
+        controller = next((r for r in self.releases.values() if r.chart.rstrip("/").endswith("/karpenter")
+                           and r.version == release.version and r.release in self.chart_dirs), None)
+        return [dict(crd) for crd in _crd_folder_headers(Path(self.chart_dirs[controller.release]))] if controller else []
+
     def _crds_folder(self, release: Release) -> list[dict]:
         folder = self.chart_dirs.get(release.release)
-        return [dict(crd) for crd in _crd_folder_headers(Path(folder))] if folder is not None else []
+        if folder is None or self.props(release.logical_id).get("SkipCrds"):
+            return []  # --skip-crds: Helm leaves the chart's crds/ folder out
+        return [dict(crd) for crd in _crd_folder_headers(Path(folder))]
 
     @cached_property
     def made_by_controllers(self) -> dict[str, list[tuple[dict, str]]]:
@@ -324,12 +337,15 @@ class _Lifecycle:
                     made.setdefault(lid, []).append(({"kind": "Secret", "metadata": {"namespace": ns, "name": secret}},
                                                      f"cert-manager from Certificate {_meta(obj).get('name')}"))
                 if obj.get("kind") == "Job" and re.search(r"\bpre-(install|upgrade)\b", _hook(obj)):
-                    # A pre-install hook Job that names a Secret in its arguments generates it (Volcano's certificates).
+                    # A pre-install hook Job given `--secret NAME` generates that Secret (Volcano's certificates).
                     for spec in _pod_specs(obj):
                         for container in spec.get("containers") or []:
-                            for word in [*(container.get("command") or []), *(container.get("args") or [])]:
-                                made.setdefault(lid, []).append(({"kind": "Secret", "metadata": {
-                                    "namespace": ns, "name": word}}, f"pre-install hook Job {_meta(obj).get('name')}"))
+                            words = [*(container.get("command") or []), *(container.get("args") or [])]
+                            for option, name in zip(words, words[1:]):
+                                if option in _SECRET_OPTIONS:
+                                    made.setdefault(lid, []).append((
+                                        {"kind": "Secret", "metadata": {"namespace": ns, "name": name}},
+                                        f"pre-install hook Job {_meta(obj).get('name')}"))
         return made
 
     def key(self, obj: Mapping[str, Any], default_namespace: str | None = None) -> tuple[str, str | None, str]:
