@@ -174,8 +174,9 @@ def test_an_object_whose_namespace_comes_later_fails(dev):
 
 def test_custom_objects_applied_before_their_crd_fail(dev):
     template = copy.deepcopy(dev.template)
-    pools = _lid(template, "ClusterKarpenterPools")
-    _drop_dependencies(template, pools, _release(template, "karpenter"))
+    pools = _lid(template, "KarpenterKarpenterPools")
+    # Neither the controller's release nor the CRDs' (which it waits for) before the NodePools.
+    _drop_dependencies(template, pools, _release(template, "karpenter"), _release(template, "karpenter-crd"))
     findings, _ = _lifecycle(dev, template=template)
     assert _about(findings, f"manifest {pools}", "NodePool gpu-g5", "installs the CRD")
 
@@ -234,7 +235,7 @@ def test_nobody_outside_the_stack_with_an_access_entry_fails(staging):
     _remove(template, _lid(template, "ClusterAdmin0", "AWS::EKS::AccessEntry"))
     findings, _ = _lifecycle(staging, template=template)
     access = _about(findings, "EKS cluster", "no principal outside the stack has an access entry")
-    assert len(access) == 1 and "KarpenterNodeAccess" in access[0].message
+    assert len(access) == 1 and "KarpenterControllerNodeAccess" in access[0].message
 
 
 # --- deletion ----------------------------------------------------------------------------------------------------
@@ -244,14 +245,14 @@ def test_karpenter_losing_its_rights_dns_and_cni_before_its_node_pools_fails(pro
     template = copy.deepcopy(prod.template)
     karpenter = _release(template, "karpenter")
     # As before the fix: the release waited for its Pod Identity and the system nodes only.
-    _drop_dependencies(template, karpenter, _lid(template, "KarpenterControllerRole", "AWS::IAM::Role"),
-                       _lid(template, "KarpenterControllerRoleDefaultPolicy"), _lid(template, "KarpenterNodeAccess"),
-                       _addon(template, "coredns"), _addon(template, "vpc-cni"))
+    role = _lid(template, "KarpenterControllerControllerRole", "AWS::IAM::Role")
+    policy, access = _lid(template, "KarpenterControllerControllerRoleDefaultPolicy"), _lid(template, "KarpenterControllerNodeAccess")
+    coredns = _addon(template, "coredns")
+    _drop_dependencies(template, karpenter, role, policy, access, coredns, _addon(template, "vpc-cni"))
     findings, _ = _lifecycle(prod, template=template)
-    teardown = _about(findings, "manifest ClusterKarpenterPools", "delete, step", "NodeClaims")
+    teardown = _about(findings, "manifest KarpenterKarpenterPools", "delete, step", "NodeClaims")
     assert len(teardown) == 1
-    for part in ("KarpenterControllerRoleDefaultPolicy33E2A507 (its IAM policy)",
-                 "KarpenterNodeAccess4D71DA0A (its nodes' access entry)", "ClusterAddoncorednsECD55CAF (DNS)"):
+    for part in (f"{policy} (its IAM policy)", f"{access} (its nodes' access entry)", f"{coredns} (DNS)"):
         assert part in teardown[0].message
     # The system nodes wait for the CNI add-on, and the release for the system nodes: networking still outlives it.
     assert "(pod networking)" not in teardown[0].message
@@ -260,7 +261,7 @@ def test_karpenter_losing_its_rights_dns_and_cni_before_its_node_pools_fails(pro
 def test_workloads_on_karpenter_nodes_that_do_not_wait_for_the_node_pools_fail(prod):
     template = copy.deepcopy(prod.template)
     ray = _lid(template, "ServicesKubeRayRayCluster", "Custom::AWSCDK-EKS-KubernetesResource")
-    pools = _lid(template, "ClusterKarpenterPools")
+    pools = _lid(template, "KarpenterKarpenterPools")
     for lid in [lid for lid in _resources(template) if lid.startswith("ServicesKubeRay")]:
         _drop_dependencies(template, lid, pools)
     findings, _ = _lifecycle(prod, template=template)
