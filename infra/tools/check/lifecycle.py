@@ -48,6 +48,7 @@ from typing import Any
 import yaml
 
 from eks_training.core.catalog import node_capacity
+from eks_training.infra.tools.check.placement import Placement
 from eks_training.infra.tools.check.snapshot import KUBERNETES_RESOURCE, PlatformSnapshot, Release, references, text
 
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -85,7 +86,9 @@ _BUILT_IMAGE = re.compile(r"\.dkr\.ecr\..*:[0-9a-f]{64}$")
 
 
 @dataclass(frozen=True)
-class Finding:
+class LifecycleFinding:
+    """What is missing (``message``) when CloudFormation reaches ``subject`` at ``step``."""
+
     subject: str
     step: str
     message: str
@@ -93,12 +96,13 @@ class Finding:
 
 @dataclass
 class LifecycleResult:
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[LifecycleFinding] = field(default_factory=list)
+    #: What the stage could not see (shown under "Not checked:").
     notes: list[str] = field(default_factory=list)
 
 
 def check_lifecycle(snap: PlatformSnapshot, rendered: Mapping[str, list[dict]], *,
-                    placements: Sequence[Any] = (), job_outputs: Mapping[tuple[str, str], list[dict]] | None = None,
+                    placements: Sequence[Placement] = (), job_outputs: Mapping[tuple[str, str], list[dict]] | None = None,
                     chart_dirs: Mapping[str, Path] | None = None) -> LifecycleResult:
     """Walk ``snap``'s creation order, then its deletion order, then its update path.
 
@@ -203,7 +207,7 @@ def _selector_matches(selector: Mapping[str, Any] | None, labels: Mapping[str, s
 
 
 class _Lifecycle:
-    def __init__(self, snap: PlatformSnapshot, rendered: Mapping[str, list[dict]], placements: Sequence[Any],
+    def __init__(self, snap: PlatformSnapshot, rendered: Mapping[str, list[dict]], placements: Sequence[Placement],
                  job_outputs: Mapping[tuple[str, str], list[dict]], chart_dirs: Mapping[str, Path]) -> None:
         self.snap, self.rendered, self.placements = snap, rendered, placements
         self.job_outputs, self.chart_dirs = job_outputs, chart_dirs
@@ -263,7 +267,7 @@ class _Lifecycle:
         return f"delete, step {self.delete_steps[lid]} of {max(self.delete_steps.values())}"
 
     def fail(self, subject: str, step: str, message: str) -> None:
-        self.result.findings.append(Finding(subject, step, message))
+        self.result.findings.append(LifecycleFinding(subject, step, message))
 
     def name(self, lid: str) -> str:
         if lid in self.releases:
