@@ -338,3 +338,18 @@ def test_fn_sub_names_the_resources_it_substitutes_but_not_its_own_variables():
     snap = PlatformSnapshot(template=template)
     assert snap.direct_dependencies("User") == {"Role", "Bucket"}
     assert snap.dependencies("User") == {"Role", "Bucket"}
+
+
+def test_without_the_charts_the_stage_notes_what_it_could_not_order_and_fails_nothing(prod, monkeypatch):
+    from eks_training.infra.tools.check import deploy_check, helm
+
+    monkeypatch.setattr(helm, "chart_source", lambda chart, version: None)
+    monkeypatch.setattr(deploy_check.upstream, "file_path", lambda path: None)
+    findings, report = _lifecycle(prod)
+    assert findings == []
+    notes = [n for n in report.notes if n.startswith("lifecycle")]
+    assert any("NodePool (karpenter.sh)" in n and "not checked" in n for n in notes)
+    # What needs no chart is still checked: the access entries, say.
+    template = copy.deepcopy(prod.template)
+    _remove(template, _lid(template, "ClusterAdmin0", "AWS::EKS::AccessEntry"))
+    assert _about(_lifecycle(prod, template=template)[0], "no principal outside the stack")

@@ -454,7 +454,7 @@ class _Lifecycle:
                 what = f"{obj.get('kind')} {_meta(obj).get('name')}"
                 for spec in _pod_specs(obj):
                     for need in _pod_needs(spec):
-                        if (need.kind.lower(), ns, need.name) not in there:
+                        if need.name and (need.kind.lower(), ns, need.name) not in there:
                             self.fail(self.name(lid), self.create(lid),
                                       f"waits ({timeout}) for {what}, whose pods need {need.kind} {ns}/{need.name} "
                                       f"({need.why}, not optional): neither the chart, a controller acting on it, nor "
@@ -506,8 +506,10 @@ class _Lifecycle:
                                   "installs; nothing makes this resource wait for that Job")
                     continue
                 if source is None and unrendered:
-                    self.result.notes.append(f"lifecycle: no CRD for {obj.get('kind')} ({group}) among what the check "
-                                             f"could render; {', '.join(r.release for r in unrendered)} may bring it")
+                    note = (f"lifecycle: no CRD for {obj.get('kind')} ({group}) among what the check could render; "
+                            f"{', '.join(r.release for r in unrendered)} may bring it, so its order is not checked")
+                    if note not in self.result.notes:
+                        self.result.notes.append(note)
                     continue
                 where = f"CloudFormation may apply it before {self.name(source)}, which installs the CRD" if source \
                     else "no resource of the stack installs that CRD"
