@@ -664,7 +664,8 @@ class _Lifecycle:
         for cluster in clusters:
             self.fail(f"EKS cluster {cluster}", self.create(cluster),
                       f"no principal outside the stack has an access entry (the entries: {inside}): no person can use "
-                      "the cluster; give your people's role one (cluster.admin_role_arns)")
+                      "the cluster; give your people's role one (TrainingCluster's admin_role_arns, cluster.admin_role_arns in "
+                      "an environment file)")
 
     # deletion -------------------------------------------------------------------------------------------------
 
