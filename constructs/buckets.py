@@ -50,8 +50,8 @@ class TrainingBuckets(Construct):
         data_bucket_name: explicit bucket name, checked against the S3 naming rules. Default: generated.
         checkpoint_bucket_name: same, for the checkpoint bucket. Default: generated.
         retain: True (default) keeps buckets and key when the stack is deleted (use in prod);
-            False destroys them. Objects are never auto-deleted (that would add a Lambda), so a
-            non-empty bucket makes the stack deletion fail rather than lose data silently.
+            False destroys them, emptied first (every version, by CDK's auto-delete Lambda): CloudFormation
+            deletes only empty buckets, so a stack deletion would otherwise end in BucketNotEmpty.
         noncurrent_checkpoint_expiry_days: days after which an overwritten or deleted checkpoint
             version is expired. Default 30.
         abort_incomplete_upload_days: days after which incomplete multipart uploads are aborted. Default 7.
@@ -101,7 +101,7 @@ class TrainingBuckets(Construct):
         self.access_logs_bucket = s3.Bucket(
             self, "AccessLogs", encryption=s3.BucketEncryption.S3_MANAGED, block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
             object_ownership=s3.ObjectOwnership.BUCKET_OWNER_ENFORCED, enforce_ssl=True, minimum_tls_version=1.2,
-            versioned=True,
+            versioned=True, auto_delete_objects=removal_policy == cdk.RemovalPolicy.DESTROY,
             removal_policy=removal_policy, lifecycle_rules=[s3.LifecycleRule(id="expire-access-logs",
                                                                              expiration=cdk.Duration.days(90),
                                                                              noncurrent_version_expiration=cdk.Duration.days(1))])
@@ -166,7 +166,8 @@ class TrainingBuckets(Construct):
             minimum_tls_version=1.2,
             lifecycle_rules=lifecycle_rules,
             removal_policy=removal_policy,
-            auto_delete_objects=False,
+            # CloudFormation deletes only empty buckets: one the stack deletes is emptied first (every version).
+            auto_delete_objects=removal_policy == cdk.RemovalPolicy.DESTROY,
             server_access_logs_bucket=self.access_logs_bucket,
             server_access_logs_prefix=f"{id}/",
         )

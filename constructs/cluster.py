@@ -8,7 +8,7 @@ from datetime import date
 from typing import Mapping, Sequence
 
 import cdk8s
-from aws_cdk import Annotations, RemovalPolicy, Stack
+from aws_cdk import Annotations, Duration, Fn, RemovalPolicy, Stack
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks_v2 as eks
 from aws_cdk import aws_iam as iam
@@ -19,9 +19,9 @@ from constructs import Construct
 from eks_training.core.catalog import instance_facts
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding
-from eks_training.constructs.node_groups import AcceleratedNodeGroup
-from eks_training.core.validation import (ENDPOINT_ACCESS, InvalidValue, check_addon_versions, check_node_group_sizes,
-                                          check_one_of, check_role_arn, invalid)
+from eks_training.constructs.node_groups import AcceleratedNodeGroup, leave_size_to_operators
+from eks_training.core.validation import (DEPLOY_ACCOUNT, ENDPOINT_ACCESS, InvalidValue, check_addon_versions,
+                                          check_node_group_sizes, check_one_of, check_role_arn, invalid)
 from eks_training.core.versions import (DEFAULT_ADDONS, KUBERNETES_RELEASES, default_kubernetes_version,
                                                     support_warning)
 
@@ -30,6 +30,12 @@ _ENDPOINTS = {
     "private": eks.EndpointAccess.PRIVATE,
     "public_and_private": eks.EndpointAccess.PUBLIC_AND_PRIVATE,
 }
+#: Add-ons every node needs as it joins, created before any node group: the VPC CNI with its own Pod Identity (pods
+#: get no IP without it), the agent that hands that identity over, and kube-proxy (aws-node reaches the API through
+#: the kubernetes Service). All are DaemonSets, which EKS reports healthy while no node exists.
+NODE_PREREQUISITE_ADDONS = ("vpc-cni", "eks-pod-identity-agent", "kube-proxy")
+#: How long the deploy waits for a Job a manifest applies (below the kubectl handler's 15-minute Lambda limit).
+JOB_WAIT = Duration.minutes(10)
 _ALL_LOG_TYPES = [eks.ClusterLoggingTypes.API, eks.ClusterLoggingTypes.AUDIT, eks.ClusterLoggingTypes.AUTHENTICATOR,
                   eks.ClusterLoggingTypes.CONTROLLER_MANAGER, eks.ClusterLoggingTypes.SCHEDULER]
 
@@ -49,13 +55,16 @@ class TrainingCluster(Construct):
       synth warning naming the date it left and the date extended support ends.
     * ``endpoint_access``: "public", "private" or "public_and_private" (default); ``public_access_cidrs``
       narrows the public endpoint.
-    * ``admin_role_arns``: IAM roles given cluster-admin through EKS access entries (no aws-auth ConfigMap).
+    * ``admin_role_arns``: IAM roles given cluster-admin through EKS access entries (no aws-auth ConfigMap); an ARN
+      may name the deploy account as ``${AWS::AccountId}``. Without one, no person can use the cluster (the only
+      entries are the deploy's kubectl handler and the nodes): `eks-training check` fails it. Default: none.
     * ``addon_versions``: overrides of :data:`DEFAULT_ADDONS` ("latest" or "vX.Y.Z-eksbuild.N").
     * System capacity: a managed AL2023 on-demand node group ``system_instance_type`` x ``system_min_size``..
       ``system_max_size`` in the private subnets, labelled ``eks-training/role=system``. Auto Mode is off.
 
     Attributes: ``cluster`` (the aws_eks_v2 Cluster), ``secrets_key``, ``system_nodegroup``, ``addons``
-    (name -> CfnAddon), ``node_role`` (for accelerated node groups and Karpenter nodes).
+    (name -> CfnAddon), ``node_prerequisites`` (the add-ons every node group must wait for: pod networking),
+    ``node_role`` (for accelerated node groups and Karpenter nodes).
     """
 
     def __init__(self, scope: Construct, id: str, *, vpc: ec2.IVpc, version: str | None = None,
@@ -114,7 +123,8 @@ class TrainingCluster(Construct):
         )
         self._acknowledge_cdk_internals()
         for i, arn in enumerate(admin_role_arns):
-            self.cluster.grant_access(f"Admin{i}", arn, [eks.AccessPolicy.from_access_policy_name(
+            principal = Fn.sub(arn) if DEPLOY_ACCOUNT in arn else arn  # the deploy account's id, at deploy time
+            self.cluster.grant_access(f"Admin{i}", principal, [eks.AccessPolicy.from_access_policy_name(
                 "AmazonEKSClusterAdminPolicy", access_scope_type=eks.AccessScopeType.CLUSTER)])
 
         self.node_role = iam.Role(
@@ -127,6 +137,13 @@ class TrainingCluster(Construct):
                     "them scoped to EKS, ECR pulls and SSM", *(managed_policy_finding(p) for p in (
                         "AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly", "AmazonSSMManagedInstanceCore")))
 
+        self.addons: dict[str, eks.CfnAddon] = {}
+        # Pod networking before any node joins: the node role has no AmazonEKS_CNI_Policy (the CNI gets its own role
+        # through Pod Identity), so aws-node must come with that identity, and its agent, when the first node boots.
+        for name in NODE_PREREQUISITE_ADDONS:
+            self.addons[name] = self._addon(name, addons[name])
+        self.node_prerequisites: tuple[eks.CfnAddon, ...] = tuple(self.addons[n] for n in NODE_PREREQUISITE_ADDONS)
+
         self.system_nodegroup = self.cluster.add_nodegroup_capacity(
             "SystemNodes", instance_types=[ec2.InstanceType(system_instance_type)],
             ami_type=eks.NodegroupAmiType.AL2023_X86_64_STANDARD, capacity_type=eks.CapacityType.ON_DEMAND,
@@ -135,10 +152,12 @@ class TrainingCluster(Construct):
             subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
             # EKS replaces a node the node monitoring agent reports unhealthy (NodeRepairConfig).
             enable_node_auto_repair=True)
+        self.system_nodegroup.node.add_dependency(*self.node_prerequisites)
+        leave_size_to_operators(self.system_nodegroup, desired_size=system_desired_size, min_size=system_min_size)
 
-        self.addons: dict[str, eks.CfnAddon] = {}
         for name, addon_version in addons.items():
-            self.addons[name] = self._addon(name, addon_version)
+            if name not in self.addons:
+                self.addons[name] = self._addon(name, addon_version)
 
     def _acknowledge_cdk_internals(self) -> None:
         acknowledge(self.cluster.role, "AmazonEKSClusterPolicy is the policy EKS documents for the cluster role",
@@ -181,17 +200,21 @@ class TrainingCluster(Construct):
             raise invalid("subnet", None, "give the training subnet (one AZ, for EFA and the placement group) here "
                                           "or as TrainingCluster(training_subnet=...)")
         efa = facts.efa_supported if efa is None else efa
-        return AcceleratedNodeGroup(self, id, cluster=self.cluster, instance_type=instance_type,
+        return AcceleratedNodeGroup(self, id, cluster=self, instance_type=instance_type,
                                     accelerator=facts.accelerator, subnet=subnet, node_role=self.node_role,
                                     efa_security_group=self.efa_security_group if efa else None, efa=efa, **props)
 
     def add_addon(self, name: str, version: str = "latest", **props) -> eks.CfnAddon:
-        """Install an EKS managed add-on; ``version`` "latest" lets EKS pick its default for this cluster."""
+        """Install an EKS managed add-on; ``version`` "latest" lets EKS pick its default for this cluster.
+
+        The add-ons of :data:`NODE_PREREQUISITE_ADDONS` come before the nodes (DaemonSets, which are healthy with no
+        node yet); every other one after the system nodes (CoreDNS and the CSI controllers need nodes to be healthy).
+        """
         addon = eks.CfnAddon(
             self, f"Addon-{name}", addon_name=name, cluster_name=self.cluster.cluster_name,
             addon_version=None if version == "latest" else version, resolve_conflicts="OVERWRITE", **props)
-        # Add-ons like CoreDNS need nodes to become healthy.
-        addon.node.add_dependency(self.system_nodegroup)
+        if name not in NODE_PREREQUISITE_ADDONS:
+            addon.node.add_dependency(self.system_nodegroup)
         return addon
 
     def _addon_role(self, id: str, service_account: str, policies: Sequence[str]):
@@ -219,6 +242,28 @@ class TrainingCluster(Construct):
             service_account=service_account, role_arn=role.role_arn)
         association.node.add_dependency(self.addons["eks-pod-identity-agent"])
         return association
+
+    def wait_for_jobs(self, manifest: eks.KubernetesManifest, objects: Sequence[Mapping],
+                      timeout: Duration = JOB_WAIT) -> list[eks.KubernetesObjectValue]:
+        """Make the deploy wait until every Job among ``objects`` (what ``manifest`` applies) has succeeded.
+
+        A manifest is done once kubectl has applied it, so a Job it applies runs unobserved: a KubernetesObjectValue
+        reads the Job's ``.status.succeeded`` until it is set, and a Job that fails (or never starts) fails the deploy
+        after ``timeout`` (default: 10 minutes; the kubectl handler's Lambda stops at 15). The waiters are children of
+        ``manifest``, so whatever depends on the manifest waits for its Jobs too.
+        """
+        waiters = []
+        for obj in objects:
+            if obj.get("kind") != "Job" or not str(obj.get("apiVersion", "")).startswith("batch/"):
+                continue
+            metadata = obj.get("metadata") or {}
+            waiter = eks.KubernetesObjectValue(
+                manifest, f"Wait-{metadata.get('namespace', 'default')}-{metadata['name']}", cluster=self.cluster,
+                object_type="job", object_name=metadata["name"], object_namespace=metadata.get("namespace", "default"),
+                json_path=".status.succeeded", timeout=timeout)
+            waiter.node.add_dependency(manifest.node.find_child("Resource"))
+            waiters.append(waiter)
+        return waiters
 
     @property
     def k8s_app(self) -> cdk8s.App:

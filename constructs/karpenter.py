@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from aws_cdk import Duration, Stack
 from aws_cdk import aws_eks_v2 as eks
 from aws_cdk import aws_events as events
 from aws_cdk import aws_events_targets as targets
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_sqs as sqs
-from constructs import Construct
+from constructs import Construct, IConstruct
 
 from eks_training.core.names import KARPENTER_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR
 from eks_training.core.versions import KARPENTER, KARPENTER_CRD
@@ -35,13 +37,18 @@ class KarpenterController(Construct):
     first, then the controller, which skips its own ``crds/`` folder. Charts of NodePools should depend on
     ``chart`` so that ``cdk destroy`` removes NodePools (and their nodes) before the controller.
 
+    The controller's release depends on its role and policy, its Pod Identity, the nodes' access entry and the CRDs,
+    and on ``after`` (default: none): what else it needs running until its last node is gone, such as the cluster's
+    DNS (coredns) and pod networking (vpc-cni) add-ons. All of it outlives the NodePools on ``cdk destroy``.
+
     Attributes: ``chart`` (the controller's HelmChart), ``crd_chart`` (the CRDs' HelmChart), ``node_role``,
-    ``node_role_name`` (a plain string for manifests), ``controller_role``, ``queue``.
+    ``node_role_name`` (a plain string for manifests), ``node_access`` (the nodes' access entry),
+    ``controller_role``, ``queue``.
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: eks.Cluster, cluster_name: str,
                  version: str = KARPENTER.version, pod_identity_dependency: Construct | None = None,
-                 node_repair: bool = False) -> None:
+                 node_repair: bool = False, after: Sequence[IConstruct] = ()) -> None:
         super().__init__(scope, id)
         stack = Stack.of(self)
         self.node_role_name = f"{cluster_name}-karpenter-node"
@@ -53,8 +60,8 @@ class KarpenterController(Construct):
         acknowledge(self.node_role, "the AWS managed node policies are what EKS documents for worker nodes",
                     *map(managed_policy_finding, ("AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly",
                                                   "AmazonSSMManagedInstanceCore")))
-        eks.AccessEntry(self, "NodeAccess", cluster=cluster, principal=self.node_role.role_arn,
-                        access_entry_type=eks.AccessEntryType.EC2_LINUX, access_policies=[])
+        self.node_access = eks.AccessEntry(self, "NodeAccess", cluster=cluster, principal=self.node_role.role_arn,
+                                           access_entry_type=eks.AccessEntryType.EC2_LINUX, access_policies=[])
 
         self.queue = sqs.Queue(self, "InterruptionQueue", retention_period=Duration.minutes(5),
                                encryption=sqs.QueueEncryption.SQS_MANAGED, enforce_ssl=True)
@@ -94,8 +101,9 @@ class KarpenterController(Construct):
                 "controller": {"resources": {"requests": {"cpu": "500m", "memory": "1Gi"},
                                              "limits": {"memory": "1Gi"}}},
             })
-        self.chart.node.add_dependency(association)
-        self.chart.node.add_dependency(self.crd_chart)
+        # What the controller needs until its last NodeClaim is gone: created before the release and, on delete,
+        # outliving it and the NodePools that depend on it (their finalizers need Karpenter running with its rights).
+        self.chart.node.add_dependency(association, self.controller_role, self.node_access, self.crd_chart, *after)
 
     def _grant_controller(self, role: iam.Role, stack: Stack, cluster: eks.Cluster, cluster_name: str) -> None:
         # Action for action and condition for condition the policies of Karpenter 1.14's reference CloudFormation

@@ -42,6 +42,17 @@ _RAID0_NODECONFIG = textwrap.dedent("""\
     """)
 
 
+def leave_size_to_operators(nodegroup: eks.Nodegroup, *, desired_size: int, min_size: int) -> None:
+    """Write no DesiredSize for a group that starts at its minimum size.
+
+    EKS then starts it at ``min_size``, and CloudFormation leaves the size alone when a later deploy changes the
+    group's scaling (a new ``max_size``): a size someone set by hand, or an autoscaler, is not reset. A desired size
+    above the minimum is written, and owned by the deploy from then on.
+    """
+    if desired_size == min_size:
+        nodegroup.node.default_child.add_property_deletion_override("ScalingConfig.DesiredSize")
+
+
 def accelerator_labels(facts: InstanceFacts, efa: bool, pool: str) -> dict[str, str]:
     """The labels that job builders select on: accelerator kind, instance family, EFA, pool name."""
     return {LABEL_ACCELERATOR: facts.accelerator, LABEL_FAMILY: facts.family,
@@ -61,7 +72,11 @@ class AcceleratedNodeGroup(Construct):
     * AL2023 NVIDIA or NEURON AMI, taint ``nvidia.com/gpu`` or ``aws.amazon.com/neuron`` (NoSchedule),
       labels from :func:`accelerator_labels`.
     * ``capacity_type``: "on-demand", "spot", "capacity-reservation" (an ODCR, ``capacity_reservation_id``)
-      or "capacity-block" (``capacity_reservation_id`` of the block). ``min_size`` may be 0, the default.
+      or "capacity-block" (``capacity_reservation_id`` of the block). ``min_size`` may be 0, the default; a group
+      with ``desired_size == min_size`` (the default) writes no desired size (:func:`leave_size_to_operators`).
+    * Updates never force a node out past its pods' disruption budgets (``ForceUpdateEnabled`` off).
+    * ``cluster``: a :class:`~eks_training.constructs.cluster.TrainingCluster` (the group then waits for its
+      ``node_prerequisites``) or an aws-eks-v2 cluster.
 
     Attributes: ``nodegroup``, ``launch_template``, ``placement_group``, ``facts`` (the catalog row).
     """
@@ -74,7 +89,9 @@ class AcceleratedNodeGroup(Construct):
                  root_volume_gib: int = 500, root_volume_iops: int = 10000, root_volume_throughput: int = 500,
                  nodegroup_name: str | None = None, labels: Mapping[str, str] | None = None) -> None:
         super().__init__(scope, id)
-        # The TrainingCluster wrapper works too: the node group needs its aws-eks-v2 cluster.
+        # The TrainingCluster wrapper works too (then the group waits for its pod networking add-ons): the node group
+        # needs its aws-eks-v2 cluster.
+        prerequisites = tuple(getattr(cluster, "node_prerequisites", ()))
         cluster = getattr(cluster, "cluster", cluster)
         # The same checks the config layer runs on an environment file's node groups.
         facts = check_accelerator("instance_type", instance_type, accelerator)
@@ -113,6 +130,9 @@ class AcceleratedNodeGroup(Construct):
             instance_types=[ec2.InstanceType(instance_type)], node_role=node_role,
             # EKS replaces a node whose GPU/Neuron/EFA the node monitoring agent reports broken (NodeRepairConfig).
             enable_node_auto_repair=True,
+            # A launch template or AMI update drains nodes within their pods' disruption budgets and fails rather
+            # than replace a node through a running job (aws-eks-v2's default forces it).
+            force_update=False,
             subnets=ec2.SubnetSelection(subnets=[subnet]), min_size=min_size, desired_size=desired_size,
             max_size=max_size, capacity_type={"spot": eks.CapacityType.SPOT,
                                               "capacity-block": eks.CapacityType.CAPACITY_BLOCK}.get(
@@ -123,6 +143,9 @@ class AcceleratedNodeGroup(Construct):
             taints=[eks.TaintSpec(effect=eks.TaintEffect.NO_SCHEDULE, key=accelerator_taint(accelerator)["key"],
                                   value=accelerator_taint(accelerator)["value"])],
         )
+        for prerequisite in prerequisites:
+            self.nodegroup.node.add_dependency(prerequisite)
+        leave_size_to_operators(self.nodegroup, desired_size=desired_size, min_size=min_size)
         # aws-cdk-lib 2.275 refuses AL2023 NVIDIA/NEURON AMI types for p5 and trn instance types
         # (AmiTypeDoesNotMatchInstanceArchitecture) although EKS supports them: set the type on the
         # CloudFormation resource directly.

@@ -70,7 +70,9 @@ def check_whole_number(field: str, value: object, *, minimum: int, maximum: int 
 #: A DNS label (RFC 1123): Kubernetes namespaces and most object names, and the platform's own names.
 DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
 _REGION = re.compile(r"^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$")
-_ROLE_ARN = re.compile(r"^arn:aws[a-z-]*:iam::\d{12}:role/[\w+=,.@/-]{1,512}$")
+#: Written in a role ARN instead of the 12 digits: the account the stack deploys to (CloudFormation substitutes it).
+DEPLOY_ACCOUNT = "${AWS::AccountId}"
+_ROLE_ARN = re.compile(r"^arn:aws[a-z-]*:iam::(\d{12}|\$\{AWS::AccountId\}):role/[\w+=,.@/-]{1,512}$")
 _CAPACITY_RESERVATION = re.compile(r"^cr-[0-9a-f]{17}$")
 _ADDON_VERSION = re.compile(r"^v\d+\.\d+\.\d+-eksbuild\.\d+$")
 _METRICS_NAMESPACE = re.compile(r"^[A-Za-z0-9_./#:-]{1,255}$")
@@ -142,7 +144,8 @@ def check_region(field: str, value: object) -> str:
 
 def check_role_arn(field: str, value: object) -> str:
     if not is_token(value) and (not isinstance(value, str) or not _ROLE_ARN.match(value)):
-        raise invalid(field, value, "use an IAM role ARN such as arn:aws:iam::123456789012:role/NAME")
+        raise invalid(field, value, "use an IAM role ARN such as arn:aws:iam::123456789012:role/NAME (or "
+                                    f"{DEPLOY_ACCOUNT} for the deploy account's id)")
     return value  # type: ignore[return-value]
 
 

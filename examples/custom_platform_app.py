@@ -40,9 +40,11 @@ class SmallTrainingPlatform(cdk.Stack):
             reason="zones are fixed on purpose: EFA needs one known training zone and synth runs offline"))
         network = TrainingNetwork(self, "Network", availability_zones=ZONES, training_az=TRAINING_ZONE,
                                   cidr="10.20.0.0/16", training_ips=500, nat_gateways=1)
+        # People get in through the access entry of a role of the deploy account (it must exist before the deploy).
         cluster = TrainingCluster(self, "Cluster", vpc=network.vpc, cluster_name="small-training", system_min_size=2, system_desired_size=2,
                                   system_max_size=3, training_subnet=network.training_subnet,
-                                  efa_security_group=network.efa_security_group)
+                                  efa_security_group=network.efa_security_group,
+                                  admin_role_arns=["arn:aws:iam::${AWS::AccountId}:role/small-training-admin"])
         # The accelerator, node role, subnet and EFA group come from the cluster and the instance type.
         cluster.add_accelerated_node_group("H100", instance_type="p5.48xlarge", min_size=0, desired_size=0,
                                            max_size=2, nodegroup_name="h100")

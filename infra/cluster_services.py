@@ -26,11 +26,12 @@ class ClusterServices(Construct):
 
     def __init__(self, scope: Construct, id: str, *, config: PlatformConfig, cluster: TrainingCluster,
                  namespaces_manifest: Construct | None, storage_manifest: Construct | None,
-                 images: dict[str, str] | None = None, pod_identity_agent: Construct | None = None) -> None:
+                 images: dict[str, str] | None = None, pod_identity_agent: Construct | None = None,
+                 node_pools: Construct | None = None) -> None:
         super().__init__(scope, id)
         parts = StackParts(config=config, cluster=cluster, pod_identity_agent=pod_identity_agent,
                            namespaces_manifest=namespaces_manifest, storage_manifest=storage_manifest,
-                           images=dict(images or {}))
+                           node_pools=node_pools, images=dict(images or {}))
         self.installed: dict[str, Construct] = {}
         enabled = [addon for addon in discover() if addon.enabled(config)]
         names = {addon.name for addon in enabled}

@@ -24,7 +24,7 @@ from eks_training.core.validation import (
     ENDPOINT_ACCESS, IDLE_MINUTES, LOG_RETENTION_DAYS, NODE_GROUP_CAPACITY_TYPES, InvalidValue, check_addon_version,
     check_addon_versions, check_bucket_name, check_capacity_reservation, check_job_reference, check_metrics_namespace,
     check_karpenter_capacity, check_node_group_sizes, check_oidc_sign_in, check_pinned_image, check_region,
-    check_role_arn, check_vpc_cidr, check_zones, invalid,
+    check_role_arn, check_vpc_cidr, check_zones, invalid, DEPLOY_ACCOUNT,
 )
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent / "environments"
@@ -85,6 +85,8 @@ class ClusterConfig(_Model):
     endpoint_access: Literal[ENDPOINT_ACCESS] = "private"  # type: ignore[valid-type]
     #: Client networks the public endpoint admits (0.0.0.0/0 is accepted with a synth warning).
     public_access_cidrs: tuple[str, ...] = ()
+    #: IAM roles your people use, given cluster-admin through EKS access entries (at least one: nobody else can get
+    #: in). `arn:aws:iam::${AWS::AccountId}:role/NAME` names a role of the deploy account; it must exist first.
     admin_role_arns: tuple[str, ...] = ()
     #: EKS add-on versions: "latest" resolves at deploy time, or a pinned "vX.Y.Z-eksbuild.N".
     addon_versions: dict[str, str] = Field(default_factory=dict)
@@ -550,6 +552,10 @@ class PlatformConfig(_Model):
         ns = [n.name for n in self.training_namespaces]
         if len(set(ns)) != len(ns):
             raise invalid("training_namespaces names", ns, "give each namespace a unique name")
+        if not self.cluster.admin_role_arns:
+            # The cluster's other access entries are the deploy's kubectl handler and the nodes: no person's.
+            raise invalid("cluster.admin_role_arns", [], "name at least one IAM role your people use to reach the "
+                          f"cluster, e.g. arn:aws:iam::{DEPLOY_ACCOUNT}:role/eks-training-admin (the deploy account's)")
         if self.services.jupyterhub and self.services.jupyterhub_sign_in is None:
             raise invalid("services.jupyterhub_sign_in", None, "give one with services.jupyterhub: true, as "
                           "JupyterHub's default authenticator lets anyone in (your OIDC provider's URLs, client id "

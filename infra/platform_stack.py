@@ -85,7 +85,7 @@ class TrainingPlatformStack(Stack):
         self.services = ClusterServices(self, "Services", config=config, cluster=self.cluster, images=self.images,
                                         pod_identity_agent=self.cluster.addons["eks-pod-identity-agent"],
                                         namespaces_manifest=self.namespaces_manifest,
-                                        storage_manifest=self.storage_manifest)
+                                        storage_manifest=self.storage_manifest, node_pools=self.node_pools)
 
     def _add_images(self) -> dict[str, str]:
         """The image of each variant the environment runs: built by `cdk deploy` from `training/`, or from config."""
@@ -139,7 +139,12 @@ class TrainingPlatformStack(Stack):
             self.lustre = LustreStorage(
                 self, "Lustre", vpc=self.network.vpc, subnet=self.network.training_subnet, peer_security_groups=peers,
                 capacity_gib=storage.fsx.storage_capacity_gib, deployment_type=storage.fsx.deployment_type,
-                per_unit_throughput=storage.fsx.per_unit_storage_throughput, removal_policy=removal,
+                per_unit_throughput=storage.fsx.per_unit_storage_throughput,
+                # Deleted with the stack even where data is retained: every directory a pod writes (its namespace's
+                # workspace) exports to the checkpoint bucket and /data comes from the data bucket (the config keeps
+                # both links), so the retained buckets hold the data. A retained file system would keep its network
+                # interfaces in the training subnet and its security group, so neither they nor the VPC could go.
+                removal_policy=RemovalPolicy.DESTROY,
                 data_repository_associations=[DataRepositoryAssociation(
                     file_system_path=a.file_system_path, bucket_name=buckets[a.bucket].bucket_name, prefix=a.s3_prefix,
                     auto_import_events=a.auto_import, auto_export_events=a.auto_export)
@@ -193,7 +198,13 @@ class TrainingPlatformStack(Stack):
             scratch_storage_class=bool(fsx), scratch_subnet_id=self.network.training_subnet.subnet_id if fsx else None,
             scratch_security_group_ids=[fsx.security_group.security_group_id] if fsx else ())
         self.storage_manifest = self.cluster.cluster.add_cdk8s_chart("Storage", chart)
-        self.storage_manifest.node.add_dependency(self.namespaces_manifest, *addons)
+        # The volumes mount directories the data repository associations make, through the CSI drivers (the gp3
+        # default class's EBS driver too): all exist first and, on destroy, outlive every claim of the stack.
+        self.storage_manifest.node.add_dependency(self.namespaces_manifest, *addons,
+                                                  self.cluster.addons["aws-ebs-csi-driver"],
+                                                  *(self.lustre.associations if self.lustre else ()))
+        # The Job that makes each namespace's workspace directories: the deploy waits for it.
+        self.cluster.wait_for_jobs(self.storage_manifest, chart.to_json())
 
     def _add_node_groups(self) -> None:
         config = self.config
@@ -202,7 +213,7 @@ class TrainingPlatformStack(Stack):
                                     ("neuron", config.capacity.trainium_node_groups)):
             for group in groups:
                 self.node_groups[group.name] = AcceleratedNodeGroup(
-                    self, f"NodeGroup-{group.name}", cluster=self.cluster.cluster, instance_type=group.instance_type,
+                    self, f"NodeGroup-{group.name}", cluster=self.cluster, instance_type=group.instance_type,
                     accelerator=accelerator, subnet=self.network.training_subnet, node_role=self.cluster.node_role,
                     efa_security_group=self.network.efa_security_group, efa=group.efa, min_size=group.min_size,
                     desired_size=group.desired_size, max_size=group.max_size, capacity_type=group.capacity_type,
@@ -212,7 +223,7 @@ class TrainingPlatformStack(Stack):
 
     def _add_karpenter(self, cluster_name: str) -> None:
         config = self.config
-        self.karpenter = None
+        self.karpenter = self.node_pools = None
         if not (config.services.karpenter and config.capacity.karpenter_pools):
             return
         self.network.tag_for_karpenter(cluster_name)
@@ -225,6 +236,7 @@ class TrainingPlatformStack(Stack):
         # Node repair reads the node monitoring agent's conditions: on with the observability add-on.
         self.karpenter = Karpenter(self, "Karpenter", cluster=self.cluster, cluster_name=cluster_name, pools=pools,
                                    node_repair=config.observability.enabled)
+        self.node_pools = self.karpenter.pools_manifest
 
     @property
     def availability_zones(self) -> list[str]:

@@ -71,9 +71,14 @@ CONFIG_CASES = [
     (("network", "nat_gateways"), 0, ("network.nat_gateways", 0, "should be greater than or equal to 1")),
     (("cluster", "endpoint_access"), "open",
      ("cluster.endpoint_access", "open", "should be 'public', 'private' or 'public_and_private'")),
+    # No person could reach the cluster: its only other access entries are the kubectl handler's and the nodes'.
+    (("cluster", "admin_role_arns"), [],
+     ("cluster.admin_role_arns", [], "name at least one IAM role your people use to reach the cluster, e.g. "
+      "arn:aws:iam::${AWS::AccountId}:role/eks-training-admin (the deploy account's)")),
     (("cluster", "admin_role_arns"), ["arn:aws:iam::123:user/bob"],
      ("cluster.admin_role_arns[0]", "arn:aws:iam::123:user/bob",
-      "use an IAM role ARN such as arn:aws:iam::123456789012:role/NAME")),
+      "use an IAM role ARN such as arn:aws:iam::123456789012:role/NAME (or ${AWS::AccountId} for the deploy "
+      "account's id)")),
     (("cluster", "public_access_cidrs"), ["203.0.113.0/33"],
      ("cluster.public_access_cidrs[0]", "203.0.113.0/33", "use a network such as 203.0.113.0/24")),
     (("cluster", "addon_versions"), {"cilium": "latest"},

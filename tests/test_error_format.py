@@ -139,6 +139,8 @@ def test_the_shared_checks_let_cdk_tokens_through_and_refuse_the_same_text_writt
     size = cdk.Token.as_number(cdk.Fn.ref("Size"))
     assert v.check_bucket_name("data_bucket_name", name) == name
     assert v.check_role_arn("admin_role_arns[0]", arn) == arn
+    # Written into a config file: the deploy account's id, which CloudFormation substitutes.
+    assert v.check_role_arn("admin_role_arns[0]", "arn:aws:iam::${AWS::AccountId}:role/x")
     assert v.check_whole_number("max_size", size, minimum=1) == size
     v.check_node_group_sizes(0, size, 4)
     for check, field, text in ((v.check_bucket_name, "data_bucket_name", "acme-${AWS::AccountId}-data"),

@@ -32,7 +32,8 @@ stack = cdk.Stack(app, "OtherTeam", env=cdk.Environment(region="eu-west-1"))
 net = TrainingNetwork(stack, "Net", availability_zones=["eu-west-1a", "eu-west-1b"], training_az="eu-west-1a",
                       vpc_endpoints=False, training_ips=200)
 cluster = TrainingCluster(stack, "Cluster", vpc=net.vpc, version="1.34", system_min_size=1, system_desired_size=1,
-                          training_subnet=net.training_subnet, efa_security_group=net.efa_security_group)
+                          training_subnet=net.training_subnet, efa_security_group=net.efa_security_group,
+                          admin_role_arns=["arn:aws:iam::${AWS::AccountId}:role/other-team-admin"])
 cluster.add_accelerated_node_group("Gpu", instance_type="p4d.24xlarge", min_size=0, desired_size=0, max_size=2)
 NvidiaDevicePlugin(stack, "Nvidia", cluster=cluster)
 EfaDevicePlugin(stack, "Efa", cluster=cluster)

@@ -182,12 +182,26 @@ def _profile_entry(profile: NotebookProfile, *, image: str) -> dict[str, Any]:
     return entry
 
 
+#: Hub configuration (run after the chart's own): with no client secret in the hub's environment, no one is allowed
+#: to sign in, admins included. `kubectl -n jupyterhub rollout restart deployment/hub` once the Secret exists.
+REFUSE_SIGN_IN_WITHOUT_CLIENT_SECRET = """\
+import os
+
+if not os.environ.get("OAUTH_CLIENT_SECRET"):
+    for setting in ("allowed_users", "allowed_groups", "admin_users"):
+        setattr(c.GenericOAuthenticator, setting, set())
+    c.GenericOAuthenticator.allow_all = False
+    c.GenericOAuthenticator.allow_existing_users = False
+"""
+
+
 @dataclass(frozen=True)
 class OidcSignIn:
     """Sign-in through an OpenID Connect provider (Amazon Cognito, Okta, Entra ID...) with an allow-list.
 
     The client secret never enters a template: ``client_secret_name`` names a Kubernetes Secret (key
-    ``client-secret``) in the hub's namespace that the operator creates (`kubectl create secret generic`).
+    ``client-secret``) in the hub's namespace that the operator creates after the deploy (`kubectl create secret
+    generic`, then restart the hub): until then the hub starts and refuses every sign-in.
     ``callback_url`` defaults to the hub reached by `kubectl port-forward svc/proxy-public 8000:80`.
     """
 
@@ -218,9 +232,12 @@ class OidcSignIn:
         }
         return {
             "config": {"JupyterHub": {"authenticator_class": "generic-oauth"}, "GenericOAuthenticator": authenticator},
-            # OAuthenticator reads the secret from this variable: it stays in the cluster's Secret.
+            # OAuthenticator reads the secret from this variable: it stays in the cluster's Secret. Optional: the
+            # Secret is made by a person after the deploy (the release's wait cannot wait for it), and until the hub
+            # restarts with it, the extra config below lets nobody in.
             "extraEnv": {"OAUTH_CLIENT_SECRET": {"valueFrom": {"secretKeyRef": {
-                "name": self.client_secret_name, "key": "client-secret"}}}},
+                "name": self.client_secret_name, "key": "client-secret", "optional": True}}}},
+            "extraConfig": {"refuse-sign-in-without-client-secret": REFUSE_SIGN_IN_WITHOUT_CLIENT_SECRET},
         }
 
 
@@ -263,9 +280,12 @@ def jupyterhub_values(
         # Placeholders and the hook pre-puller would sit on system nodes (user pods go to accelerator nodes that
         # Karpenter creates per notebook): off. The user scheduler too: it packs user pods onto few nodes, which
         # Karpenter's consolidation does here, and z2jh 4.4.0 runs it as kube-scheduler v1.30, outside the supported
-        # skew of our 1.31+ control planes; without it the cluster's own scheduler places notebooks.
+        # skew of our 1.31+ control planes; without it the cluster's own scheduler places notebooks. The continuous
+        # pre-puller is a DaemonSet on every node, the system nodes too, that pulls every profile's image (the
+        # multi-GB training images), and the release's wait would wait for those pulls: off too. A notebook's first
+        # start on a fresh node pulls its image itself.
         "scheduling": {"userScheduler": {"enabled": False}, "userPlaceholder": {"enabled": False}},
-        "prePuller": {"hook": {"enabled": False}},
+        "prePuller": {"hook": {"enabled": False}, "continuous": {"enabled": False}},
         "singleuser": {
             # The chart's metadata block is a privileged NET_ADMIN init container, which the namespace's baseline
             # Pod Security level refuses: our NetworkPolicies close instance metadata instead.

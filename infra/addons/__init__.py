@@ -26,7 +26,7 @@ import cdk8s
 from aws_cdk import aws_eks_v2 as eks
 from constructs import Construct, IConstruct
 
-from eks_training.constructs.cluster import TrainingCluster
+from eks_training.constructs.cluster import JOB_WAIT, TrainingCluster
 from eks_training.core.validation import invalid
 from eks_training.core.versions import HelmPin
 
@@ -66,11 +66,30 @@ class ClusterAddon(Construct):
         return release
 
     def add_chart(self, id: str, chart: cdk8s.Chart, *, after: Sequence[IConstruct | None] = ()) -> eks.KubernetesManifest:
-        """One of our cdk8s charts (made in :attr:`k8s`) applied to the cluster after ``after``."""
-        manifest = eks.KubernetesManifest(self, _construct_id(id), cluster=self.cluster.cluster, manifest=chart.to_json())
+        """One of our cdk8s charts (made in :attr:`k8s`) applied to the cluster after ``after``; the deploy waits for
+        each Job it applies to succeed (:meth:`TrainingCluster.wait_for_jobs`)."""
+        objects = chart.to_json()
+        manifest = eks.KubernetesManifest(self, _construct_id(id), cluster=self.cluster.cluster, manifest=objects)
         self._depend(manifest, after)
+        # A Job the chart applies is waited for: its failure fails the deploy, and what comes after waits for it.
+        self.cluster.wait_for_jobs(manifest, objects)
         self.manifests[id] = manifest
         return manifest
+
+    def wait_for_webhook(self, configuration: str, *, after: IConstruct,
+                         kind: str = "validatingwebhookconfiguration") -> eks.KubernetesObjectValue:
+        """Wait until the admission webhook ``configuration`` (installed by ``after``) has its CA bundle.
+
+        Whoever sets that bundle at run time (the webhook's own server as it starts, cert-manager's cainjector) sets
+        it only once the server's certificate exists; until then the API server refuses, with failurePolicy Fail,
+        every object the webhook admits, and a Helm wait on a server without a readiness probe says nothing. Apply
+        those objects after the returned waiter. It fails the deploy after :data:`JOB_WAIT`.
+        """
+        waiter = eks.KubernetesObjectValue(
+            self, f"Wait-{configuration}", cluster=self.cluster.cluster, object_type=kind, object_name=configuration,
+            json_path=".webhooks[0].clientConfig.caBundle", timeout=JOB_WAIT)
+        waiter.node.add_dependency(after)
+        return waiter
 
     @property
     def k8s(self) -> cdk8s.App:
@@ -101,6 +120,8 @@ class StackParts:
     pod_identity_agent: Construct | None = None
     namespaces_manifest: Construct | None = None
     storage_manifest: Construct | None = None
+    #: Karpenter's NodePools: workloads whose pods need its nodes come after them (and go before them on destroy).
+    node_pools: Construct | None = None
     #: Image of each variant (gpu, neuron, ray, slurmd): built by the stack, or given in config.
     images: dict[str, str] = field(default_factory=dict)
 

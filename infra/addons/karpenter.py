@@ -39,7 +39,9 @@ class Karpenter(ClusterAddon):
             raise invalid(f"{self.node.path}: pools", list(pools), "at least one KarpenterPool")
         self.controller = KarpenterController(
             self, "Controller", cluster=cluster.cluster, cluster_name=cluster_name, version=version,
-            pod_identity_dependency=cluster.addons["eks-pod-identity-agent"], node_repair=node_repair)
+            pod_identity_dependency=cluster.addons["eks-pod-identity-agent"], node_repair=node_repair,
+            # DNS and pod networking for the controller until its last node is drained on destroy.
+            after=[cluster.addons["coredns"], cluster.addons["vpc-cni"]])
         # Installed with wait: its controller pods need the system nodes to exist first.
         for release in (self.controller.crd_chart, self.controller.chart):
             self._depend(release, [cluster.system_nodegroup])

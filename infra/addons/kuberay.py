@@ -68,8 +68,10 @@ def _build(scope, parts, after) -> KubeRay:
         shared = SharedRayCluster(namespace=parts.config.training_namespaces[0].name,
                                   instance_type=services.ray_worker_instance_type, image=parts.image("ray"),
                                   max_workers=services.ray_max_workers)
+    # The shared RayCluster's workers are Karpenter nodes: after its NodePools, and gone before them on destroy.
     return KubeRay(scope, "KubeRay", cluster=parts.cluster, shared_cluster=shared,
-                   after=[*after, *(m for m in (parts.namespaces_manifest, parts.storage_manifest) if m)])
+                   after=[*after, *(m for m in (parts.namespaces_manifest, parts.storage_manifest, parts.node_pools)
+                                    if m)])
 
 
 ADDON = AddonEntry("kuberay", enabled=lambda config: config.services.kuberay, build=_build)

@@ -10,6 +10,10 @@ from eks_training.constructs.cluster import TrainingCluster
 from eks_training.core.versions import NEURON, HelmPin
 from eks_training.infra.addons import AddonEntry, ClusterAddon
 from eks_training.infra.addons.device_plugins import on_accelerator
+from eks_training.workloads.namespaces import PodSecurity, TrainingNamespace, TrainingNamespacesChart
+
+#: Where the chart's node problem detector runs (the chart's default npd.namespaceOverride, given explicitly).
+NPD_NAMESPACE = "neuron-healthcheck-system"
 
 
 class NeuronDevicePlugin(ClusterAddon):
@@ -17,19 +21,30 @@ class NeuronDevicePlugin(ClusterAddon):
     ``neuroncore``), on the nodes our Trainium groups and pools label ``eks-training/accelerator=neuron``.
 
     * ``node_problem_detector``: Neuron's node problem detector, which marks a node with a failing Neuron device
-      (for node repair). Default: False.
+      (for node repair), in namespace :data:`NPD_NAMESPACE` (made here, before the release). Default: False.
     * ``scheduler_extension``: Neuron's scheduler extension (contiguous device allocation). Default: False.
     * ``version``: the chart pin. Default: :data:`NEURON`.
 
-    Attributes: ``release`` (the Helm release).
+    Attributes: ``release`` (the Helm release), ``npd_namespace`` (the manifest of the detector's namespace, or
+    None without it).
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, node_problem_detector: bool = False,
                  scheduler_extension: bool = False, version: HelmPin = NEURON, after: Sequence[IConstruct] = ()) -> None:
         super().__init__(scope, id, cluster=cluster, after=after)
-        self.release = self.add_release(version, {"devicePlugin": on_accelerator("neuron"),
-                                                  "npd": {"enabled": node_problem_detector},
-                                                  "scheduler": {"enabled": scheduler_extension}})
+        npd: dict = {"enabled": node_problem_detector}
+        self.npd_namespace = None
+        if node_problem_detector:
+            # The chart puts its node problem detector into a namespace of its own and creates none (Neuron's docs
+            # create it by hand first): ours exists before the release. It runs privileged, reading /dev/kmsg.
+            npd["namespaceOverride"] = NPD_NAMESPACE
+            self.npd_namespace = self.add_chart("neuron-healthcheck-namespace", TrainingNamespacesChart(
+                self.k8s, "neuron-healthcheck-namespace", namespaces=[TrainingNamespace(
+                    name=NPD_NAMESPACE, limit_range=None,
+                    pod_security=PodSecurity(enforce="privileged", warn="baseline", audit="baseline"))]))
+        self.release = self.add_release(version, {"devicePlugin": on_accelerator("neuron"), "npd": npd,
+                                                  "scheduler": {"enabled": scheduler_extension}},
+                                        after=[self.npd_namespace])
 
 
 ADDON = AddonEntry(

@@ -14,6 +14,10 @@ from eks_training.infra.addons import AddonEntry, ClusterAddon
 from eks_training.workloads.slinky import SlurmClusterChart, SlurmPartition
 
 
+#: The operator's validating webhook configuration (its chart's name for it).
+OPERATOR_WEBHOOK = "slurm-operator-webhook"
+
+
 class Slinky(ClusterAddon):
     """SchedMD's Slinky operator and one Slurm cluster (controller, accounting, REST API, login, a NodeSet per
     partition). The operator's webhook needs cert-manager: install :class:`CertManager` first and pass it in ``after``.
@@ -38,9 +42,12 @@ class Slinky(ClusterAddon):
         self.operator_release = self.add_release(
             SLURM_OPERATOR, {part: {"nodeSelector": dict(node_selector)} for part in ("operator", "webhook")},
             after=[self.crds_release])
+        # The operator's webhook (failurePolicy Fail) admits the Slurm objects once cert-manager's cainjector has set
+        # its CA bundle, which Helm's wait does not cover: the objects wait for that bundle.
+        ready = self.wait_for_webhook(OPERATOR_WEBHOOK, after=self.operator_release)
         chart = SlurmClusterChart(self.k8s, "slurm-cluster", cluster_name=cluster_name, partitions=list(partitions),
                                   namespace=namespace, create_namespace=create_namespace, slurmd_image=slurmd_image)
-        self.slurm_manifest = self.add_chart("slurm", chart, after=[self.operator_release])
+        self.slurm_manifest = self.add_chart("slurm", chart, after=[self.operator_release, ready])
 
 
 def _partitions(config) -> list[SlurmPartition]:
@@ -59,4 +66,5 @@ ADDON = AddonEntry(
     build=lambda scope, parts, after: Slinky(
         scope, "Slinky", cluster=parts.cluster, cluster_name=f"{parts.config.name}-slurm",
         partitions=_partitions(parts.config), slurmd_image=parts.image("slurmd"),
-        after=[*after, *(m for m in (parts.namespaces_manifest, parts.storage_manifest) if m)]))
+        # The NodeSets' slurmd pods run on Karpenter nodes: after its NodePools, and gone before them on destroy.
+        after=[*after, *(m for m in (parts.namespaces_manifest, parts.storage_manifest, parts.node_pools) if m)]))

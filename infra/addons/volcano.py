@@ -13,6 +13,10 @@ from eks_training.infra.addons import AddonEntry, ClusterAddon
 from eks_training.workloads.volcano import QueueResources, VolcanoQueue, VolcanoQueuesChart
 
 
+#: The chart's webhook that validates queues (failurePolicy Fail): the queues wait until it can answer.
+QUEUE_WEBHOOK = "volcano-admission-service-queues-validate"
+
+
 class Volcano(ClusterAddon):
     """Volcano's scheduler, controllers and admission webhook, and the queues jobs are submitted to.
 
@@ -20,6 +24,10 @@ class Volcano(ClusterAddon):
       queue only).
     * ``node_selector``: where Volcano's own pods run. Default: the system nodes.
     * ``version``: the chart pin. Default: :data:`VOLCANO`.
+
+    Volcano refuses to delete an open queue and the kubectl handler ignores that refusal: close a queue
+    (``vcctl queue operate --name NAME --action close``) before removing it here; ``cdk destroy`` needs nothing (the
+    queues go with the cluster).
 
     Attributes: ``release`` (the Helm release), ``queues_manifest`` (the queues, or None without queues).
     """
@@ -34,8 +42,11 @@ class Volcano(ClusterAddon):
                                                   "basic": {"image_pull_policy": "IfNotPresent"}})
         self.queues_manifest = None
         if queues:
+            # The admission server has no readiness probe (Helm's wait returns before it serves) and sets its
+            # webhooks' CA bundle as it starts: the queues wait for that bundle, or the webhook refuses them.
+            ready = self.wait_for_webhook(QUEUE_WEBHOOK, after=self.release)
             chart = VolcanoQueuesChart(self.k8s, "volcano-queues", queues=list(queues))
-            self.queues_manifest = self.add_chart("volcano-queues", chart, after=[self.release])
+            self.queues_manifest = self.add_chart("volcano-queues", chart, after=[self.release, ready])
 
 
 def _queues(config) -> list[VolcanoQueue]:

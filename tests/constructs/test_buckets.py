@@ -103,14 +103,16 @@ def test_checkpoint_lifecycle_expires_noncurrent_versions_and_aborts_uploads(syn
     assert not any("NoncurrentVersionExpiration" in rule for rule in data_rules)
 
 
-def test_retention_follows_retain_flag_and_never_adds_auto_delete(synthesized) -> None:
+def test_retention_follows_retain_flag_and_deleted_buckets_are_emptied_first(synthesized) -> None:
     template = synthesized["json"]
     for logical_id, resource in template["Resources"].items():
         if resource["Type"] in ("AWS::S3::Bucket", "AWS::KMS::Key"):
             expected = "Retain" if logical_id.startswith("Prod") else "Delete"
             assert resource["DeletionPolicy"] == expected, logical_id
-    assert not _resources(template, "Custom::S3AutoDeleteObjects")
-    assert not _resources(template, "AWS::Lambda::Function")
+    # CloudFormation deletes only empty buckets: each bucket the stack deletes (and only those) is emptied first.
+    emptied = {r["Properties"]["BucketName"]["Ref"] for r in _resources(template, "Custom::S3AutoDeleteObjects").values()}
+    deleted = {lid for lid, r in _resources(template, "AWS::S3::Bucket").items() if r["DeletionPolicy"] == "Delete"}
+    assert emptied == deleted and len(deleted) == 3
 
 
 def test_training_grant_names_only_the_two_buckets_and_the_key(synthesized) -> None:

@@ -15,7 +15,8 @@ the object, the field and why:
 * ordering: Helm releases wait for the nodes their pods need;
 * reachability: API endpoint, FSx for Lustre, EFA peers (:mod:`.reachability`);
 * IAM: the Karpenter controller policy against Karpenter's reference (:mod:`.iam`);
-* versions: the cluster's Kubernetes version is in EKS standard support today.
+* versions: the cluster's Kubernetes version is in EKS standard support today;
+* lifecycle: what must exist when CloudFormation creates, deletes and updates each resource (:mod:`.lifecycle`).
 
 It is no substitute for a deploy: it cannot see AMIs, quotas, capacity in the zone, images that fail to pull, or
 what a controller does at run time. ``eks-training preflight`` covers the account; a deploy covers the rest.
@@ -43,6 +44,7 @@ from eks_training.infra.tools.check.fsx_isolation import fsx_volumes, missing_cl
 from eks_training.infra.tools.check.iam import compare_policies, reference_statements
 from eks_training.infra.tools.check.identities import missing_account_findings, service_accounts
 from eks_training.infra.tools.check.kube import selector_mismatches, why_not
+from eks_training.infra.tools.check.lifecycle import check_lifecycle
 from eks_training.infra.tools.check.network_policy import network_policy_findings
 from eks_training.infra.tools.check.placement import (
     DEVICE_PLUGINS,
@@ -166,6 +168,7 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
             report.fail("network", source.name, what, why)
     _check_iam(snap, report, target)
     _check_version(snap, report, today or date.today())
+    _check_lifecycle(snap, report, releases_pods, placements)
     return report
 
 
@@ -248,12 +251,19 @@ def _manifest_pods(snap: PlatformSnapshot, report: CheckReport) -> list[PodTempl
     return pods
 
 
+@functools.lru_cache(maxsize=4)
+def _parsed_manifest(path: Path) -> str:
+    # Parsed once per process (9,000 lines of CRD), handed out as fresh objects.
+    return json.dumps([obj for obj in yaml.load_all(path.read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+                       if obj])
+
+
 def _mpi_operator_manifest() -> list[dict]:
     """The objects of the MPI Operator release manifest our install Job applies (none when it is not vendored)."""
     manifest = upstream.file_path(MPI_OPERATOR_MANIFEST)
     if manifest is None:
         return []
-    objects = [obj for obj in yaml.safe_load_all(manifest.read_text()) if obj]
+    objects = json.loads(_parsed_manifest(manifest))
     for obj in objects:
         if obj.get("kind") == "Deployment":
             # The install Job pins the operator to the system nodes after applying the manifest.
@@ -523,6 +533,20 @@ def _check_version(snap: PlatformSnapshot, report: CheckReport, today: date) -> 
                     f"Kubernetes {release.version} is not on EKS before {release.on_eks_since}: the cluster cannot be created")
     elif status == "unrecorded":
         report.notes.append(f"Kubernetes {release.version}: EKS support dates not recorded; not checked")
+
+
+def _check_lifecycle(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping[str, list[dict]],
+                     placements: list[Placement]) -> None:
+    """What exists when CloudFormation creates, deletes and updates each resource (:mod:`.lifecycle`)."""
+    chart_dirs = {r.release: d for r in snap.releases if (d := helm.chart_source(r.chart, r.version)) is not None}
+    # The MPI Operator's install Job applies the release manifest: its CRD exists once the Job succeeded.
+    job_outputs = {((obj.get("metadata") or {}).get("namespace"), obj["metadata"]["name"]): _mpi_operator_manifest()
+                   for _, obj in snap.objects() if obj.get("kind") == "Job"
+                   and "mpi-operator" in (obj.get("metadata") or {}).get("name", "")}
+    stage = check_lifecycle(snap, rendered, placements=placements, job_outputs=job_outputs, chart_dirs=chart_dirs)
+    report.notes += stage.notes
+    for finding in stage.findings:
+        report.fail("lifecycle", finding.subject, finding.step, finding.message)
 
 
 # --- output -----------------------------------------------------------------------------------------------------

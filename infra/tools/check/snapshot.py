@@ -9,6 +9,7 @@ that CloudFormation resolves at deploy time stay as tokens (``cfn-token:<what>``
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -134,34 +135,48 @@ class PlatformSnapshot:
             for obj in objects:
                 yield lid, obj
 
+    def direct_dependencies(self, logical_id: str) -> set[str]:
+        """The resources ``logical_id`` names itself: DependsOn, Ref, GetAtt and ``${...}`` in Fn::Sub."""
+        resource = self.resources.get(logical_id, {})
+        direct = resource.get("DependsOn") or []
+        direct = [direct] if isinstance(direct, str) else list(direct)
+        direct += list(references(resource.get("Properties", {})))
+        return {dep for dep in direct if dep in self.resources and dep != logical_id}
+
     def dependencies(self, logical_id: str) -> set[str]:
-        """Every resource ``logical_id`` waits for: DependsOn, Ref and GetAtt, followed transitively."""
+        """Every resource ``logical_id`` waits for: :meth:`direct_dependencies`, followed transitively."""
         seen: set[str] = set()
         todo = [logical_id]
         while todo:
-            current = todo.pop()
-            resource = self.resources.get(current, {})
-            direct = resource.get("DependsOn") or []
-            direct = [direct] if isinstance(direct, str) else list(direct)
-            direct += list(_references(resource.get("Properties", {})))
-            for dep in direct:
-                if dep in self.resources and dep not in seen:
+            for dep in self.direct_dependencies(todo.pop()):
+                if dep not in seen:
                     seen.add(dep)
                     todo.append(dep)
         return seen
 
 
-def _references(value: Any) -> Iterator[str]:
+#: ``${Name}`` or ``${Name.Attribute}`` in an Fn::Sub string (``${!Literal}`` is no reference).
+_SUB_REFERENCE = re.compile(r"\$\{([A-Za-z0-9]+)(?:\.[A-Za-z0-9.]+)?\}")
+
+
+def references(value: Any) -> Iterator[str]:
+    """Names ``value`` refers to: Ref, GetAtt and ``${...}`` in Fn::Sub (pseudo parameters included)."""
     if isinstance(value, dict):
         if "Ref" in value and isinstance(value["Ref"], str):
             yield value["Ref"]
         if "Fn::GetAtt" in value:
             yield value["Fn::GetAtt"][0]
+        if "Fn::Sub" in value:
+            sub = value["Fn::Sub"]
+            template, variables = (sub[0], sub[1] if len(sub) > 1 else {}) if isinstance(sub, list) else (sub, {})
+            if isinstance(template, str):
+                # Names the Sub defines itself are its own variables, not resources.
+                yield from (name for name in _SUB_REFERENCE.findall(template) if name not in variables)
         for item in value.values():
-            yield from _references(item)
+            yield from references(item)
     elif isinstance(value, list):
         for item in value:
-            yield from _references(item)
+            yield from references(item)
 
 
 def _group_id(value: Any) -> str:
