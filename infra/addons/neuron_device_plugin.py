@@ -29,7 +29,8 @@ class NeuronDevicePlugin(ClusterAddon):
         super().__init__(scope, id, cluster=cluster, after=after)
         self.release = self.add_release(version, {"devicePlugin": on_accelerator("neuron"),
                                                   "npd": {"enabled": node_problem_detector},
-                                                  "scheduler": {"enabled": scheduler_extension}})
+                                                  "scheduler": {"enabled": scheduler_extension}},
+                                        create_namespace=False)  # kube-system exists (labelled by the cluster)
 
 
 ADDON = AddonEntry(

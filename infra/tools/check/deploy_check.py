@@ -563,7 +563,10 @@ def load_template(path: Path) -> dict[str, Any]:
 
 def add_arguments(parser) -> None:
     parser.add_argument("--env", help="environment name (infra/environments/NAME.yaml)")
-    parser.add_argument("--config", help="an environment file of your own (instead of --env)")
+    parser.add_argument("--config", help="an environment file of your own (instead of --env); its name must be the "
+                                         "file's name")
+    parser.add_argument("--allow-name-mismatch", action="store_true",
+                        help="with --config: check a file whose name differs from its file name")
     parser.add_argument("--template", help="read this synthesized template (cdk.out/EksTraining-ENV.template.json) "
                                            "instead of synthesizing in-process")
     parser.add_argument("--app", help="check any CDK app instead: the command that synthesizes it (as `cdk synth --app` "
@@ -583,7 +586,8 @@ def run(args) -> int:
         raise ValueError("check: give exactly one of --env NAME, --config FILE or --app COMMAND")
     if args.app:
         return _run_app(args.app, args.stack)
-    config = load_config_file(args.config) if args.config else load_environment(args.env)
+    config = (load_config_file(args.config, name_matches_file=not getattr(args, "allow_name_mismatch", False))
+              if args.config else load_environment(args.env))
     template = load_template(Path(args.template)) if args.template else synthesize_template(config)
     report = run_check(template, config=config)
     print(format_report(report))
