@@ -158,6 +158,15 @@ class TrainingCluster(Construct):
         self.secrets_key = kms.Key(self, "SecretsKey", enable_key_rotation=True, removal_policy=removal_policy,
                                    description="EKS secrets envelope encryption")
         self.control_plane_logs = self._control_plane_log_group(cluster_name, control_plane_log_retention, removal_policy)
+        # The control plane's network interfaces reach nodes and pods (kubelet, webhooks, port-forward) and DNS, all
+        # inside the VPC: egress there only, not to the internet (aws-eks-v2's own group allows all outbound).
+        self.control_plane_security_group = ec2.SecurityGroup(
+            self, "ControlPlaneSecurityGroup", vpc=vpc, allow_all_outbound=False,
+            description="EKS control plane: to nodes and pods in the VPC only")
+        self.control_plane_security_group.add_egress_rule(ec2.Peer.ipv4(vpc.vpc_cidr_block), ec2.Port.all_tcp(),
+                                                          "kubelet, webhooks and pods in the VPC")
+        self.control_plane_security_group.add_egress_rule(ec2.Peer.ipv4(vpc.vpc_cidr_block), ec2.Port.udp(53),
+                                                          "DNS in the VPC")
         self.cluster = eks.Cluster(
             self, "Cluster", version=getattr(eks.KubernetesVersion, f"V{version.replace('.', '_')}"),
             cluster_name=cluster_name, vpc=vpc,
@@ -167,6 +176,7 @@ class TrainingCluster(Construct):
             endpoint_access=endpoint, cluster_logging=_ALL_LOG_TYPES, secrets_encryption_key=self.secrets_key,
             kubectl_provider_options=eks.KubectlProviderOptions(kubectl_layer=kubectl_layer(self, "KubectlLayer", version)),
             removal_policy=removal_policy, bootstrap_cluster_creator_admin_permissions=bootstrap_creator_admin,
+            security_group=self.control_plane_security_group,
         )
         if self.control_plane_logs is not None:
             self.cluster.node.add_dependency(self.control_plane_logs)

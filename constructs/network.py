@@ -22,6 +22,10 @@ from eks_training.core.subnets import (  # noqa: F401
 from eks_training.core.validation import check_vpc_cidr, check_zones, invalid
 
 _AWS_RESERVED_IPS = AWS_RESERVED_IPS
+#: The egress rule CDK writes into a group that allows no outbound traffic (ICMP type 252 code 86 matches nothing):
+#: EC2 adds its allow-all default to a group created without any inline egress rule.
+NO_TRAFFIC_EGRESS = {"CidrIp": "255.255.255.255/32", "Description": "Disallow all traffic", "IpProtocol": "icmp",
+                     "FromPort": 252, "ToPort": 86}
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,9 @@ class TrainingNetwork(Construct):
         self.efa_security_group = ec2.SecurityGroup(
             self, "EfaSecurityGroup", vpc=self.vpc, allow_all_outbound=False,
             description="EFA: all traffic to and from members of this group (OS-bypass needs it)")
+        # Its egress rules are all separate resources (they name groups): without an inline rule EC2 would keep its
+        # default allow-all egress, so the group holds CDK's match-nothing placeholder inline.
+        self.efa_security_group.node.default_child.add_property_override("SecurityGroupEgress", [NO_TRAFFIC_EGRESS])
         self.efa_security_group.add_ingress_rule(self.efa_security_group, ec2.Port.all_traffic(), "EFA within the group")
         ec2.CfnSecurityGroupEgress(self, "EfaSelfEgress", group_id=self.efa_security_group.security_group_id,
                                    ip_protocol="-1", destination_security_group_id=self.efa_security_group.security_group_id,
