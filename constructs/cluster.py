@@ -235,12 +235,14 @@ class TrainingCluster(Construct):
         """kube-system's Pod Security labels, said rather than left unset: privileged enforced (EKS's add-ons, the
         VPC CNI and kube-proxy run privileged with host networking there, and the API server admits any pod into an
         unlabelled namespace anyway), baseline warned and audited so that anything beyond baseline is reported.
-        A patch, not a Namespace object: kube-system belongs to Kubernetes, and the patch is undone on delete."""
+        A patch, not a Namespace object: kube-system belongs to Kubernetes. Removing the patch leaves the labels
+        (the restore patch keeps them): they say what the namespace is anyway, and the JSON null that would delete a
+        label does not survive jsii's serialization."""
         labels = {f"{POD_SECURITY_LABEL}/{mode}": level
                   for mode, level in (("enforce", "privileged"), ("warn", "baseline"), ("audit", "baseline"))}
+        patch = {"metadata": {"labels": labels}}
         return eks.KubernetesPatch(self, "KubeSystemPodSecurity", cluster=self.cluster, resource_name="namespace/kube-system",
-                                   apply_patch={"metadata": {"labels": labels}},
-                                   restore_patch={"metadata": {"labels": {key: None for key in labels}}})
+                                   apply_patch=patch, restore_patch=patch)
 
     def _acknowledge_cdk_internals(self) -> None:
         acknowledge(self.cluster.role, "AmazonEKSClusterPolicy is the policy EKS documents for the cluster role",

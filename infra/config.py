@@ -757,7 +757,7 @@ class _StrictLoader(yaml.SafeLoader):
         self._path: list[Any] = []
 
     def _where(self) -> str:
-        return _field_path(tuple(part for part in self._path if part is not None)) or "the document"
+        return _field_path(tuple(part for part in self._path if part is not None)) or "top level"
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         # index: the key node of a mapping value, the position of a list item, None for a key or the document.
@@ -780,8 +780,8 @@ class _StrictLoader(yaml.SafeLoader):
         seen: set[Any] = set()
         for key, _ in node.value:
             if key.tag == _MERGE_TAG:
-                raise _RefusedYaml(invalid(self._where(), "<<", "write the settings out: YAML merge keys are not "
-                                           "taken"), key.start_mark)
+                raise _RefusedYaml(invalid(f"{self._where()} key", "<<", "write the settings out: YAML merge keys "
+                                           "are not taken"), key.start_mark)
             if isinstance(key, yaml.ScalarNode):
                 if key.value in seen:
                     field = _field_path(tuple(p for p in (*self._path, key.value) if p is not None))

@@ -155,6 +155,9 @@ def test_default_file_system_is_persistent_2_lz4_kms_in_one_subnet(synthesized) 
         "PerUnitStorageThroughput": 250,
         "DataCompressionType": "LZ4",
         "MetadataConfiguration": {"Mode": "AUTOMATIC"},
+        # Persistent file systems are backed up daily by default (a week kept).
+        "AutomaticBackupRetentionDays": 7,
+        "CopyTagsToBackups": True,
     }
     key = _resource(synthesized, lustre.key.node.default_child)
     assert key["Properties"]["EnableKeyRotation"] is True
@@ -440,10 +443,23 @@ def test_the_fsx_csi_driver_gets_a_scoped_policy_that_cannot_touch_the_platform_
     statements = [s for p in prod.resources("AWS::IAM::Policy").values() if {"Ref": fsx_role} in p["Properties"]["Roles"]
                   for s in p["Properties"]["PolicyDocument"]["Statement"]]
     by_sid = {s["Sid"]: s for s in statements}
-    assert set(by_sid) == {"ProvisionScratchFileSystems", "DescribeFileSystems", "FsxServiceLinkedRole",
-                           "NeverThePlatformFileSystem"}
+    assert set(by_sid) == {"CreateTaggedScratchFileSystems", "ManageOwnScratchFileSystems", "DescribeFileSystems",
+                           "FsxServiceLinkedRole", "NeverThePlatformFileSystem"}
+    # Issue 23: only file systems with the stack's owner tag (which the scratch StorageClass sets), never any other
+    # file system of the account.
+    owner = {"aws:RequestTag/eks-training/scratch-of": "eks-training-prod"}
+    assert by_sid["CreateTaggedScratchFileSystems"]["Condition"] == {"StringEquals": owner}
+    assert by_sid["ManageOwnScratchFileSystems"]["Condition"] == {
+        "StringEquals": {"aws:ResourceTag/eks-training/scratch-of": "eks-training-prod"}}
+    assert all("Condition" in s for s in statements if s["Effect"] == "Allow"
+               and any(a in ("fsx:CreateFileSystem", "fsx:UpdateFileSystem", "fsx:DeleteFileSystem", "fsx:TagResource")
+                       for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])))
+    (scratch_class,) = [o for _, o in prod.kubernetes_objects() if o.get("kind") == "StorageClass"
+                        and o.get("provisioner") == "fsx.csi.aws.com"]
+    assert scratch_class["parameters"]["extraTags"] == "eks-training/scratch-of=eks-training-prod"
     deny = by_sid["NeverThePlatformFileSystem"]
-    assert deny["Effect"] == "Deny" and set(deny["Action"]) == {"fsx:UpdateFileSystem", "fsx:DeleteFileSystem"}
+    assert deny["Effect"] == "Deny" and set(deny["Action"]) == {"fsx:UpdateFileSystem", "fsx:DeleteFileSystem",
+                                                                 "fsx:TagResource", "fsx:UntagResource"}
     assert "Lustre" in json.dumps(deny["Resource"])  # this stack's file system, by reference
     assert by_sid["FsxServiceLinkedRole"]["Condition"] == {"StringLike": {"iam:AWSServiceName": ["fsx.amazonaws.com"]}}
     assert not any(a.startswith(("s3:", "ec2:")) for s in statements for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"]))
