@@ -363,6 +363,12 @@ def required_flows(namespaces: WorkloadNamespaces, *, vpc_cidr: str) -> list[Flo
         flows.extend([
             Flow("hub resolves names", hub, dns, 53, "UDP"),
             Flow("hub spawns notebooks through the Kubernetes API", hub, Address(KUBERNETES_SERVICE_IP), HTTPS_PORT),
+            # The hub and the proxy hold the hub's API token and every session: no node role, no plain HTTP out.
+            Flow("the hub must not reach instance metadata (the node's role)", hub, Address(IMDS_ADDRESS), 80,
+                 expected=False),
+            Flow("the proxy must not reach instance metadata (the node's role)", proxy, Address(IMDS_ADDRESS), 80,
+                 expected=False),
+            Flow("the hub must not send plain HTTP to the internet", hub, Address(INTERNET_ADDRESS), 80, expected=False),
         ])
         flows.extend([
             Flow("proxy forwards to the hub", proxy, hub, JUPYTERHUB_HUB_PORT),
