@@ -69,7 +69,8 @@ class ClusterAddon(Construct):
         if namespace is not None:
             if namespace.namespace != pin.namespace:
                 raise invalid(f"{self.node.path}: namespace", namespace.namespace, f"the release's, {pin.namespace!r}")
-            chart = OperatorNamespaceChart(self.k8s, f"{pin.release}-namespace", policy=namespace,
+            # The cdk8s chart's id is unique in the cluster's one cdk8s app (an app may hold two such add-ons).
+            chart = OperatorNamespaceChart(self.k8s, f"{self.node.path}/{pin.release}-namespace", policy=namespace,
                                            pod_security=pod_security, vpc_cidr=self.cluster.vpc_cidr)
             after, create_namespace = (*after, self.add_chart(f"{pin.release}-namespace", chart)), False
         release = eks.HelmChart(
