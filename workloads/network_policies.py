@@ -31,8 +31,9 @@ Inside a namespace:
   trust boundary (quota, identity and RBAC are per namespace too), so pods of one team's jobs may reach each other.
 * JupyterHub: only hub <-> proxy <-> notebooks, by component: notebooks belong to different users, so a notebook
   never reaches another one nor the proxy's API. The z2jh chart ships NetworkPolicies of its own (hub, proxy,
-  singleuser); policies add up, so its singleuser default (every public address, every port) must be turned off
-  (``singleuser.networkPolicy.egressAllowRules.nonPrivateIPs: false``) for these to bound what notebooks reach.
+  singleuser); policies add up, and its defaults open every private and public address, on every port, and
+  instance metadata to the hub: all three are turned off (``networkPolicy.enabled: false``), so these alone bound
+  what the hub, the proxy and the notebooks reach.
 
 Across namespaces, only: the KubeRay operator to the Ray dashboard/job API (8265, to submit and follow RayJobs),
 and the Slinky operator and webhook to slurmrestd (6820). Nothing else in another namespace reaches a workload
