@@ -6,6 +6,8 @@ Only core CDK (`Validations`) is used, so the constructs do not depend on cdk-na
 
 from __future__ import annotations
 
+import re
+
 from aws_cdk import Acknowledgment, Validations
 from constructs import IConstruct
 
@@ -28,7 +30,10 @@ def wildcard_resource_finding(scope: IConstruct, resource: str) -> str:
     """The cdk-nag AwsSolutions-IAM5 finding id for a wildcard ``resource`` ARN (tokens written as cdk-nag does)."""
     from aws_cdk import Stack
 
-    return f"AwsSolutions-IAM5[Resource::{cfn_text(Stack.of(scope).resolve(resource), _nag_token)}]"
+    text = cfn_text(Stack.of(scope).resolve(resource), _nag_token)
+    # IAM policy variables (${aws:PrincipalTag/...}) are written <aws:PrincipalTag/...> too.
+    text = re.sub(r"[$][{]([^}]+)[}]", r"<\1>", text)
+    return f"AwsSolutions-IAM5[Resource::{text}]"
 
 
 def _nag_token(value: object) -> str:

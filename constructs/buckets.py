@@ -17,7 +17,13 @@ from eks_training.core.validation import check_bucket_name, check_whole_number, 
 # checkpoints and cleans up multipart uploads of large shards. Nothing else (no bucket configuration).
 _DATA_BUCKET_ACTIONS = ("s3:ListBucket",)
 _DATA_OBJECT_ACTIONS = ("s3:GetObject", "s3:GetObjectVersion")
-_CHECKPOINT_BUCKET_ACTIONS = ("s3:ListBucket", "s3:ListBucketMultipartUploads")
+# Only ListBucket: ListBucketMultipartUploads takes no s3:prefix condition (S3's service authorization reference),
+# so it could not be confined to a namespace's prefix, and nothing lists uploads (each writer aborts its own by id;
+# a lifecycle rule aborts the abandoned ones).
+_CHECKPOINT_BUCKET_ACTIONS = ("s3:ListBucket",)
+#: The session tag EKS Pod Identity sets to the pod's name (EKS user guide, "Define permissions for EKS Pod
+#: Identities to assume roles based on tags"): a prefix per pod, for namespaces whose pods are people's notebooks.
+POD_NAME_TAG = "${aws:PrincipalTag/kubernetes-pod-name}"
 _CHECKPOINT_OBJECT_ACTIONS = (
     "s3:GetObject",
     "s3:GetObjectVersion",
@@ -128,6 +134,9 @@ class TrainingBuckets(Construct):
         if allow_fsx_data_repositories:
             self._allow_fsx_service_role()
 
+    def _s3_service(self) -> str:
+        return f"s3.{cdk.Stack.of(self).region}.amazonaws.com"
+
     def _allow_fsx_service_role(self) -> None:
         account, partition, region = (cdk.Stack.of(self).account, cdk.Aws.PARTITION, cdk.Stack.of(self).region)
         statement = iam.PolicyStatement(
@@ -172,18 +181,25 @@ class TrainingBuckets(Construct):
             server_access_logs_prefix=f"{id}/",
         )
 
-    def grant_training_access(self, grantee: iam.IGrantable, *, checkpoint_prefix: str | None = None) -> iam.Grant:
+    def grant_training_access(self, grantee: iam.IGrantable, *, checkpoint_prefix: str | None = None,
+                              per_pod: bool = False) -> iam.Grant:
         """Let ``grantee`` read the data bucket, read and write the checkpoint bucket, and use the key for both.
 
         ``checkpoint_prefix`` (a namespace, say) confines checkpoint reads, writes, deletes and listings to
-        ``<prefix>/``: one team's role cannot touch another's checkpoints. The statements name only the two
-        buckets, their objects and the key: no wildcard actions such as ``s3:*`` and no other resources.
+        ``<prefix>/``: one team's role cannot touch another's checkpoints. ``per_pod`` (default False) narrows that
+        to ``<prefix>/<pod name>/`` through the session tag Pod Identity sets (:data:`POD_NAME_TAG`): one person's
+        notebook cannot touch another's. The statements name only the two buckets, their objects and the key
+        (which they may use only through S3, ``kms:ViaService``): no wildcard actions such as ``s3:*`` and no other
+        resources.
         """
         if checkpoint_prefix is not None and not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,62}", str(checkpoint_prefix)):
             raise invalid("checkpoint_prefix", checkpoint_prefix, "use a namespace-like name such as 'training' "
                                                                   "(lowercase letters, digits, '-')")
-        objects = f"{checkpoint_prefix}/*" if checkpoint_prefix else "*"
-        listing = {"StringLike": {"s3:prefix": [f"{checkpoint_prefix}/*", f"{checkpoint_prefix}/"]}} if checkpoint_prefix else None
+        if per_pod and checkpoint_prefix is None:
+            raise invalid("per_pod", True, "only with a checkpoint_prefix (the pods' namespace)")
+        prefix = f"{checkpoint_prefix}/{POD_NAME_TAG}" if per_pod else checkpoint_prefix
+        objects = f"{prefix}/*" if prefix else "*"
+        listing = {"StringLike": {"s3:prefix": [f"{prefix}/*", f"{prefix}/"]}} if prefix else None
         data, checkpoints = self.data_bucket, self.checkpoint_bucket
         grants = [
             iam.Grant.add_to_principal(
@@ -201,7 +217,8 @@ class TrainingBuckets(Construct):
                 actions=list(_CHECKPOINT_OBJECT_ACTIONS),
                 resource_arns=[checkpoints.arn_for_objects(objects)],
             ),
-            iam.Grant.add_to_principal(grantee=grantee, actions=list(_KEY_ACTIONS), resource_arns=[self.key.key_arn]),
+            iam.Grant.add_to_principal(grantee=grantee, actions=list(_KEY_ACTIONS), resource_arns=[self.key.key_arn],
+                                       conditions={"StringEquals": {"kms:ViaService": self._s3_service()}}),
         ]
         if isinstance(grantee, Construct):
             acknowledge(grantee, "object ARNs of exactly the data and checkpoint buckets (checkpoints under the grantee's "

@@ -8,20 +8,22 @@ from datetime import date
 from typing import Mapping, Sequence
 
 import cdk8s
-from aws_cdk import Annotations, Duration, Fn, RemovalPolicy, Stack
+from aws_cdk import Annotations, Duration, Fn, RemovalPolicy, Stack, Token
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks_v2 as eks
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from eks_training.core.catalog import instance_facts
-from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import POD_SECURITY_LABEL, SYSTEM_NODE_SELECTOR
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding
 from eks_training.constructs.node_groups import AcceleratedNodeGroup, leave_size_to_operators
-from eks_training.core.validation import (DEPLOY_ACCOUNT, ENDPOINT_ACCESS, InvalidValue, check_addon_versions,
-                                          check_node_group_sizes, check_one_of, check_role_arn, invalid)
+from eks_training.core.validation import (DEPLOY_ACCOUNT, InvalidValue, check_addon_versions, check_endpoint_access,
+                                          check_node_group_sizes, check_one_of, check_role_arn, check_vpc_cidr,
+                                          covers_every_address, invalid)
 from eks_training.core.versions import (DEFAULT_ADDONS, KUBERNETES_RELEASES, default_kubernetes_version,
                                                     support_warning)
 
@@ -36,8 +38,43 @@ _ENDPOINTS = {
 NODE_PREREQUISITE_ADDONS = ("vpc-cni", "eks-pod-identity-agent", "kube-proxy")
 #: How long the deploy waits for a Job a manifest applies (below the kubectl handler's 15-minute Lambda limit).
 JOB_WAIT = Duration.minutes(10)
+#: What an EKS worker node's role holds: the AWS managed policies EKS documents, without SSM.
+NODE_ROLE_POLICIES = ("AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly")
 _ALL_LOG_TYPES = [eks.ClusterLoggingTypes.API, eks.ClusterLoggingTypes.AUDIT, eks.ClusterLoggingTypes.AUTHENTICATOR,
                   eks.ClusterLoggingTypes.CONTROLLER_MANAGER, eks.ClusterLoggingTypes.SCHEDULER]
+
+
+def node_role(scope: Construct, id: str, *, description: str, role_name: str | None = None) -> iam.Role:
+    """An EKS worker node role: AmazonEKSWorkerNodePolicy and ECR pulls, nothing else.
+
+    No AmazonSSMManagedInstanceCore: it reads every SSM parameter of the account (``ssm:GetParameter*`` on ``*``),
+    and a node's root (a privileged pod, a Slurm job) holds whatever its node role holds. Node shells go through
+    ``kubectl debug node/<name>``, which the API authorizes per person.
+    """
+    role = iam.Role(scope, id, assumed_by=iam.ServicePrincipal("ec2.amazonaws.com"), role_name=role_name,
+                    description=description,
+                    managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name(n) for n in NODE_ROLE_POLICIES])
+    acknowledge(role, "the AWS managed node policies are what EKS documents for worker nodes (EKS and ECR pulls)",
+                *map(managed_policy_finding, NODE_ROLE_POLICIES))
+    return role
+
+
+def pod_identity_principal(cluster: eks.ICluster, namespace: str | None = None,
+                           service_accounts: Sequence[str] = ()) -> iam.IPrincipal:
+    """EKS Pod Identity as a principal for ``cluster`` only (and, when given, pods of ``namespace`` running as one
+    of ``service_accounts``).
+
+    The conditions are on the session tags Pod Identity sets when it assumes a role (``eks-cluster-arn``,
+    ``kubernetes-namespace``, ``kubernetes-service-account``; EKS user guide, "Create IAM role with trust policy
+    required by EKS Pod Identity"): without them any Pod Identity association of any cluster in the account could
+    be pointed at the role. They name the cluster, which ``aws:SourceArn`` would too, and also the pod's account.
+    """
+    tags: dict[str, object] = {"aws:RequestTag/eks-cluster-arn": cluster.cluster_arn}
+    if namespace is not None:
+        tags["aws:RequestTag/kubernetes-namespace"] = namespace
+    if service_accounts:
+        tags["aws:RequestTag/kubernetes-service-account"] = list(service_accounts)
+    return iam.ServicePrincipal("pods.eks.amazonaws.com").with_session_tags().with_conditions({"StringEquals": tags})
 
 
 def kubectl_layer(scope: Construct, id: str, version: str) -> lambda_.ILayerVersion:
@@ -60,7 +97,18 @@ class TrainingCluster(Construct):
       entries are the deploy's kubectl handler and the nodes): `eks-training check` fails it. Default: none.
     * ``addon_versions``: overrides of :data:`DEFAULT_ADDONS` ("latest" or "vX.Y.Z-eksbuild.N").
     * System capacity: a managed AL2023 on-demand node group ``system_instance_type`` x ``system_min_size``..
-      ``system_max_size`` in the private subnets, labelled ``eks-training/role=system``. Auto Mode is off.
+      ``system_max_size`` in the private subnets, labelled ``eks-training/role=system``, from a launch template
+      that pins IMDSv2 with a hop limit of 1 and an encrypted gp3 root volume of ``system_disk_gib``. Auto Mode is
+      off.
+    * ``control_plane_log_retention``: how long the control plane's log group (``/aws/eks/<name>/cluster``, made
+      here with its own KMS key before EKS would make one without either) keeps logs. Default: one year.
+    * ``vpc_cidr``: the VPC's range as text, where add-ons' NetworkPolicies admit the API server's webhook calls
+      from. Default: the VPC's own when it is known at synth, else None (webhook ports open to any address).
+    * ``bootstrap_creator_admin``: whether the identity that deploys the stack stays a cluster admin (EKS's default).
+      Default False: admins are ``admin_role_arns`` only, and the kubectl provider has its own access entry. Changing
+      it on a deployed cluster replaces the cluster.
+    * Node role (``node_role``): AmazonEKSWorkerNodePolicy and ECR pulls only, no SSM (``kubectl debug node/...``
+      reaches a node's shell through the API instead, with the caller's Kubernetes rights).
 
     Attributes: ``cluster`` (the aws_eks_v2 Cluster), ``secrets_key``, ``system_nodegroup``, ``addons``
     (name -> CfnAddon), ``node_prerequisites`` (the add-ons every node group must wait for: pod networking),
@@ -74,8 +122,16 @@ class TrainingCluster(Construct):
                  system_min_size: int = 2, system_desired_size: int = 2, system_max_size: int = 4,
                  system_disk_gib: int = 100, removal_policy: RemovalPolicy = RemovalPolicy.DESTROY,
                  today: date | None = None, network_policy: bool = True,
-                 training_subnet: ec2.ISubnet | None = None, efa_security_group: ec2.ISecurityGroup | None = None) -> None:
+                 training_subnet: ec2.ISubnet | None = None, efa_security_group: ec2.ISecurityGroup | None = None,
+                 control_plane_log_retention: logs.RetentionDays = logs.RetentionDays.ONE_YEAR,
+                 bootstrap_creator_admin: bool = False, vpc_cidr: str | None = None) -> None:
         super().__init__(scope, id)
+        # The VPC's range as text, for NetworkPolicies that admit the API server's webhook calls (a VPC made in the
+        # same app knows it only as a token: give it here).
+        self.vpc_cidr = vpc_cidr if vpc_cidr is not None else (
+            None if Token.is_unresolved(vpc.vpc_cidr_block) else vpc.vpc_cidr_block)
+        if self.vpc_cidr is not None:
+            check_vpc_cidr("vpc_cidr", self.vpc_cidr)
         self._k8s_app: cdk8s.App | None = None
         self.network_policy = network_policy
         # Where add_accelerated_node_group puts nodes unless told otherwise (TrainingNetwork makes both).
@@ -85,7 +141,7 @@ class TrainingCluster(Construct):
         self.kubernetes_version = version
         # The checks the config layer runs on an environment file, so props are held to the same rules.
         check_one_of("version", version, KUBERNETES_RELEASES)
-        check_one_of("endpoint_access", endpoint_access, ENDPOINT_ACCESS)
+        check_endpoint_access(endpoint_access, public_access_cidrs)
         check_addon_versions("addon_versions", dict(addon_versions or {}))
         addons = {**DEFAULT_ADDONS, **(addon_versions or {})}
         for i, arn in enumerate(admin_role_arns):
@@ -103,7 +159,7 @@ class TrainingCluster(Construct):
         endpoint = _ENDPOINTS[endpoint_access]
         if public_access_cidrs and endpoint_access != "private":
             endpoint = endpoint.only_from(*public_access_cidrs)
-        if endpoint_access != "private" and (not public_access_cidrs or "0.0.0.0/0" in public_access_cidrs):
+        if endpoint_access != "private" and (not public_access_cidrs or covers_every_address(public_access_cidrs)):
             Annotations.of(self).add_warning_v2(
                 "eks-training:public-endpoint",
                 f"endpoint_access={endpoint_access!r} with public_access_cidrs={list(public_access_cidrs) or 'unset'}: the "
@@ -111,6 +167,16 @@ class TrainingCluster(Construct):
 
         self.secrets_key = kms.Key(self, "SecretsKey", enable_key_rotation=True, removal_policy=removal_policy,
                                    description="EKS secrets envelope encryption")
+        self.control_plane_logs = self._control_plane_log_group(cluster_name, control_plane_log_retention, removal_policy)
+        # The control plane's network interfaces reach nodes and pods (kubelet, webhooks, port-forward) and DNS, all
+        # inside the VPC: egress there only, not to the internet (aws-eks-v2's own group allows all outbound).
+        self.control_plane_security_group = ec2.SecurityGroup(
+            self, "ControlPlaneSecurityGroup", vpc=vpc, allow_all_outbound=False,
+            description="EKS control plane: to nodes and pods in the VPC only")
+        self.control_plane_security_group.add_egress_rule(ec2.Peer.ipv4(vpc.vpc_cidr_block), ec2.Port.all_tcp(),
+                                                          "kubelet, webhooks and pods in the VPC")
+        self.control_plane_security_group.add_egress_rule(ec2.Peer.ipv4(vpc.vpc_cidr_block), ec2.Port.udp(53),
+                                                          "DNS in the VPC")
         self.cluster = eks.Cluster(
             self, "Cluster", version=getattr(eks.KubernetesVersion, f"V{version.replace('.', '_')}"),
             cluster_name=cluster_name, vpc=vpc,
@@ -119,23 +185,28 @@ class TrainingCluster(Construct):
             default_capacity_type=eks.DefaultCapacityType.NODEGROUP, default_capacity=0,
             endpoint_access=endpoint, cluster_logging=_ALL_LOG_TYPES, secrets_encryption_key=self.secrets_key,
             kubectl_provider_options=eks.KubectlProviderOptions(kubectl_layer=kubectl_layer(self, "KubectlLayer", version)),
-            removal_policy=removal_policy,
+            removal_policy=removal_policy, bootstrap_cluster_creator_admin_permissions=bootstrap_creator_admin,
+            security_group=self.control_plane_security_group,
         )
+        if self.control_plane_logs is not None:
+            self.cluster.node.add_dependency(self.control_plane_logs)
         self._acknowledge_cdk_internals()
         for i, arn in enumerate(admin_role_arns):
             principal = Fn.sub(arn) if DEPLOY_ACCOUNT in arn else arn  # the deploy account's id, at deploy time
             self.cluster.grant_access(f"Admin{i}", principal, [eks.AccessPolicy.from_access_policy_name(
                 "AmazonEKSClusterAdminPolicy", access_scope_type=eks.AccessScopeType.CLUSTER)])
 
-        self.node_role = iam.Role(
-            self, "NodeRole", assumed_by=iam.ServicePrincipal("ec2.amazonaws.com"),
-            description="EKS worker nodes (system, accelerated node groups and Karpenter nodes)",
-            managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name(n) for n in (
-                "AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly", "AmazonSSMManagedInstanceCore")])
-
-        acknowledge(self.node_role, "the AWS managed node policies are what EKS documents for worker nodes; AWS keeps "
-                    "them scoped to EKS, ECR pulls and SSM", *(managed_policy_finding(p) for p in (
-                        "AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly", "AmazonSSMManagedInstanceCore")))
+        self.node_role = node_role(self, "NodeRole", description="EKS worker nodes (system and accelerated node "
+                                                                   "groups)")
+        # Pinned rather than EKS's defaults: IMDSv2 only, and a hop limit of 1 so that no pod (only host-network
+        # agents) reaches the node role through instance metadata.
+        self.system_launch_template = ec2.CfnLaunchTemplate(
+            self, "SystemNodesLaunchTemplate", launch_template_data=ec2.CfnLaunchTemplate.LaunchTemplateDataProperty(
+                metadata_options=ec2.CfnLaunchTemplate.MetadataOptionsProperty(
+                    http_tokens="required", http_put_response_hop_limit=1, http_endpoint="enabled"),
+                block_device_mappings=[ec2.CfnLaunchTemplate.BlockDeviceMappingProperty(
+                    device_name="/dev/xvda", ebs=ec2.CfnLaunchTemplate.EbsProperty(
+                        volume_size=system_disk_gib, volume_type="gp3", encrypted=True, delete_on_termination=True))]))
 
         self.addons: dict[str, eks.CfnAddon] = {}
         # Pod networking before any node joins: the node role has no AmazonEKS_CNI_Policy (the CNI gets its own role
@@ -148,7 +219,9 @@ class TrainingCluster(Construct):
             "SystemNodes", instance_types=[ec2.InstanceType(system_instance_type)],
             ami_type=eks.NodegroupAmiType.AL2023_X86_64_STANDARD, capacity_type=eks.CapacityType.ON_DEMAND,
             min_size=system_min_size, desired_size=system_desired_size, max_size=system_max_size,
-            disk_size=system_disk_gib, labels=dict(SYSTEM_NODE_SELECTOR), node_role=self.node_role,
+            launch_template_spec=eks.LaunchTemplateSpec(id=self.system_launch_template.ref,
+                                                        version=self.system_launch_template.attr_latest_version_number),
+            labels=dict(SYSTEM_NODE_SELECTOR), node_role=self.node_role,
             subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
             # EKS replaces a node the node monitoring agent reports unhealthy (NodeRepairConfig).
             enable_node_auto_repair=True)
@@ -158,6 +231,38 @@ class TrainingCluster(Construct):
         for name, addon_version in addons.items():
             if name not in self.addons:
                 self.addons[name] = self._addon(name, addon_version)
+        self.kube_system_labels = self._label_kube_system()
+
+    def _control_plane_log_group(self, cluster_name: str | None, retention: logs.RetentionDays,
+                                 removal_policy: RemovalPolicy) -> logs.LogGroup | None:
+        """The log group EKS writes the control plane's logs to, made first so it has a retention and a key (EKS
+        would make it without either). It needs the cluster's name; a generated name leaves it to EKS."""
+        if cluster_name is None:
+            return None
+        stack = Stack.of(self)
+        key = kms.Key(self, "ControlPlaneLogKey", enable_key_rotation=True, removal_policy=removal_policy,
+                      description="EKS control plane logs")
+        # CloudWatch Logs may use the key for this log group only (the encryption context names it).
+        group_arn = f"arn:{stack.partition}:logs:{stack.region}:{stack.account}:log-group:/aws/eks/{cluster_name}/cluster"
+        key.add_to_resource_policy(iam.PolicyStatement(
+            actions=["kms:Encrypt*", "kms:Decrypt*", "kms:ReEncrypt*", "kms:GenerateDataKey*", "kms:Describe*"],
+            principals=[iam.ServicePrincipal(f"logs.{stack.region}.amazonaws.com")], resources=["*"],
+            conditions={"ArnEquals": {"kms:EncryptionContext:aws:logs:arn": group_arn}}))
+        return logs.LogGroup(self, "ControlPlaneLogs", log_group_name=f"/aws/eks/{cluster_name}/cluster",
+                             retention=retention, encryption_key=key, removal_policy=removal_policy)
+
+    def _label_kube_system(self) -> eks.KubernetesPatch:
+        """kube-system's Pod Security labels, said rather than left unset: privileged enforced (EKS's add-ons, the
+        VPC CNI and kube-proxy run privileged with host networking there, and the API server admits any pod into an
+        unlabelled namespace anyway), baseline warned and audited so that anything beyond baseline is reported.
+        A patch, not a Namespace object: kube-system belongs to Kubernetes. Removing the patch leaves the labels
+        (the restore patch keeps them): they say what the namespace is anyway, and the JSON null that would delete a
+        label does not survive jsii's serialization."""
+        labels = {f"{POD_SECURITY_LABEL}/{mode}": level
+                  for mode, level in (("enforce", "privileged"), ("warn", "baseline"), ("audit", "baseline"))}
+        patch = {"metadata": {"labels": labels}}
+        return eks.KubernetesPatch(self, "KubeSystemPodSecurity", cluster=self.cluster, resource_name="namespace/kube-system",
+                                   apply_patch=patch, restore_patch=patch)
 
     def _acknowledge_cdk_internals(self) -> None:
         acknowledge(self.cluster.role, "AmazonEKSClusterPolicy is the policy EKS documents for the cluster role",
@@ -218,17 +323,19 @@ class TrainingCluster(Construct):
         return addon
 
     def _addon_role(self, id: str, service_account: str, policies: Sequence[str]):
-        role = self.pod_identity_role(id, policies)
+        role = self.pod_identity_role(id, policies, namespace="kube-system", service_accounts=[service_account])
         return eks.CfnAddon.PodIdentityAssociationProperty(role_arn=role.role_arn, service_account=service_account)
 
-    def pod_identity_role(self, id: str, managed_policies: Sequence[str] = ()) -> iam.Role:
-        """An IAM role that EKS Pod Identity can hand to a service account.
+    def pod_identity_role(self, id: str, managed_policies: Sequence[str] = (), *, namespace: str | None = None,
+                          service_accounts: Sequence[str] = ()) -> iam.Role:
+        """An IAM role that EKS Pod Identity can hand to a service account of this cluster, and no other.
 
-        ``managed_policies`` are AWS managed policies that the add-on's own documentation prescribes.
+        ``managed_policies`` are AWS managed policies that the add-on's own documentation prescribes. The trust
+        policy admits Pod Identity for this cluster only, and for pods of ``namespace`` as ``service_accounts`` when
+        given (default: any association of the cluster; :func:`pod_identity_principal`).
         """
         role = iam.Role(
-            self, f"{id}Role",
-            assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com").with_session_tags(),
+            self, f"{id}Role", assumed_by=pod_identity_principal(self.cluster, namespace, service_accounts),
             managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name(p) for p in managed_policies])
         if managed_policies:
             acknowledge(role, "the EKS add-on's documentation prescribes this AWS managed policy, which AWS keeps "

@@ -14,7 +14,8 @@ from constructs import Construct, IConstruct
 
 from eks_training.core.names import KARPENTER_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR
 from eks_training.core.versions import KARPENTER, KARPENTER_CRD
-from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding, wildcard_resource_finding
+from eks_training.constructs.acknowledgements import acknowledge, wildcard_resource_finding
+from eks_training.constructs.cluster import node_role, pod_identity_principal
 
 KARPENTER_NAMESPACE = KARPENTER.namespace
 
@@ -41,8 +42,13 @@ class KarpenterController(Construct):
     and on ``after`` (default: none): what else it needs running until its last node is gone, such as the cluster's
     DNS (coredns) and pod networking (vpc-cni) add-ons. All of it outlives the NodePools on ``cdk destroy``.
 
+    The node role holds AmazonEKSWorkerNodePolicy and ECR pulls only (no SSM: see ``constructs.cluster.node_role``);
+    :meth:`add_node_role` makes more, for pools whose nodes must not share one. The controller's trust policy admits
+    Pod Identity for ``kube-system/karpenter`` of this cluster only.
+
     Attributes: ``chart`` (the controller's HelmChart), ``crd_chart`` (the CRDs' HelmChart), ``node_role``,
-    ``node_role_name`` (a plain string for manifests), ``node_access`` (the nodes' access entry),
+    ``node_role_name`` (a plain string for manifests), ``node_access`` (the nodes' access entry), ``node_roles``
+    (name -> role, every node role Karpenter may pass), ``node_accesses`` (name -> access entry, one per node role),
     ``controller_role``, ``queue``.
     """
 
@@ -51,17 +57,14 @@ class KarpenterController(Construct):
                  node_repair: bool = False, after: Sequence[IConstruct] = ()) -> None:
         super().__init__(scope, id)
         stack = Stack.of(self)
+        self._cluster, self._cluster_name = cluster, cluster_name
         self.node_role_name = f"{cluster_name}-karpenter-node"
-        self.node_role = iam.Role(
-            self, "NodeRole", role_name=self.node_role_name,
-            assumed_by=iam.ServicePrincipal("ec2.amazonaws.com"),
-            managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name(p) for p in (
-                "AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly", "AmazonSSMManagedInstanceCore")])
-        acknowledge(self.node_role, "the AWS managed node policies are what EKS documents for worker nodes",
-                    *map(managed_policy_finding, ("AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly",
-                                                  "AmazonSSMManagedInstanceCore")))
+        self.node_role = node_role(self, "NodeRole", role_name=self.node_role_name,
+                                   description="Karpenter's nodes (EKS worker and ECR pulls, no SSM)")
         self.node_access = eks.AccessEntry(self, "NodeAccess", cluster=cluster, principal=self.node_role.role_arn,
                                            access_entry_type=eks.AccessEntryType.EC2_LINUX, access_policies=[])
+        self.node_roles: dict[str, iam.Role] = {self.node_role_name: self.node_role}
+        self.node_accesses: dict[str, eks.AccessEntry] = {self.node_role_name: self.node_access}
 
         self.queue = sqs.Queue(self, "InterruptionQueue", retention_period=Duration.minutes(5),
                                encryption=sqs.QueueEncryption.SQS_MANAGED, enforce_ssl=True)
@@ -72,7 +75,8 @@ class KarpenterController(Construct):
                         targets=[targets.SqsQueue(self.queue)])
 
         self.controller_role = iam.Role(
-            self, "ControllerRole", assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com").with_session_tags(),
+            self, "ControllerRole",
+            assumed_by=pod_identity_principal(cluster, KARPENTER_NAMESPACE, [KARPENTER_SERVICE_ACCOUNT]),
             description="Karpenter controller (EKS Pod Identity)")
         self._grant_controller(self.controller_role, stack, cluster, cluster_name)
         association = eks.CfnPodIdentityAssociation(
@@ -86,24 +90,38 @@ class KarpenterController(Construct):
         # which every upgrade applies. Same version as the controller; the controller's release skips them.
         self.crd_chart = cluster.add_helm_chart(
             "KarpenterCrd", chart=KARPENTER_CRD.chart, version=version, namespace=KARPENTER_CRD.namespace,
-            release=KARPENTER_CRD.release)
+            release=KARPENTER_CRD.release, create_namespace=False)  # kube-system exists
         self.chart = cluster.add_helm_chart(
             "Karpenter", chart=KARPENTER.chart, version=version, namespace=KARPENTER_NAMESPACE,
-            release=KARPENTER.release, wait=True, skip_crds=True, values={
+            release=KARPENTER.release, wait=True, skip_crds=True, create_namespace=False, values={  # kube-system exists
                 # nodeRepair (alpha in 1.14): replace nodes whose conditions (set by the EKS node monitoring agent,
                 # e.g. AcceleratedHardwareReady) stay unhealthy.
                 "settings": {"clusterName": cluster_name, "interruptionQueue": self.queue.queue_name,
                              "featureGates": {"nodeRepair": node_repair}},
+                # The system nodes' hop limit of 1 keeps pods off instance metadata, where Karpenter would read it.
+                "controller": {"env": [{"name": "AWS_REGION", "value": stack.region}],
+                               "resources": {"requests": {"cpu": "500m", "memory": "1Gi"},
+                                             "limits": {"memory": "1Gi"}}},
                 "serviceAccount": {"name": KARPENTER_SERVICE_ACCOUNT},
                 "replicas": 2,
                 # The controller never runs on the nodes it manages.
                 "nodeSelector": dict(SYSTEM_NODE_SELECTOR),
-                "controller": {"resources": {"requests": {"cpu": "500m", "memory": "1Gi"},
-                                             "limits": {"memory": "1Gi"}}},
             })
         # What the controller needs until its last NodeClaim is gone: created before the release and, on delete,
         # outliving it and the NodePools that depend on it (their finalizers need Karpenter running with its rights).
         self.chart.node.add_dependency(association, self.controller_role, self.node_access, self.crd_chart, *after)
+
+    def add_node_role(self, id: str, role_name: str, *, description: str) -> iam.Role:
+        """Another node role for EC2NodeClasses to name (``spec.role``): EKS worker and ECR pulls only, with its
+        EC2_LINUX access entry, and Karpenter allowed to pass it to EC2. Pools whose nodes must not share a role
+        with the others (Slurm's, whose pods are privileged) use one of these."""
+        role = node_role(self, id, role_name=role_name, description=description)
+        self.node_accesses[role_name] = eks.AccessEntry(
+            self, f"{id}Access", cluster=self._cluster, principal=role.role_arn,
+            access_entry_type=eks.AccessEntryType.EC2_LINUX, access_policies=[])
+        self._pass_role.add_resources(role.role_arn)
+        self.node_roles[role_name] = role
+        return role
 
     def _grant_controller(self, role: iam.Role, stack: Stack, cluster: eks.Cluster, cluster_name: str) -> None:
         # Action for action and condition for condition the policies of Karpenter 1.14's reference CloudFormation
@@ -120,6 +138,9 @@ class KarpenterController(Construct):
         profile_owned = {**resource_owned, "aws:ResourceTag/topology.kubernetes.io/region": region}
         profile_request = {**request_owned, "aws:RequestTag/topology.kubernetes.io/region": region}
         any_node_class = "karpenter.k8s.aws/ec2nodeclass"
+        self._pass_role = iam.PolicyStatement(
+            sid="AllowPassingInstanceRole", actions=["iam:PassRole"], resources=[self.node_role.role_arn],
+            conditions={"StringEquals": {"iam:PassedToService": ["ec2.amazonaws.com", "ec2.amazonaws.com.cn"]}})
         statements = [
             iam.PolicyStatement(sid="AllowScopedEC2InstanceAccessActions", actions=["ec2:RunInstances", "ec2:CreateFleet"],
                                 resources=[f"{ec2_arn}::image/*", f"{ec2_arn}::snapshot/*", f"{ec2_arn}:*:security-group/*",
@@ -145,9 +166,7 @@ class KarpenterController(Construct):
             iam.PolicyStatement(sid="AllowScopedDeletion", actions=["ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"],
                                 resources=[f"{ec2_arn}:*:instance/*", f"{ec2_arn}:*:launch-template/*"],
                                 conditions={"StringEquals": resource_owned, **any_pool}),
-            iam.PolicyStatement(sid="AllowPassingInstanceRole", actions=["iam:PassRole"], resources=[self.node_role.role_arn],
-                                conditions={"StringEquals": {"iam:PassedToService": ["ec2.amazonaws.com",
-                                                                                     "ec2.amazonaws.com.cn"]}}),
+            self._pass_role,
             iam.PolicyStatement(sid="AllowScopedInstanceProfileCreationActions", actions=["iam:CreateInstanceProfile"],
                                 resources=[profiles], conditions={"StringEquals": profile_request,
                                                                   "StringLike": {f"aws:RequestTag/{any_node_class}": "*"}}),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ipaddress
-import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -16,17 +15,17 @@ from constructs import Construct
 
 from eks_training.constructs.acknowledgements import acknowledge
 from eks_training.core.names import EFA_SUBNET_TAG
+# The subnet arithmetic lives in core (the config layer checks the same sums); these names stay importable here.
+from eks_training.core.subnets import (  # noqa: F401
+    AWS_RESERVED_IPS, DEFAULT_POD_IPS_PER_NODE, PRIVATE_MASK, PUBLIC_MASK, shared_addresses, training_ips_needed,
+    training_subnet_prefix)
 from eks_training.core.validation import check_vpc_cidr, check_zones, invalid
 
-#: AWS keeps 5 addresses of every subnet.
-_AWS_RESERVED_IPS = 5
-#: IPs one pod-dense node may take from the VPC CNI (max pods of a large node plus the warm pool).
-DEFAULT_POD_IPS_PER_NODE = 110
-#: Headroom over the computed need: rolling updates start new nodes before old ones go.
-_HEADROOM = 1.25
-
-PUBLIC_MASK = 24
-PRIVATE_MASK = 20
+_AWS_RESERVED_IPS = AWS_RESERVED_IPS
+#: The egress rule CDK writes into a group that allows no outbound traffic (ICMP type 252 code 86 matches nothing):
+#: EC2 adds its allow-all default to a group created without any inline egress rule.
+NO_TRAFFIC_EGRESS = {"CidrIp": "255.255.255.255/32", "Description": "Disallow all traffic", "IpProtocol": "icmp",
+                     "FromPort": 252, "ToPort": 86}
 
 
 @dataclass(frozen=True)
@@ -40,22 +39,6 @@ class ExistingNetwork:
     private_route_table_ids: Sequence[str]
     training_subnet_id: str
     training_route_table_id: str
-
-
-def training_subnet_prefix(ips_needed: int) -> int:
-    """Smallest subnet prefix (largest number) whose usable addresses cover ``ips_needed``."""
-    return 32 - math.ceil(math.log2(ips_needed + _AWS_RESERVED_IPS))
-
-
-def training_ips_needed(ip_interfaces_per_node: Sequence[tuple[int, int]],
-                        pod_ips_per_node: int = DEFAULT_POD_IPS_PER_NODE) -> int:
-    """Addresses the training subnet must hold for ``(max_nodes, ip_interfaces)`` pairs, with headroom.
-
-    An EFA interface of type ``efa`` takes an address; one of type ``efa-only`` takes none, which is why
-    p5 nodes with 31 ``efa-only`` cards need far fewer addresses than 32 ENIs suggest.
-    """
-    raw = sum(nodes * (interfaces + pod_ips_per_node) for nodes, interfaces in ip_interfaces_per_node)
-    return math.ceil(raw * _HEADROOM)
 
 
 class TrainingNetwork(Construct):
@@ -98,11 +81,15 @@ class TrainingNetwork(Construct):
         self.private_subnets = list(self.vpc.private_subnets)
 
         # EFA's SRD traffic is not IP: a 0.0.0.0/0 egress rule does not carry it, the group must name itself as the
-        # destination too (EFA user guide: inbound and outbound rules that reference the group itself).
-        # (CDK drops extra egress rules from a group that allows all outbound, so the self rule is written directly.)
+        # destination too (EFA user guide: inbound and outbound rules that reference the group itself). Nothing else
+        # leaves through it: every node that carries it also carries the cluster security group, whose egress EKS
+        # manages. (Written directly: the logical id stays that of the rule the group had before.)
         self.efa_security_group = ec2.SecurityGroup(
-            self, "EfaSecurityGroup", vpc=self.vpc, allow_all_outbound=True,
+            self, "EfaSecurityGroup", vpc=self.vpc, allow_all_outbound=False,
             description="EFA: all traffic to and from members of this group (OS-bypass needs it)")
+        # Its egress rules are all separate resources (they name groups): without an inline rule EC2 would keep its
+        # default allow-all egress, so the group holds CDK's match-nothing placeholder inline.
+        self.efa_security_group.node.default_child.add_property_override("SecurityGroupEgress", [NO_TRAFFIC_EGRESS])
         self.efa_security_group.add_ingress_rule(self.efa_security_group, ec2.Port.all_traffic(), "EFA within the group")
         ec2.CfnSecurityGroupEgress(self, "EfaSelfEgress", group_id=self.efa_security_group.security_group_id,
                                    ip_protocol="-1", destination_security_group_id=self.efa_security_group.security_group_id,
@@ -123,15 +110,15 @@ class TrainingNetwork(Construct):
                                                      "CIDR or fewer nodes")
         # CDK allocates the public and private groups from the bottom of the range; the training subnet
         # takes the top block, and the two must not meet.
-        shared = len(azs) * (2 ** (32 - PUBLIC_MASK) + 2 ** (32 - PRIVATE_MASK))
+        shared = shared_addresses(len(azs))
         training_block = list(network.subnets(new_prefix=prefix))[-1]
         if int(network.network_address) + shared > int(training_block.network_address):
             raise invalid("cidr", cidr, f"use a larger CIDR (e.g. /16) or fewer AZs: it must hold {len(azs)} public "
                                         f"/{PUBLIC_MASK}, {len(azs)} private /{PRIVATE_MASK} and a /{prefix} training subnet")
 
         nat_provider = ec2.NatProvider.gateway()
-        # Rejected-traffic flow logs, encrypted with our own key (a key policy lets CloudWatch Logs use it for this
-        # account's log groups only) and kept a year.
+        # Flow logs of all traffic (accepted too: what left the VPC is what an investigation asks first), encrypted
+        # with our own key (a key policy lets CloudWatch Logs use it for this account's log groups only), kept a year.
         stack = Stack.of(self)
         self.flow_log_key = kms.Key(self, "FlowLogKey", enable_key_rotation=True, removal_policy=RemovalPolicy.DESTROY,
                                     description="VPC flow logs")
@@ -146,12 +133,15 @@ class TrainingNetwork(Construct):
             self, "Vpc", ip_addresses=ec2.IpAddresses.cidr(cidr), availability_zones=azs,
             nat_gateways=nat_gateways, nat_gateway_provider=nat_provider, restrict_default_security_group=False,
             subnet_configuration=[
-                ec2.SubnetConfiguration(name="public", subnet_type=ec2.SubnetType.PUBLIC, cidr_mask=PUBLIC_MASK),
+                # No public address for anything launched there: NAT gateways bring their Elastic IPs, and
+                # internet-facing load balancers get theirs from ELB.
+                ec2.SubnetConfiguration(name="public", subnet_type=ec2.SubnetType.PUBLIC, cidr_mask=PUBLIC_MASK,
+                                        map_public_ip_on_launch=False),
                 ec2.SubnetConfiguration(name="private", subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS,
                                         cidr_mask=PRIVATE_MASK),
             ],
             flow_logs={"all": ec2.FlowLogOptions(
-                traffic_type=ec2.FlowLogTrafficType.REJECT,
+                traffic_type=ec2.FlowLogTrafficType.ALL,
                 destination=ec2.FlowLogDestination.to_cloud_watch_logs(self.flow_log_group))},
         )
         for subnet in self.vpc.public_subnets:
@@ -178,10 +168,14 @@ class TrainingNetwork(Construct):
                               ("Sts", ec2.InterfaceVpcEndpointAwsService.STS),
                               ("Ec2", ec2.InterfaceVpcEndpointAwsService.EC2),
                               ("Logs", ec2.InterfaceVpcEndpointAwsService.CLOUDWATCH_LOGS)):
+            # An endpoint only answers: its group admits HTTPS from the VPC and sends nothing.
+            group = ec2.SecurityGroup(self, f"{name}EndpointSecurityGroup", vpc=self.vpc, allow_all_outbound=False,
+                                      description=f"{name} interface endpoint: HTTPS from the VPC")
+            group.add_ingress_rule(ec2.Peer.ipv4(self.vpc.vpc_cidr_block), ec2.Port.tcp(443), "HTTPS from the VPC")
             endpoint = self.vpc.add_interface_endpoint(
-                name, service=service, private_dns_enabled=True,
+                name, service=service, private_dns_enabled=True, security_groups=[group], open=False,
                 subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS))
-            acknowledge(endpoint, "the endpoint's security group admits HTTPS from the VPC's own CIDR, a token the "
+            acknowledge(group, "the endpoint's security group admits HTTPS from the VPC's own CIDR, a token the "
                         "rule cannot read", "AwsSolutions-EC23")
 
     def tag_for_karpenter(self, cluster_name: str) -> None:

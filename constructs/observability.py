@@ -27,6 +27,7 @@ from aws_cdk import aws_kms as kms
 from aws_cdk import aws_logs as logs
 from constructs import Construct, IConstruct
 
+from eks_training.constructs.cluster import pod_identity_principal
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding
 from eks_training.core import training_metrics as tm
 from eks_training.core.validation import (IDLE_MINUTES, LOG_RETENTION_DAYS, check_addon_version, check_dns_label,
@@ -146,7 +147,7 @@ class TrainingObservability(Construct):
         self.alarm_actions = tuple(alarm_actions)
 
         self.role = iam.Role(
-            self, "AgentRole", assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com").with_session_tags(),
+            self, "AgentRole", assumed_by=pod_identity_principal(cluster, CLOUDWATCH_AGENT_NAMESPACE),
             description="CloudWatch agent and Fluent Bit of the amazon-cloudwatch-observability add-on (Pod Identity)",
             managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name(CLOUDWATCH_AGENT_POLICY)])
         acknowledge(self.role, "CloudWatchAgentServerPolicy is the policy the CloudWatch Observability add-on's "

@@ -14,6 +14,7 @@ Amazon VPC"):
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,9 +26,10 @@ from aws_cdk import aws_fsx as fsx
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
 from aws_cdk import aws_s3 as s3
+from aws_cdk import custom_resources as cr
 from constructs import Construct
 
-from eks_training.constructs.acknowledgements import acknowledge, wildcard_resource_finding
+from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding, wildcard_resource_finding
 from eks_training.core.fsx import (
     DATA_IMPORT_EVENTS,
     WORKSPACE_EXPORT_EVENTS,
@@ -56,6 +58,52 @@ _MAX_POSIX_ID = 2**32 - 1
 
 
 
+
+
+#: Lustre root squash to nobody: what uid 0 of a client becomes on the file system.
+ROOT_SQUASH_NOBODY = "65534:65534"
+_ROOT_SQUASH = re.compile(r"^(\d+):(\d+)$")
+_NID = re.compile(r"^([0-9\[\]\-]*\.){3}([0-9\[\]\-]*)@tcp$")
+_MAX_BACKUP_DAYS = 90
+
+
+def lustre_nid_range(cidr: str) -> str:
+    """The Lustre NID range of an IPv4 network, as FSx's NoSquashNids takes it: ``10.0.16.0/20`` ->
+    ``10.0.[16-31].[0-255]@tcp`` (octets the prefix fixes, then a range of the partial one, then full ranges)."""
+    network = ipaddress.ip_network(cidr, strict=True)
+    if network.version != 4:
+        raise invalid("cidr", cidr, "use an IPv4 network such as 10.0.16.0/20")
+    first, last = network.network_address.packed, network.broadcast_address.packed
+    octets = [str(a) if a == b else f"[{a}-{b}]" for a, b in zip(first, last)]
+    return ".".join(octets) + "@tcp"
+
+
+def _root_squash_configuration(root_squash: str | None, nids: Sequence[str]):
+    if root_squash is None:
+        if nids:
+            raise invalid("no_squash_nids", list(nids), "none without root_squash (every client is root then)")
+        return None
+    match = _ROOT_SQUASH.match(root_squash) if isinstance(root_squash, str) else None
+    if match is None or not all(0 < int(n) <= 4294967294 for n in match.groups()):
+        raise invalid("root_squash", root_squash, "'UID:GID' with both from 1 to 4294967294, e.g. '65534:65534', or None")
+    nids = list(nids)
+    if len(nids) > 64:
+        raise invalid("no_squash_nids", nids, "at most 64 NIDs (FSx's limit)")
+    for nid in nids:
+        if not cdk.Token.is_unresolved(nid) and (not isinstance(nid, str) or not _NID.match(nid) or not 11 <= len(nid) <= 43):
+            raise invalid("no_squash_nids entry", nid, "a Lustre NID such as 10.0.1.6@tcp or 10.0.[16-31].[0-255]@tcp")
+    return {"RootSquash": root_squash, **({"NoSquashNids": nids} if nids else {})}
+
+
+def _backup_days(deployment_type: str, days: int | None) -> int | None:
+    scratch = deployment_type.startswith("SCRATCH")
+    if days is None:
+        return None if scratch else 7
+    if not is_whole_number(days) or not 0 <= days <= _MAX_BACKUP_DAYS:
+        raise invalid("backup_retention_days", days, f"a whole number of days from 0 to {_MAX_BACKUP_DAYS}")
+    if scratch and days:
+        raise invalid("backup_retention_days", days, f"0 or None: FSx cannot back up {deployment_type} file systems")
+    return days
 
 
 def _check_events(field: str, events: Sequence[str]) -> tuple[str, ...]:
@@ -193,9 +241,16 @@ class LustreStorage(Construct):
         data_repository_associations: explicit associations (replace the defaults; [] for none).
         kms_key: key for persistent types. Default: a new key with rotation on. Not allowed for SCRATCH_2.
         removal_policy: for the file system and a key made here. Default RETAIN.
+        root_squash: ``"UID:GID"`` that uid 0 of a client becomes (Lustre root squash). Default ``"65534:65534"``
+            (nobody): a root on a node, or in a container, gets no root rights on the file system. None: off.
+            Set through the FSx API by a custom resource (CloudFormation's file system has no such property).
+        no_squash_nids: Lustre NIDs (``10.0.1.6@tcp``, ranges as ``10.0.[16-31].[0-255]@tcp``; see
+            :func:`lustre_nid_range`) whose root stays root, e.g. the nodes that create the workspaces. Default none.
+        backup_retention_days: days of daily automatic backups (persistent types only). Default: 7 for persistent
+            types, none for scratch (which FSx cannot back up); 0 turns them off.
 
     Attributes: ``file_system``, ``security_group``, ``associations``, ``key`` (None for scratch),
-    ``file_system_id``, ``dns_name``, ``mount_name``.
+    ``file_system_id``, ``dns_name``, ``mount_name``, ``root_squash`` (the custom resource, or None).
     """
 
     def __init__(
@@ -215,9 +270,14 @@ class LustreStorage(Construct):
         data_repository_associations: Sequence[DataRepositoryAssociation] | None = None,
         kms_key: kms.IKey | None = None,
         removal_policy: cdk.RemovalPolicy = cdk.RemovalPolicy.RETAIN,
+        root_squash: str | None = ROOT_SQUASH_NOBODY,
+        no_squash_nids: Sequence[str] = (),
+        backup_retention_days: int | None = None,
     ) -> None:
         super().__init__(scope, id)
         deployment_type = getattr(deployment_type, "value", deployment_type)  # accept fsx.LustreDeploymentType too
+        squash = _root_squash_configuration(root_squash, no_squash_nids)
+        backups = _backup_days(deployment_type, backup_retention_days)
         throughput = check_lustre_settings(deployment_type, capacity_gib, per_unit_throughput)
         capacity = capacity_gib  # checked by check_lustre_settings
         check_metadata_iops(deployment_type, metadata_iops)
@@ -248,11 +308,18 @@ class LustreStorage(Construct):
                 removal_policy=removal_policy,
             )
 
+        # Egress only where Lustre goes: the other file servers, the clients (servers call clients back on the same
+        # ports) and HTTPS for the S3 data repositories; not all traffic to anywhere.
         self.security_group = ec2.SecurityGroup(
-            self, "SecurityGroup", vpc=vpc, description="FSx for Lustre: Lustre traffic from clients and between servers"
+            self, "SecurityGroup", vpc=vpc, allow_all_outbound=False,
+            description="FSx for Lustre: Lustre traffic from clients and between servers"
         )
         for port in LUSTRE_PORTS:
             self.security_group.add_ingress_rule(self.security_group, port, "Lustre between file servers")
+            self.security_group.add_egress_rule(self.security_group, port, "Lustre between file servers")
+        if data_repository_associations:
+            self.security_group.add_egress_rule(ec2.Peer.any_ipv4(), ec2.Port.tcp(443),
+                                                "S3 data repositories (S3's addresses are public)")
         for peer in peer_security_groups:
             self.allow_clients(peer)
 
@@ -278,6 +345,8 @@ class LustreStorage(Construct):
                 per_unit_storage_throughput=throughput,
                 data_compression_type="LZ4",
                 metadata_configuration=metadata,
+                automatic_backup_retention_days=backups,
+                copy_tags_to_backups=True if backups else None,
             ),
         )
         self.file_system.apply_removal_policy(removal_policy)
@@ -288,6 +357,30 @@ class LustreStorage(Construct):
         self.associations: list[fsx.CfnDataRepositoryAssociation] = [
             self._association(index, association) for index, association in enumerate(associations)
         ]
+        self.root_squash = self._set_root_squash(squash) if squash else None
+
+    def _set_root_squash(self, squash: dict) -> cr.AwsCustomResource:
+        """Root squash through the FSx API (UpdateFileSystem's LustreConfiguration.RootSquashConfiguration):
+        AWS::FSx::FileSystem has no property for it. Applied after the data repository associations, since FSx
+        runs one update of a file system at a time; the call may touch this file system only."""
+        call = cr.AwsSdkCall(
+            service="FSx", action="UpdateFileSystem",
+            parameters={"FileSystemId": self.file_system_id, "LustreConfiguration": {"RootSquashConfiguration": squash}},
+            physical_resource_id=cr.PhysicalResourceId.of(f"root-squash-{squash['RootSquash']}"))
+        resource = cr.AwsCustomResource(
+            self, "RootSquash", on_create=call, on_update=call, install_latest_aws_sdk=False,
+            policy=cr.AwsCustomResourcePolicy.from_statements([iam.PolicyStatement(
+                actions=["fsx:UpdateFileSystem"], resources=[self.file_system.attr_resource_arn])]))
+        for association in self.associations:
+            resource.node.add_dependency(association)
+        # The handler is a singleton of the stack, named "AWS" + the provider's UUID without dashes.
+        handler = cdk.Stack.of(self).node.try_find_child(
+            "AWS" + cr.AwsCustomResource.PROVIDER_FUNCTION_UUID.replace("-", ""))
+        if handler is not None:
+            acknowledge(handler, "aws-cdk-lib's AwsCustomResource handler: it logs through AWSLambdaBasicExecutionRole "
+                        "(CloudWatch Logs only); what it may call is this construct's own statement",
+                        managed_policy_finding("service-role/AWSLambdaBasicExecutionRole"))
+        return resource
 
     def _association(self, index: int, association: DataRepositoryAssociation) -> fsx.CfnDataRepositoryAssociation:
         return fsx.CfnDataRepositoryAssociation(
@@ -311,19 +404,30 @@ class LustreStorage(Construct):
             ),
         )
 
-    def grant_csi_driver(self, grantee: iam.IGrantable) -> None:
-        """What the FSx CSI driver's controller needs to provision scratch file systems, and no more.
+    def grant_csi_driver(self, grantee: iam.IGrantable, *, owner_tag: tuple[str, str]) -> None:
+        """What the FSx CSI driver's controller needs to provision scratch file systems, for this stack's only.
 
-        The driver's documented minimal policy (aws-fsx-csi-driver docs/install.md) instead of AmazonFSxFullAccess:
-        create, tag, update and delete file systems of this account and region, describe them, and create the FSx
-        service-linked role. Not granted: the S3 data-source role and s3:ListBucket (our dynamic class imports from
-        no bucket). Denied: updating or deleting this stack's own file system, which holds every team's data.
+        The driver's documented minimal policy (aws-fsx-csi-driver docs/install.md) instead of AmazonFSxFullAccess,
+        narrowed to the file systems that carry ``owner_tag`` (key, value): the driver may create one only with the
+        tag (the StorageClass's ``extraTags`` sets it, see ``StorageChart(scratch_tags=...)``), and update or delete
+        only those that have it, so no other file system of the account is in reach. Also: describe file systems
+        (FSx takes no resource ARN for it) and create the FSx service-linked role. Not granted: the S3 data-source
+        role and s3:ListBucket (our dynamic class imports from no bucket). Denied outright, whatever its tags say:
+        updating or deleting this stack's own file system, which holds every team's data.
         """
+        key, value = owner_tag
+        if not isinstance(key, str) or not key or not isinstance(value, str) or not value or "," in key + value \
+                or "=" in key + value:
+            raise invalid("owner_tag", owner_tag, "(key, value), non-empty and without ',' or '=' (the driver's "
+                                                  "extraTags format is key=value,...)")
         stack = cdk.Stack.of(self)
         file_systems = f"arn:{stack.partition}:fsx:{stack.region}:{stack.account}:file-system/*"
         grantee.grant_principal.add_to_principal_policy(iam.PolicyStatement(
-            sid="ProvisionScratchFileSystems", actions=["fsx:CreateFileSystem", "fsx:TagResource", "fsx:UpdateFileSystem",
-                                                        "fsx:DeleteFileSystem"], resources=[file_systems]))
+            sid="CreateTaggedScratchFileSystems", actions=["fsx:CreateFileSystem", "fsx:TagResource"],
+            resources=[file_systems], conditions={"StringEquals": {f"aws:RequestTag/{key}": value}}))
+        grantee.grant_principal.add_to_principal_policy(iam.PolicyStatement(
+            sid="ManageOwnScratchFileSystems", actions=["fsx:UpdateFileSystem", "fsx:DeleteFileSystem"],
+            resources=[file_systems], conditions={"StringEquals": {f"aws:ResourceTag/{key}": value}}))
         grantee.grant_principal.add_to_principal_policy(iam.PolicyStatement(
             sid="DescribeFileSystems", actions=["fsx:DescribeFileSystems"], resources=["*"]))
         grantee.grant_principal.add_to_principal_policy(iam.PolicyStatement(
@@ -331,17 +435,20 @@ class LustreStorage(Construct):
             conditions={"StringLike": {"iam:AWSServiceName": ["fsx.amazonaws.com"]}}))
         grantee.grant_principal.add_to_principal_policy(iam.PolicyStatement(
             sid="NeverThePlatformFileSystem", effect=iam.Effect.DENY,
-            actions=["fsx:UpdateFileSystem", "fsx:DeleteFileSystem"],
+            actions=["fsx:UpdateFileSystem", "fsx:DeleteFileSystem", "fsx:TagResource", "fsx:UntagResource"],
             resources=[f"arn:{stack.partition}:fsx:{stack.region}:{stack.account}:file-system/{self.file_system_id}"]))
         if isinstance(grantee, Construct):
-            acknowledge(grantee, "the FSx CSI driver names the scratch file systems it creates at run time (account and "
-                        "region scoped); Describe and the service-linked role take no resource ARN",
+            acknowledge(grantee, "the FSx CSI driver names the scratch file systems it creates at run time: the ARN "
+                        "pattern is account and region scoped and every statement on it is conditioned on the "
+                        "stack's owner tag; Describe and the service-linked role take no resource ARN",
                         wildcard_resource_finding(self, file_systems), "AwsSolutions-IAM5[Resource::*]")
 
     def allow_clients(self, peer: ec2.IConnectable) -> None:
-        """Let ``peer`` (e.g. a node security group) mount the file system: Lustre ports 988 and 1018-1023."""
+        """Let ``peer`` (e.g. a node security group) mount the file system: Lustre ports 988 and 1018-1023, both ways
+        (the servers call their clients back on them)."""
         for port in LUSTRE_PORTS:
             self.security_group.connections.allow_from(peer, port, "Lustre clients")
+            self.security_group.connections.allow_to(peer, port, "Lustre clients (callbacks)")
 
 
 @dataclass(frozen=True)
@@ -377,6 +484,9 @@ class ModelStore(Construct):
         access_points: ``ModelAccessPoint`` items with distinct names and paths. Default none.
         kms_key: key for encryption at rest. Default: a new key with rotation on.
         removal_policy: for the file system and a key made here. Default RETAIN.
+        backups: EFS automatic backups (AWS Backup's daily plan). Default True.
+
+    The file system policy refuses any request not made over TLS (``aws:SecureTransport``).
 
     Attributes: ``file_system``, ``security_group``, ``key``, ``access_points`` (name -> efs.AccessPoint),
     ``file_system_id``.
@@ -393,6 +503,7 @@ class ModelStore(Construct):
         access_points: Sequence[ModelAccessPoint] = (),
         kms_key: kms.IKey | None = None,
         removal_policy: cdk.RemovalPolicy = cdk.RemovalPolicy.RETAIN,
+        backups: bool = True,
     ) -> None:
         super().__init__(scope, id)
         subnets = list(subnets)
@@ -420,7 +531,9 @@ class ModelStore(Construct):
             enable_key_rotation=True,
             removal_policy=removal_policy,
         )
-        self.security_group = ec2.SecurityGroup(self, "SecurityGroup", vpc=vpc, description="EFS model store: NFS from clients")
+        # Mount targets only answer: no egress at all.
+        self.security_group = ec2.SecurityGroup(self, "SecurityGroup", vpc=vpc, allow_all_outbound=False,
+                                                description="EFS model store: NFS from clients")
         self.file_system = efs.FileSystem(
             self,
             "FileSystem",
@@ -434,8 +547,14 @@ class ModelStore(Construct):
             # Explicit so the result does not depend on the app's feature flags: a file system policy that
             # only admits clients coming through a mount target (which the security group guards).
             allow_anonymous_access=False,
+            # AWS Backup's daily plan for the file system (EFS automatic backups, 35 days).
+            enable_automatic_backups=backups,
             removal_policy=removal_policy,
         )
+        # Clients must mount over TLS (the EFS CSI driver's default, encryptInTransit): plain NFS is refused.
+        self.file_system.add_to_resource_policy(iam.PolicyStatement(
+            sid="DenyUnencryptedTransport", effect=iam.Effect.DENY, principals=[iam.AnyPrincipal()], actions=["*"],
+            conditions={"Bool": {"aws:SecureTransport": "false"}}))
         for peer in peer_security_groups:
             self.allow_clients(peer)
         self.file_system_id: str = self.file_system.file_system_id

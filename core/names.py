@@ -73,6 +73,31 @@ def checkpoint_key_prefix(namespace: str, job: str) -> str:
 #: Namespace of the Slurm cluster (Slinky objects, login and worker pods).
 SLURM_NAMESPACE = "slurm"
 
+#: Every namespace the platform, Kubernetes or EKS owns, and whose it is. None may be a training namespace: the
+#: platform would write a second Namespace object over it (other labels, another Pod Security level), a
+#: default-deny policy that cuts its webhooks, and an S3 role into an operator's namespace. A test holds this to
+#: every namespace a pin, an add-on or a chart of ours names.
+PLATFORM_NAMESPACES: dict[str, str] = {
+    "default": "Kubernetes",
+    "kube-system": "Kubernetes (and Karpenter, the EFA and Neuron device plugins)",
+    "kube-public": "Kubernetes",
+    "kube-node-lease": "Kubernetes",
+    "amazon-cloudwatch": "the CloudWatch Observability EKS add-on",
+    "volcano-system": "Volcano",
+    "kuberay-system": "the KubeRay operator",
+    "mpi-operator": "the MPI Operator",
+    "mpi-operator-install": "the MPI Operator's installer",
+    "cert-manager": "cert-manager",
+    "slinky": "the Slinky (Slurm) operator",
+    SLURM_NAMESPACE: "the Slurm cluster",
+    "jupyterhub": "JupyterHub",
+    "nvidia-device-plugin": "the NVIDIA device plugin",
+    "argocd": "Argo CD (the GitOps Applications)",
+}
+
+#: Prefix of the Pod Security Admission namespace labels (``<prefix>/enforce``, ``/warn``, ``/audit``).
+POD_SECURITY_LABEL = "pod-security.kubernetes.io"
+
 #: The system node group's label: every controller, webhook and operator selects it (never taints alone).
 LABEL_ROLE = "eks-training/role"
 SYSTEM_NODE_SELECTOR = {LABEL_ROLE: "system"}
@@ -83,6 +108,16 @@ LABEL_FAMILY = "eks-training/instance-family"
 LABEL_EFA = "eks-training/efa"
 LABEL_POOL = "eks-training/pool"
 LABEL_INSTANCE_TYPE = "node.kubernetes.io/instance-type"
+#: Taint of the Slurm partitions' own nodes (value: the partition): only its slurmd pods (and node agents) tolerate
+#: it, so no other workload shares a node with a privileged slurmd.
+SLURM_PARTITION_TAINT = "slurm.schedmd.com/partition"
+
+
+def slurm_pool_name(partition: str) -> str:
+    """The Karpenter pool (and its ``eks-training/pool`` node label) that serves one Slurm partition."""
+    return f"slurm-{partition}"
+
+
 #: Subnet tag of the EFA-ready training subnet (the network sets it, Karpenter's EFA pools select on it).
 EFA_SUBNET_TAG = ("eks-training/efa", "true")
 

@@ -104,6 +104,23 @@ ENDPOINT_ACCESS = ("public", "private", "public_and_private")
 KARPENTER_CAPACITY_TYPES = ("on-demand", "spot", "reserved")
 
 
+def check_endpoint_access(endpoint_access: object, public_access_cidrs: object) -> None:
+    """Who reaches the API endpoint. A public-only endpoint cannot be narrowed to networks (EKS applies the CIDRs to
+    the public endpoint, and aws-eks-v2 refuses ``PUBLIC.onlyFrom`` since nodes would lose the API), so networks
+    need ``public_and_private``."""
+    check_one_of("endpoint_access", endpoint_access, ENDPOINT_ACCESS)
+    if endpoint_access == "public" and public_access_cidrs:
+        raise invalid("endpoint_access", "public", "public_and_private to admit only public_access_cidrs (a public-only "
+                      "endpoint cannot be restricted to networks), or private")
+
+
+def covers_every_address(cidrs: Iterable[str]) -> bool:
+    """Whether ``cidrs`` together admit every IPv4 address (0.0.0.0/0, or 0.0.0.0/1 with 128.0.0.0/1, ...)."""
+    networks = [ipaddress.ip_network(c, strict=False) for c in cidrs if not is_token(c)]
+    v4 = [n for n in networks if n.version == 4]
+    return any(n.prefixlen == 0 for n in ipaddress.collapse_addresses(v4))
+
+
 def check_dns_label(field: str, value: object) -> str:
     """A DNS label: 1-63 lowercase letters, digits or '-', starting and ending with a letter or digit."""
     if not is_token(value) and (not isinstance(value, str) or not DNS_LABEL.match(value)):
@@ -182,11 +199,17 @@ def check_job_reference(field: str, value: object) -> str:
     return value  # type: ignore[return-value]
 
 
+#: EKS's quota of nodes in one managed node group (Amazon EKS service quotas: "Nodes per managed node group").
+MAX_NODES_PER_NODE_GROUP = 450
+
+
 def check_node_group_sizes(min_size: object, desired_size: object, max_size: object, *, smallest: int = 0) -> None:
-    """A node group's sizes: whole numbers with ``smallest <= min_size <= desired_size <= max_size`` and max >= 1."""
-    check_whole_number("min_size", min_size, minimum=smallest)
-    check_whole_number("desired_size", desired_size, minimum=smallest)
-    check_whole_number("max_size", max_size, minimum=max(smallest, 1))
+    """A node group's sizes: whole numbers with ``smallest <= min_size <= desired_size <= max_size``, max from 1 to
+    :data:`MAX_NODES_PER_NODE_GROUP`."""
+    unit = f"nodes (EKS takes at most {MAX_NODES_PER_NODE_GROUP} per managed node group)"
+    check_whole_number("min_size", min_size, minimum=smallest, maximum=MAX_NODES_PER_NODE_GROUP, unit=unit)
+    check_whole_number("desired_size", desired_size, minimum=smallest, maximum=MAX_NODES_PER_NODE_GROUP, unit=unit)
+    check_whole_number("max_size", max_size, minimum=max(smallest, 1), maximum=MAX_NODES_PER_NODE_GROUP, unit=unit)
     if any(is_token(v) for v in (min_size, desired_size, max_size)):
         return
     if min_size > max_size:  # type: ignore[operator]

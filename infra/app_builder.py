@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import aws_cdk as cdk
 
-from eks_training.infra.config import PlatformConfig, load_config_file, load_environment
+from eks_training.core.validation import invalid
+from eks_training.infra.config import ConfigError, PlatformConfig, load_config_file, load_environment
 from eks_training.infra.platform_stack import TrainingPlatformStack
 
 #: The feature flags the platform is built with (cdk.json holds the same, a test keeps them equal): the package
@@ -21,10 +22,16 @@ APP_CONTEXT = {
 
 
 def config_from_context(app: cdk.App) -> PlatformConfig:
-    """``-c config=PATH`` wins over ``-c env=NAME``; the default environment is ``dev``."""
+    """``-c config=PATH`` wins over ``-c env=NAME``; the default environment is ``dev``.
+
+    The file's ``name`` must be its file name unless ``-c allow_name_mismatch=true`` (see ``load_config_file``).
+    """
     path = app.node.try_get_context("config")
     if path:
-        return load_config_file(path)
+        mismatch = app.node.try_get_context("allow_name_mismatch")
+        if mismatch not in (None, True, False, "true", "false"):
+            raise ConfigError(str(invalid("allow_name_mismatch", mismatch, "true or false")))
+        return load_config_file(path, name_matches_file=mismatch not in (True, "true"))
     return load_environment(str(app.node.try_get_context("env") or "dev"))
 
 

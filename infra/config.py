@@ -8,23 +8,27 @@ line naming the field, the bad value and what is allowed. Nothing past this modu
 from __future__ import annotations
 
 import ipaddress
-from datetime import date
+import math
 import re
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import (BaseModel, ConfigDict, Field, Strict, ValidationError, ValidationInfo, field_validator,
+                      model_validator)
 
 from eks_training.core.fsx import DATA_IMPORT_EVENTS, WORKSPACE_EXPORT_EVENTS, WORKSPACE_IMPORT_EVENTS
-from eks_training.core.names import FSX_DATA_DIR, FSX_WORKSPACES_DIR
+from eks_training.core.names import FSX_DATA_DIR, FSX_WORKSPACES_DIR, PLATFORM_NAMESPACES, slurm_pool_name
+from eks_training.core.subnets import (AWS_RESERVED_IPS, DEFAULT_POD_IPS_PER_NODE, HEADROOM, most_training_ips,
+                                       training_ips_needed, training_prefix_fits, training_subnet_prefix)
 from eks_training.core.versions import KUBERNETES_RELEASES, default_kubernetes_version
 from eks_training.core.catalog import INSTANCE_TYPES, check_accelerator, check_efa, instance_facts, node_capacity
 from eks_training.core.validation import (
     ENDPOINT_ACCESS, IDLE_MINUTES, LOG_RETENTION_DAYS, NODE_GROUP_CAPACITY_TYPES, InvalidValue, check_addon_version,
-    check_addon_versions, check_bucket_name, check_capacity_reservation, check_job_reference, check_metrics_namespace,
-    check_karpenter_capacity, check_node_group_sizes, check_oidc_sign_in, check_pinned_image, check_region,
-    check_role_arn, check_vpc_cidr, check_zones, invalid, DEPLOY_ACCOUNT,
+    check_addon_versions, check_bucket_name, check_capacity_reservation, check_endpoint_access, check_job_reference,
+    check_metrics_namespace, check_karpenter_capacity, check_node_group_sizes, check_oidc_sign_in, check_pinned_image,
+    check_region, check_role_arn, check_vpc_cidr, check_zones, invalid, DEPLOY_ACCOUNT,
 )
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent / "environments"
@@ -59,6 +63,9 @@ _PATTERN_HELP = {
 }
 
 Name = Annotated[str, Field(pattern=_DNS_LABEL.pattern, max_length=40)]
+#: A YAML boolean is `true` or `false`: pydantic's lax mode would also take "no", "off", "0" or 1 (the loader keeps
+#: YAML 1.1's yes/no/on/off as strings, and this refuses them instead of guessing).
+Bool = Annotated[bool, Strict()]
 PositiveInt = Annotated[int, Field(ge=1)]
 NonNegativeInt = Annotated[int, Field(ge=0)]
 
@@ -70,7 +77,7 @@ class NetworkConfig(_Model):
     #: Prefix length of the training subnet in the training AZ; None sizes it from the node counts.
     training_subnet_prefix: Annotated[int, Field(ge=16, le=28)] | None = None
     nat_gateways: Annotated[int, Field(ge=1, le=3)] = 1
-    vpc_endpoints: bool = True
+    vpc_endpoints: Bool = True
 
     @field_validator("cidr")
     @classmethod
@@ -88,6 +95,9 @@ class ClusterConfig(_Model):
     #: IAM roles your people use, given cluster-admin through EKS access entries (at least one: nobody else can get
     #: in). `arn:aws:iam::${AWS::AccountId}:role/NAME` names a role of the deploy account; it must exist first.
     admin_role_arns: tuple[str, ...] = ()
+    #: Keep the identity that deploys the stack a cluster admin (EKS's bootstrap default). Off: admins are
+    #: admin_role_arns only. Turn it on only for a cluster deployed with it on: changing it replaces the cluster.
+    bootstrap_creator_admin: Bool = False
     #: EKS add-on versions: "latest" resolves at deploy time, or a pinned "vX.Y.Z-eksbuild.N".
     addon_versions: dict[str, str] = Field(default_factory=dict)
 
@@ -103,6 +113,10 @@ class ClusterConfig(_Model):
 
     @model_validator(mode="after")
     def _public_needs_cidrs(self) -> "ClusterConfig":
+        check_endpoint_access(self.endpoint_access, self.public_access_cidrs)  # the TrainingCluster's rule
+        if self.endpoint_access == "public":  # here networks are required, which a public-only endpoint cannot take
+            raise invalid("endpoint_access", "public", "public_and_private with public_access_cidrs naming your "
+                          "networks (a public-only endpoint cannot be restricted to networks), or private")
         if self.endpoint_access != "private" and not self.public_access_cidrs:
             raise invalid("public_access_cidrs", [], f"with endpoint_access={self.endpoint_access!r} name the client "
                           "networks the public API endpoint admits (e.g. [203.0.113.0/24]), or use endpoint_access='private'")
@@ -168,7 +182,7 @@ class NodeGroupConfig(_Model):
     capacity_type: CapacityType = "on-demand"
     #: Required for capacity-reservation and capacity-block: the ODCR or Capacity Block id.
     capacity_reservation_id: str | None = None
-    efa: bool = True
+    efa: Bool = True
     root_volume: RootVolumeConfig = RootVolumeConfig()
 
     @field_validator("instance_type")
@@ -197,7 +211,7 @@ class KarpenterPoolConfig(_Model):
     capacity_reservation_ids: tuple[str, ...] = ()
     #: Most accelerators (GPUs or Neuron devices) the pool may hold at once.
     max_accelerators: PositiveInt = 16
-    efa: bool = True
+    efa: Bool = True
 
     @field_validator("instance_types")
     @classmethod
@@ -261,11 +275,13 @@ _FSX_FIELDS = {"capacity_gib": "storage_capacity_gib", "per_unit_throughput": "p
 class FsxConfig(_Model):
     """FSx for Lustre in the training AZ."""
 
-    enabled: bool = True
+    enabled: Bool = True
     deployment_type: Literal["PERSISTENT_2", "PERSISTENT_1", "SCRATCH_2"] = "PERSISTENT_2"
     storage_capacity_gib: PositiveInt = 1200
     #: MB/s per TiB; None takes the deployment type's default (250 for PERSISTENT_2, 200 for PERSISTENT_1).
     per_unit_storage_throughput: PositiveInt | None = None
+    #: Days of daily automatic backups; None: 7 for persistent types, none for SCRATCH_2 (FSx cannot back it up).
+    backup_retention_days: Annotated[int, Field(ge=0, le=90)] | None = None
     data_repository_associations: tuple[DataRepositoryAssociationConfig, ...] = (
         DataRepositoryAssociationConfig(file_system_path=FSX_DATA_DIR, bucket="data", s3_prefix="",
                                         auto_import=DATA_IMPORT_EVENTS),
@@ -281,6 +297,9 @@ class FsxConfig(_Model):
             check_lustre_settings(self.deployment_type, self.storage_capacity_gib, self.per_unit_storage_throughput)
         except InvalidValue as err:  # the same rule as the construct's, named as this file names the settings
             raise invalid(_FSX_FIELDS.get(err.field, err.field), err.value, err.allowed) from None
+        if self.deployment_type.startswith("SCRATCH") and self.backup_retention_days:
+            raise invalid("backup_retention_days", self.backup_retention_days,
+                          f"0 or unset: FSx cannot back up {self.deployment_type} file systems")
         return self
 
     @model_validator(mode="after")
@@ -303,13 +322,15 @@ class FsxConfig(_Model):
 class EfsConfig(_Model):
     """EFS model store (encrypted, elastic throughput) mounted by every training namespace."""
 
-    enabled: bool = True
+    enabled: Bool = True
+    #: EFS automatic backups (AWS Backup's daily plan, kept 35 days).
+    backups: Bool = True
 
 
 class BucketsConfig(_Model):
     """S3 buckets for training data and checkpoints."""
 
-    retain: bool = False
+    retain: Bool = False
     noncurrent_checkpoint_days: Annotated[int, Field(ge=1, le=3650)] = 30
     data_bucket_name: str | None = None
     checkpoint_bucket_name: str | None = None
@@ -337,12 +358,21 @@ class StorageConfig(_Model):
 class TrainingNamespaceConfig(_Model):
     """A namespace where training jobs run, with its quota."""
 
+    #: Not one of the platform's own namespaces (kube-system, volcano-system, slurm, jupyterhub, ...).
     name: Name
     max_gpus: NonNegativeInt = 64
     max_neuron_devices: NonNegativeInt = 64
     max_cpu: PositiveInt = 2000
     max_memory_gib: PositiveInt = 16000
     max_pods: PositiveInt = 500
+
+    @field_validator("name")
+    @classmethod
+    def _not_the_platforms(cls, value: str) -> str:
+        if value in PLATFORM_NAMESPACES:
+            raise invalid("name", value, f"a namespace of your own: {value} belongs to {PLATFORM_NAMESPACES[value]} "
+                          f"(reserved: {', '.join(PLATFORM_NAMESPACES)})")
+        return value
 
 
 class VolcanoQueueConfig(_Model):
@@ -354,7 +384,7 @@ class VolcanoQueueConfig(_Model):
     neuron_devices: NonNegativeInt = 0
     cpu: PositiveInt = 1000
     memory_gib: PositiveInt = 8000
-    reclaimable: bool = True
+    reclaimable: Bool = True
 
 
 class SlurmPartitionConfig(_Model):
@@ -402,20 +432,20 @@ class SignInConfig(_Model):
 class ServicesConfig(_Model):
     """Cluster services: operators from their official charts and what we configure on top."""
 
-    karpenter: bool = True
-    volcano: bool = True
-    kuberay: bool = True
-    mpi_operator: bool = True
-    slinky: bool = True
-    jupyterhub: bool = False
+    karpenter: Bool = True
+    volcano: Bool = True
+    kuberay: Bool = True
+    mpi_operator: Bool = True
+    slinky: Bool = True
+    jupyterhub: Bool = False
     #: Required with `jupyterhub: true`: who may sign in, and through which provider.
     jupyterhub_sign_in: SignInConfig | None = None
-    nvidia_device_plugin: bool = True
-    neuron_device_plugin: bool = True
-    neuron_scheduler_extension: bool = False
-    efa_device_plugin: bool = True
+    nvidia_device_plugin: Bool = True
+    neuron_device_plugin: Bool = True
+    neuron_scheduler_extension: Bool = False
+    efa_device_plugin: Bool = True
     #: Default-deny NetworkPolicies per workload namespace (and the VPC CNI's policy agent that enforces them).
-    network_policies: bool = True
+    network_policies: Bool = True
     volcano_queues: tuple[VolcanoQueueConfig, ...] = (VolcanoQueueConfig(name="ml-training-queue"),)
     slurm_partitions: tuple[SlurmPartitionConfig, ...] = ()
     ray_worker_instance_type: str | None = None
@@ -430,7 +460,7 @@ class ImagesConfig(_Model):
     the ``eks_training`` package (build them from `training/Dockerfile.*`).
     """
 
-    build_training_images: bool = True
+    build_training_images: Bool = True
     gpu_image: str | None = None
     neuron_image: str | None = None
     ray_image: str | None = None
@@ -453,7 +483,7 @@ class ImagesConfig(_Model):
 class ObservabilityConfig(_Model):
     """Metrics, logs, dashboard and alarms (the CloudWatch Observability and node monitoring EKS add-ons)."""
 
-    enabled: bool = True
+    enabled: Bool = True
     #: Days CloudWatch keeps container, node and training-metric logs (a CloudWatch Logs retention value).
     log_retention_days: Literal[LOG_RETENTION_DAYS] = 30  # type: ignore[valid-type]
     #: CloudWatch namespace of the trainer's metrics (embedded metric format).
@@ -466,7 +496,7 @@ class ObservabilityConfig(_Model):
     node_monitoring_addon_version: str = "v1.6.0-eksbuild.1"
     #: "namespace/job" entries that get a throughput-drop alarm.
     alarm_jobs: tuple[str, ...] = ()
-    #: SNS topic the alarms notify (none: alarms only show on the dashboard).
+    #: SNS topic the alarms notify (none: a topic of the stack, AlarmTopicArn among its outputs, to subscribe to).
     alarm_topic_arn: Annotated[str, Field(pattern=r"^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$")] | None = None
 
     # The ObservabilityStack construct's own checks: one rule for a file and for props.
@@ -491,7 +521,7 @@ class ObservabilityConfig(_Model):
 class GitOpsConfig(_Model):
     """Optional Argo CD Applications pointing at the review manifests in a Git repository."""
 
-    enabled: bool = False
+    enabled: Bool = False
     #: Git repository that holds the review manifests.
     repo_url: str = "https://github.com/your-org/ml-platform"
     #: Branch, tag or commit Argo CD follows.
@@ -556,6 +586,15 @@ class PlatformConfig(_Model):
             # The cluster's other access entries are the deploy's kubectl handler and the nodes: no person's.
             raise invalid("cluster.admin_role_arns", [], "name at least one IAM role your people use to reach the "
                           f"cluster, e.g. arn:aws:iam::{DEPLOY_ACCOUNT}:role/eks-training-admin (the deploy account's)")
+        if self.services.slinky and self.services.slurm_partitions:
+            if not self.services.karpenter:
+                raise invalid("services.karpenter", False, "true with services.slurm_partitions: each Slurm "
+                              "partition runs on Karpenter nodes of its own (slurmd is privileged)")
+            taken = {p.name for p in self.capacity.karpenter_pools}
+            for partition in self.services.slurm_partitions:
+                if slurm_pool_name(partition.name) in taken:
+                    raise invalid("capacity.karpenter_pools names", slurm_pool_name(partition.name),
+                                  f"another name: the Slurm partition {partition.name!r} has the pool of this name")
         if self.services.jupyterhub and self.services.jupyterhub_sign_in is None:
             raise invalid("services.jupyterhub_sign_in", None, "give one with services.jupyterhub: true, as "
                           "JupyterHub's default authenticator lets anyone in (your OIDC provider's URLs, client id "
@@ -564,6 +603,47 @@ class PlatformConfig(_Model):
             raise invalid("services.jupyterhub", True, "only with accelerated capacity a notebook gets on demand: "
                           "a Karpenter pool, or a node group with desired_size > 0")
         return self
+
+    @model_validator(mode="after")
+    def _training_subnet_fits(self) -> "PlatformConfig":
+        # The TrainingNetwork construct's sums, run here so that a capacity the VPC cannot hold names the setting
+        # that asks for it (the construct can only name the subnet prefix it derived).
+        demand = self.training_subnet_demand()
+        ips = training_ips_needed([(nodes, 1) for _, _, nodes, _ in demand])
+        given = self.network.training_subnet_prefix
+        prefix = given if given is not None else training_subnet_prefix(ips)
+        zones = len(self.availability_zones)
+        if given is not None and 2 ** (32 - given) - AWS_RESERVED_IPS < ips:
+            raise invalid("network.training_subnet_prefix", given, f"/{training_subnet_prefix(ips)} or lower (the "
+                          f"accelerated capacity needs {ips} addresses), or leave it unset")
+        if training_prefix_fits(self.network.cidr, zones, prefix):
+            return self
+        most = most_training_ips(self.network.cidr, zones)
+        if given is not None or not demand:
+            raise invalid("network.training_subnet_prefix", prefix, f"a prefix that fits network.cidr "
+                          f"{self.network.cidr} beside {zones} zones' subnets, or a larger network.cidr")
+        field, value, nodes, per_unit = max(demand, key=lambda d: d[2])
+        others = sum(d[2] for d in demand) - nodes
+        nodes_that_fit = int(most / HEADROOM // (1 + DEFAULT_POD_IPS_PER_NODE)) - others
+        allowed = (f"at most {nodes_that_fit * per_unit}" if nodes_that_fit > 0 else "fewer nodes elsewhere first")
+        raise invalid(field, value, f"{allowed}: network.cidr {self.network.cidr} leaves the training subnet room for "
+                      f"{most} addresses ({ips} needed at full scale), or use a larger network.cidr")
+
+    def training_subnet_demand(self) -> list[tuple[str, int, int, int]]:
+        """(field, value, nodes at full scale, value per node) of each setting that puts nodes in the training
+        subnet: accelerated node groups, Karpenter pools and the Slurm partitions' own pools."""
+        demand = []
+        for field in ("gpu_node_groups", "trainium_node_groups"):
+            for i, group in enumerate(getattr(self.capacity, field)):
+                demand.append((f"capacity.{field}[{i}].max_size", group.max_size, group.max_size, 1))
+        for i, pool in enumerate(self.capacity.karpenter_pools):
+            smallest = min(INSTANCE_TYPES[t].accelerators for t in pool.instance_types)
+            demand.append((f"capacity.karpenter_pools[{i}].max_accelerators", pool.max_accelerators,
+                           math.ceil(pool.max_accelerators / smallest), smallest))
+        if self.services.slinky:
+            for i, partition in enumerate(self.services.slurm_partitions):
+                demand.append((f"services.slurm_partitions[{i}].max_nodes", partition.max_nodes, partition.max_nodes, 1))
+        return demand
 
     @property
     def accelerated_node_groups(self) -> tuple[NodeGroupConfig, ...]:
@@ -627,7 +707,9 @@ def _one_line(err: ValidationError, source: str) -> str:
         line = f"{path}: is required"
     else:
         allowed = first["msg"].removeprefix("Value error, ").removeprefix("Input ")
-        if first["type"] == "extra_forbidden":
+        if first["type"] == "bool_type":
+            allowed = "use true or false"
+        elif first["type"] == "extra_forbidden":
             allowed = "use a known key (check its spelling; see the config reference in README.md)"
         elif first["type"] == "string_pattern_mismatch":
             pattern = first["ctx"]["pattern"]
@@ -651,8 +733,97 @@ def parse_config(data: Any, *, source: str = "config") -> PlatformConfig:
         raise ConfigError(f"{source}: {err}") from None
 
 
-def load_config_file(path: str | Path) -> PlatformConfig:
-    """Read and validate one environment file."""
+class _RefusedYaml(Exception):
+    """A construct the environment files do not take (an alias, an anchor, a merge or a repeated key)."""
+
+    def __init__(self, error: InvalidValue, mark: Any) -> None:
+        super().__init__(str(error))
+        self.error, self.mark = error, mark
+
+
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """YAML as an environment file may write it: plain mappings, lists and scalars, each key once.
+
+    Refused while the document is composed, before anything is built from it: aliases and anchors (an alias bomb
+    expands exponentially only once something walks the built objects; refused here it costs nothing), merge
+    keys (``<<``, which would quietly pull settings in), repeated keys (YAML keeps the last one silently).
+    Booleans are ``true`` and ``false`` only: YAML 1.1's yes/no/on/off stay strings, which the config refuses.
+    """
+
+    yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != _BOOL_TAG]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._path: list[Any] = []
+
+    def _where(self) -> str:
+        return _field_path(tuple(part for part in self._path if part is not None)) or "top level"
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        # index: the key node of a mapping value, the position of a list item, None for a key or the document.
+        self._path.append(index.value if isinstance(index, yaml.ScalarNode) else index)
+        try:
+            if self.check_event(yaml.AliasEvent):
+                event = self.peek_event()
+                raise _RefusedYaml(invalid(self._where(), f"*{event.anchor}", "write the value out: YAML aliases "
+                                           "(*name) and anchors (&name) are not taken"), event.start_mark)
+            event = self.peek_event()
+            if getattr(event, "anchor", None) is not None:
+                raise _RefusedYaml(invalid(self._where(), f"&{event.anchor}", "write the value out: YAML anchors "
+                                           "(&name) and aliases (*name) are not taken"), event.start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._path.pop()
+
+    def compose_mapping_node(self, anchor: Any) -> Any:
+        node = super().compose_mapping_node(anchor)
+        seen: set[Any] = set()
+        for key, _ in node.value:
+            if key.tag == _MERGE_TAG:
+                raise _RefusedYaml(invalid(f"{self._where()} key", "<<", "write the settings out: YAML merge keys "
+                                           "are not taken"), key.start_mark)
+            if isinstance(key, yaml.ScalarNode):
+                if key.value in seen:
+                    field = _field_path(tuple(p for p in (*self._path, key.value) if p is not None))
+                    raise _RefusedYaml(invalid(field, key.value, "give each key once (YAML would keep only the last "
+                                               "one)"), key.start_mark)
+                seen.add(key.value)
+        return node
+
+
+_StrictLoader.add_implicit_resolver(_BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+
+
+def read_yaml(text: str, *, source: str) -> Any:
+    """The one document of an environment file, read by :class:`_StrictLoader`; a one-line :class:`ConfigError`."""
+    loader = _StrictLoader(text)
+    try:
+        return loader.get_single_data()
+    except _RefusedYaml as err:
+        raise ConfigError(f"{source}: line {err.mark.line + 1}: {err.error}") from None
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(err, "problem", None) or "invalid YAML"
+        raise ConfigError(f"{source}: not valid YAML{where}: {problem}") from None
+    finally:
+        loader.dispose()
+
+
+def load_config_file(path: str | Path, *, name_matches_file: bool = True) -> PlatformConfig:
+    """Read and validate one environment file.
+
+    ``name_matches_file`` (default True): the file's ``name`` must be its file name (``prod.yaml`` holds ``name:
+    prod``). The name picks the stack (``EksTraining-<name>``), so a copy of one environment's file that kept or
+    changed its ``name`` would otherwise deploy over another environment with this file's settings. Pass False
+    (``cdk synth -c allow_name_mismatch=true``) only for a file meant to build the environment it names.
+    """
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -660,14 +831,13 @@ def load_config_file(path: str | Path) -> PlatformConfig:
         raise ConfigError(f"config file {path} does not exist") from None
     except OSError as err:
         raise ConfigError(f"config file {path} cannot be read: {err.strerror}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(err, "problem", None) or "invalid YAML"
-        raise ConfigError(f"{path.name}: not valid YAML{where}: {problem}") from None
-    return parse_config(data, source=path.name)
+    config = parse_config(read_yaml(text, source=path.name), source=path.name)
+    if name_matches_file and config.name != path.stem:
+        raise ConfigError(f"{path.name}: " + str(invalid(
+            "name", config.name, f"the file's name, {path.stem!r} (the name picks the stack EksTraining-<name>: a "
+            f"file named {path.name} must not build another environment), or rename the file; to build "
+            f"{config.name!r} from it on purpose, pass -c allow_name_mismatch=true")))
+    return config
 
 
 def environment_names() -> list[str]:
@@ -678,7 +848,4 @@ def load_environment(name: str) -> PlatformConfig:
     """The config of a named environment shipped in ``infra/environments``."""
     if not _DNS_LABEL.match(name or "") or not (ENVIRONMENTS_DIR / f"{name}.yaml").is_file():
         raise ConfigError(str(invalid("env", name, f"use one of the environments {', '.join(environment_names())}")))
-    config = load_config_file(ENVIRONMENTS_DIR / f"{name}.yaml")
-    if config.name != name:
-        raise ConfigError(f"{name}.yaml: {invalid('name', config.name, f'use the file name, {name!r}')}")
-    return config
+    return load_config_file(ENVIRONMENTS_DIR / f"{name}.yaml")  # which holds name: <name>

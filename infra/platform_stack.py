@@ -9,23 +9,24 @@ from __future__ import annotations
 from aws_cdk import Acknowledgment, CfnOutput, Environment, RemovalPolicy, Stack, Tags, Validations
 from constructs import Construct
 
-import math
 
 from eks_training.constructs.buckets import TrainingBuckets
 from eks_training.constructs.cluster import TrainingCluster
+from eks_training.constructs.observability import retention_from_days
 from eks_training.core.catalog import INSTANCE_TYPES
 from eks_training.constructs.network import TrainingNetwork, training_ips_needed
 from eks_training.constructs.node_groups import AcceleratedNodeGroup
 from eks_training.constructs.training_images import TrainingImages
-from eks_training.constructs.storage import DataRepositoryAssociation, LustreStorage, ModelStore
-from eks_training.core.names import SLURM_NAMESPACE
+from eks_training.constructs.storage import DataRepositoryAssociation, LustreStorage, ModelStore, lustre_nid_range
+from eks_training.core.names import SLURM_NAMESPACE, SLURM_PARTITION_TAINT, slurm_pool_name
 from eks_training.infra.addons.karpenter import Karpenter
 from eks_training.infra.cluster_services import ClusterServices
 from eks_training.infra.config import PlatformConfig
 from eks_training.core.versions import JUPYTERHUB
-from eks_training.workloads.karpenter import KarpenterPool
+from eks_training.workloads.karpenter import KarpenterPool, NodeTaint
 from eks_training.workloads.namespaces import NamespaceQuota, TrainingNamespace, TrainingNamespacesChart
 from eks_training.core.names import RAY_SERVICE_ACCOUNT, TRAINING_SERVICE_ACCOUNT
+from eks_training.workloads.service_exposure import ServiceExposureChart
 from eks_training.workloads.storage import FsxVolume, StorageChart
 from eks_training.workloads.training_identity import TrainingServiceAccountsChart
 
@@ -38,13 +39,10 @@ _CSI_DRIVERS = {
 
 
 def training_subnet_ips(config: PlatformConfig) -> int:
-    """Addresses the training subnet needs at full scale: node groups plus Karpenter pools."""
+    """Addresses the training subnet needs at full scale: node groups, Karpenter pools and the Slurm partitions'
+    pools (the config's own count, which it already held to the VPC's size)."""
     # Only the first network card's interface takes an address; the other EFA interfaces are efa-only.
-    demand = [(group.max_size, 1) for group in config.accelerated_node_groups]
-    for pool in config.capacity.karpenter_pools:
-        smallest = min(INSTANCE_TYPES[t].accelerators for t in pool.instance_types)
-        demand.append((math.ceil(pool.max_accelerators / smallest), 1))
-    return training_ips_needed(demand)
+    return training_ips_needed([(nodes, 1) for _, _, nodes, _ in config.training_subnet_demand()])
 
 
 class TrainingPlatformStack(Stack):
@@ -74,7 +72,9 @@ class TrainingPlatformStack(Stack):
             system_instance_type=config.system_nodes.instance_type, system_min_size=config.system_nodes.min_size,
             system_desired_size=config.system_nodes.desired_size, system_max_size=config.system_nodes.max_size,
             system_disk_gib=config.system_nodes.disk_gib, removal_policy=RemovalPolicy.DESTROY,
-            network_policy=config.services.network_policies)
+            network_policy=config.services.network_policies, vpc_cidr=config.network.cidr,
+            bootstrap_creator_admin=config.cluster.bootstrap_creator_admin,
+            control_plane_log_retention=retention_from_days(config.observability.log_retention_days))
         # One cdk8s app holds every chart this stack applies to the cluster (the add-ons make theirs there too).
         self.k8s = self.cluster.k8s_app
         self._add_node_groups()
@@ -124,6 +124,9 @@ class TrainingPlatformStack(Stack):
         namespaces += [TrainingNamespace(name=n, operators=extra[n]) for n in self._workload_namespaces() if n in extra]
         chart = TrainingNamespacesChart(self.k8s, "namespaces", namespaces=namespaces)
         self.namespaces_manifest = self.cluster.cluster.add_cdk8s_chart("Namespaces", chart)
+        # No LoadBalancer or NodePort Service in a workload namespace (workloads.service_exposure).
+        exposure = ServiceExposureChart(self.k8s, "service-exposure", namespaces=[n.name for n in namespaces])
+        self.service_exposure_manifest = self.cluster.cluster.add_cdk8s_chart("ServiceExposure", exposure)
 
     def _add_storage(self, removal: RemovalPolicy) -> None:
         config, storage = self.config, self.config.storage
@@ -132,6 +135,9 @@ class TrainingPlatformStack(Stack):
             checkpoint_bucket_name=storage.buckets.checkpoint_bucket_name, retain=storage.buckets.retain,
             noncurrent_checkpoint_expiry_days=storage.buckets.noncurrent_checkpoint_days)
         peers = [self.cluster.cluster.cluster_security_group, self.network.efa_security_group]
+        # The tag the scratch StorageClass puts on the file systems the FSx CSI driver creates: its role may touch
+        # those and no other file system of the account.
+        self.scratch_owner_tag = ("eks-training/scratch-of", f"eks-training-{self.config.name}")
         csi_addons = []
         self.lustre = self.models = None
         if storage.fsx.enabled:
@@ -145,6 +151,10 @@ class TrainingPlatformStack(Stack):
                 # both links), so the retained buckets hold the data. A retained file system would keep its network
                 # interfaces in the training subnet and its security group, so neither they nor the VPC could go.
                 removal_policy=RemovalPolicy.DESTROY,
+                backup_retention_days=storage.fsx.backup_retention_days,
+                # Root squash for every client but the system nodes, where the workspace Job creates the namespaces'
+                # directories (only platform pods run there); a root on any accelerated or Slurm node is nobody.
+                no_squash_nids=[lustre_nid_range(s.ipv4_cidr_block) for s in self.network.private_subnets],
                 data_repository_associations=[DataRepositoryAssociation(
                     file_system_path=a.file_system_path, bucket_name=buckets[a.bucket].bucket_name, prefix=a.s3_prefix,
                     auto_import_events=a.auto_import, auto_export_events=a.auto_export)
@@ -152,31 +162,36 @@ class TrainingPlatformStack(Stack):
             csi_addons.append("aws-fsx-csi-driver")
         if storage.efs.enabled:
             self.models = ModelStore(self, "Models", vpc=self.network.vpc, subnets=self.network.private_subnets,
-                                     peer_security_groups=peers[:1], removal_policy=removal)
+                                     peer_security_groups=peers[:1], removal_policy=removal,
+                                     backups=storage.efs.backups)
             csi_addons.append("aws-efs-csi-driver")
         addons = []
         for name in csi_addons:
             id, service_account, policy = _CSI_DRIVERS[name]
-            role = self.cluster.pod_identity_role(id, [policy] if policy else [])
+            role = self.cluster.pod_identity_role(id, [policy] if policy else [], namespace="kube-system",
+                                                  service_accounts=[service_account])
             if name == "aws-fsx-csi-driver":
-                self.lustre.grant_csi_driver(role)
+                self.lustre.grant_csi_driver(role, owner_tag=self.scratch_owner_tag)
             addons.append(self.cluster.add_addon(name, "latest", pod_identity_associations=[
                 {"roleArn": role.role_arn, "serviceAccount": service_account}]))
 
         # One identity per workload namespace: it reads the data bucket and reads/writes checkpoints under
         # `<namespace>/` only, so one team's jobs (or a notebook) cannot read or delete another's checkpoints.
         namespaces = self._workload_namespaces()
+        ray_namespaces = [n.name for n in self.config.training_namespaces] if self.config.services.kuberay else []
         self.training_roles = {}
         for ns in namespaces:
-            role = self.cluster.pod_identity_role(f"Training-{ns}")
-            self.buckets.grant_training_access(role, checkpoint_prefix=ns)
+            accounts = [TRAINING_SERVICE_ACCOUNT, *([RAY_SERVICE_ACCOUNT] if ns in ray_namespaces else [])]
+            role = self.cluster.pod_identity_role(f"Training-{ns}", namespace=ns, service_accounts=accounts)
+            # Notebooks belong to people: each reaches only its own pod's prefix (workloads.jupyterhub mounts the
+            # same folder of the workspace, which the file system exports there).
+            self.buckets.grant_training_access(role, checkpoint_prefix=ns, per_pod=ns == JUPYTERHUB.namespace)
             self.training_roles[ns] = role
         # add_manifest named its resource "manifest-<id>", add_cdk8s_chart names it "<id>": the old name keeps the
         # logical ID, so CloudFormation updates the manifest in place. A new ID would replace it, and deleting the
         # old manifest (after the new one is applied) would delete the very ServiceAccounts the new one applied.
         # Ray runs in the training namespaces (its jobs and the shared RayCluster), as its own account: KubeRay binds
         # the autoscaler's rights to it (workloads.training_identity).
-        ray_namespaces = [n.name for n in self.config.training_namespaces] if self.config.services.kuberay else []
         accounts = self.cluster.cluster.add_cdk8s_chart(
             "manifest-TrainingServiceAccounts",
             TrainingServiceAccountsChart(self.k8s, "training-service-accounts", namespaces=namespaces,
@@ -196,7 +211,8 @@ class TrainingPlatformStack(Stack):
             fsx=FsxVolume(fsx.file_system_id, fsx.dns_name, fsx.mount_name, storage.fsx.storage_capacity_gib) if fsx else None,
             efs_file_system_id=self.models.file_system_id if self.models else None,
             scratch_storage_class=bool(fsx), scratch_subnet_id=self.network.training_subnet.subnet_id if fsx else None,
-            scratch_security_group_ids=[fsx.security_group.security_group_id] if fsx else ())
+            scratch_security_group_ids=[fsx.security_group.security_group_id] if fsx else (),
+            scratch_tags=dict([self.scratch_owner_tag]) if fsx else None)
         self.storage_manifest = self.cluster.cluster.add_cdk8s_chart("Storage", chart)
         # The volumes mount directories the data repository associations make, through the CSI drivers (the gp3
         # default class's EBS driver too): all exist first and, on destroy, outlive every claim of the stack.
@@ -224,7 +240,8 @@ class TrainingPlatformStack(Stack):
     def _add_karpenter(self, cluster_name: str) -> None:
         config = self.config
         self.karpenter = self.node_pools = None
-        if not (config.services.karpenter and config.capacity.karpenter_pools):
+        slurm = config.services.slurm_partitions if config.services.slinky else ()
+        if not (config.services.karpenter and (config.capacity.karpenter_pools or slurm)):
             return
         self.network.tag_for_karpenter(cluster_name)
         pools = [KarpenterPool(
@@ -233,6 +250,16 @@ class TrainingPlatformStack(Stack):
             capacity_reservation_ids=pool.capacity_reservation_ids, efa=pool.efa,
             local_nvme=all(INSTANCE_TYPES[t].local_nvme_gb > 0 for t in pool.instance_types))
             for pool in config.capacity.karpenter_pools]
+        # slurmd runs privileged, so its pod is root on its node: each partition gets nodes of its own, tainted so that
+        # nothing else lands there, under a node role of their own (EKS worker and ECR pulls only).
+        for partition in slurm:
+            facts = INSTANCE_TYPES[partition.instance_type]
+            pools.append(KarpenterPool(
+                name=slurm_pool_name(partition.name), accelerator=facts.accelerator,
+                instance_types=(partition.instance_type,), zone=config.training_az,
+                accelerator_limit=max(partition.replicas, partition.max_nodes) * facts.accelerators,
+                efa=facts.efa_supported, local_nvme=facts.local_nvme_gb > 0, node_role_name=f"{cluster_name}-slurm-node",
+                taints=(NodeTaint(SLURM_PARTITION_TAINT, value=partition.name),)))
         # Node repair reads the node monitoring agent's conditions: on with the observability add-on.
         self.karpenter = Karpenter(self, "Karpenter", cluster=self.cluster, cluster_name=cluster_name, pools=pools,
                                    node_repair=config.observability.enabled)

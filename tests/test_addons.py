@@ -138,7 +138,10 @@ def test_add_ons_take_typed_props_and_write_them_into_their_releases(other_app) 
 
     stack, cluster, made, template = other_app
     _, volcano = _resource(stack, template, made["volcano"].release)
-    assert json.loads(volcano["Properties"]["Values"]) == {"custom": {"default_ns": {"pool": "ops"}},
+    # The admission webhooks see only namespaces labelled for Volcano (issue 23), by default.
+    assert json.loads(volcano["Properties"]["Values"]) == {"custom": {"default_ns": {"pool": "ops"},
+                                                                      "webhooks_namespace_selector_expressions": [
+        {"key": "eks-training/uses-volcano", "operator": "In", "values": ["true"]}]},
                                                            "basic": {"image_pull_policy": "IfNotPresent"}}
     _, queues = _resource(stack, template, made["volcano"].queues_manifest)
     assert '"name":"team-a"' in json.dumps(queues["Properties"]["Manifest"]).replace(" ", "").replace('\\"', '"')

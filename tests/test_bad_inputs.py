@@ -248,3 +248,121 @@ def test_app_exits_2_with_one_line(tmp_path: Path, path: tuple[str, ...], value:
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert proc.stderr.strip().splitlines() == [message]
     assert not list(outdir.glob("*.template.json"))
+
+
+# --- issue 23: the loader takes plain YAML only, and the inputs that slipped through get one line each ----------
+
+def _write(tmp_path: Path, text: str, name: str = "staging.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def _alias_bomb(levels: int) -> str:
+    """The billion laughs in YAML: each level a list of nine aliases of the one before (9**levels leaves)."""
+    lines = ['a0: &a0 ["lol"]']
+    for i in range(1, levels + 1):
+        lines.append(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]")
+    return "\n".join(lines) + "\n"
+
+
+def test_an_alias_bomb_is_refused_before_it_expands(tmp_path: Path) -> None:
+    # 40 levels are 9**40 leaves: refused at the first anchor, before anything is built, or this never returns.
+    text = yaml.safe_dump(_staging_with(("tags",), {})) + _alias_bomb(40)
+    proc = subprocess.run([sys.executable, "-c", "import sys\nfrom eks_training.infra.config import ConfigError, "
+                           "load_config_file\ntry:\n    load_config_file(sys.argv[1])\nexcept ConfigError as e:\n"
+                           "    print(e)", str(_write(tmp_path, text))],
+                          capture_output=True, text=True, timeout=120)  # a guard against a hang, not a speed check
+    line = proc.stdout.strip()
+    assert line.startswith("staging.yaml: line ") and line.endswith(
+        "a0='&a0' is not allowed: write the value out: YAML anchors (&name) and aliases (*name) are not taken"), line
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("name: staging\nregion: &r us-west-2\n",
+     "staging.yaml: line 2: region='&r' is not allowed: write the value out: YAML anchors (&name) and aliases "
+     "(*name) are not taken"),
+    ("name: staging\nregion: us-west-2\nnetwork:\n  cidr: 10.20.0.0/16\n  cidr: 10.0.0.0/16\n",
+     "staging.yaml: line 5: network.cidr='cidr' is not allowed: give each key once (YAML would keep only the last one)"),
+    ("name: staging\n<<: {region: us-west-2}\n",
+     "staging.yaml: line 2: top level key='<<' is not allowed: write the settings out: YAML merge keys are not taken"),
+])
+def test_yaml_constructs_the_loader_refuses(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_config_file(_write(tmp_path, text))
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize("word", ["no", "off", "yes", "on", "n", "y", "NO"])
+def test_booleans_are_true_or_false_only(tmp_path: Path, word: str) -> None:
+    text = yaml.safe_dump(_staging_with(("services", "slinky"), True)).replace("slinky: true", f"slinky: {word}")
+    with pytest.raises(ConfigError) as caught:
+        load_config_file(_write(tmp_path, text))
+    assert str(caught.value) == f"staging.yaml: services.slinky={word!r} is not allowed: use true or false"
+
+
+def test_true_and_false_still_read_as_booleans(tmp_path: Path) -> None:
+    text = yaml.safe_dump(_staging_with(("services", "slinky"), False)).replace("slinky: false", "slinky: False")
+    assert load_config_file(_write(tmp_path, text)).services.slinky is False
+
+
+ISSUE_23_CASES = [
+    # A public-only endpoint cannot be narrowed to networks (aws-eks-v2 refused it with a raw jsii error).
+    (("cluster",), {"endpoint_access": "public", "public_access_cidrs": ["203.0.113.0/24"]},
+     ("cluster.endpoint_access", "public", "public_and_private to admit only public_access_cidrs (a public-only "
+      "endpoint cannot be restricted to networks), or private")),
+    (("system_nodes", "max_size"), 100000,
+     ("system_nodes.max_size", 100000, "use a whole number of nodes (EKS takes at most 450 per managed node group) "
+      "from 1 to 450")),
+    (("capacity", "karpenter_pools"), [{"name": "huge", "instance_types": ["g6.12xlarge"], "max_accelerators": 99999999}],
+     ("capacity.karpenter_pools[0].max_accelerators", 99999999, "at most 928: network.cidr 10.20.0.0/16 leaves the "
+      "training subnet room for 32763 addresses (3468750555 needed at full scale), or use a larger network.cidr")),
+    (("storage", "fsx", "backup_retention_days"), 7,
+     ("storage.fsx.backup_retention_days", 7, "0 or unset: FSx cannot back up SCRATCH_2 file systems")),
+]
+
+
+@pytest.mark.parametrize(("path", "value", "expected"), ISSUE_23_CASES, ids=[".".join(c[0]) for c in ISSUE_23_CASES])
+def test_issue_23_bad_values(path: tuple[str, ...], value: Any, expected: tuple[str, Any, str]) -> None:
+    data = _staging_with(path, value)
+    if path[:2] == ("storage", "fsx"):
+        data["storage"]["fsx"].update(deployment_type="SCRATCH_2", storage_capacity_gib=1200,
+                                      per_unit_storage_throughput=None)
+    field, shown, allowed = expected
+    with pytest.raises(ConfigError) as caught:
+        parse_config(data, source="env.yaml")
+    assert str(caught.value) == f"env.yaml: {field}={shown!r} is not allowed: {allowed}"
+
+
+@pytest.mark.parametrize("namespace", sorted(__import__("eks_training.core.names", fromlist=["x"]).PLATFORM_NAMESPACES))
+def test_platform_namespaces_are_no_training_namespace(namespace: str) -> None:
+    from eks_training.core.names import PLATFORM_NAMESPACES
+
+    with pytest.raises(ConfigError) as caught:
+        parse_config(_staging_with(("training_namespaces",), [{"name": namespace}]), source="env.yaml")
+    assert str(caught.value) == (
+        f"env.yaml: training_namespaces[0].name={namespace!r} is not allowed: a namespace of your own: {namespace} "
+        f"belongs to {PLATFORM_NAMESPACES[namespace]} (reserved: {', '.join(PLATFORM_NAMESPACES)})")
+
+
+def test_a_file_must_build_the_environment_it_is_named_after(tmp_path: Path) -> None:
+    # A copy of dev.yaml that says name: prod would synthesize EksTraining-prod with dev's settings.
+    copy_of_dev = (REPO / "infra" / "environments" / "dev.yaml").read_text().replace("name: dev", "name: prod")
+    path = _write(tmp_path, copy_of_dev, "dev-copy.yaml")
+    with pytest.raises(ConfigError) as caught:
+        load_config_file(path)
+    assert str(caught.value) == (
+        "dev-copy.yaml: name='prod' is not allowed: the file's name, 'dev-copy' (the name picks the stack "
+        "EksTraining-<name>: a file named dev-copy.yaml must not build another environment), or rename the file; to "
+        "build 'prod' from it on purpose, pass -c allow_name_mismatch=true")
+    assert load_config_file(path, name_matches_file=False).name == "prod"
+
+
+def test_the_app_refuses_a_renamed_copy_unless_told(tmp_path: Path) -> None:
+    copy_of_dev = (REPO / "infra" / "environments" / "dev.yaml").read_text().replace("name: dev", "name: prod")
+    path = _write(tmp_path, copy_of_dev, "dev-copy.yaml")
+    outdir = tmp_path / "cdk.out"
+    env = {**os.environ, "CDK_CONTEXT_JSON": json.dumps({"config": str(path), "nag": False}), "CDK_OUTDIR": str(outdir)}
+    proc = subprocess.run([sys.executable, str(REPO / "app.py")], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 2 and proc.stderr.strip().splitlines()[-1].startswith("error: dev-copy.yaml: name='prod'")
+    assert not list(outdir.glob("*.template.json"))

@@ -55,7 +55,8 @@ def test_example_synthesizes_cluster_p5_group_and_fsx(example_assembly: Path) ->
     [fsx] = of_type("AWS::FSx::FileSystem")
     assert fsx["FileSystemType"] == "LUSTRE" and fsx["LustreConfiguration"]["DeploymentType"] == "PERSISTENT_2"
     assert len(of_type("AWS::FSx::DataRepositoryAssociation")) == 2
-    [template_data] = [t["LaunchTemplateData"] for t in of_type("AWS::EC2::LaunchTemplate")]
+    # The p5 group's (the system node group has one of its own, which pins IMDS and the root volume).
+    [template_data] = [t["LaunchTemplateData"] for t in of_type("AWS::EC2::LaunchTemplate") if "NetworkInterfaces" in t["LaunchTemplateData"]]
     assert len(template_data["NetworkInterfaces"]) == 32, "p5.48xlarge takes one EFA interface per network card"
 
 

@@ -70,7 +70,8 @@ def test_prod_launch_template_has_one_efa_interface_per_card(prod, instance_type
 
 
 def test_prod_accelerated_groups_sit_in_one_subnet_and_a_cluster_placement_group(prod):
-    groups = launch_templates_by_type(prod)
+    # The system node group has a launch template too (IMDS pinned), in the private subnets.
+    groups = {t: found for t, found in launch_templates_by_type(prod).items() if t != prod.config.system_nodes.instance_type}
     placement = prod.resources("AWS::EC2::PlacementGroup")
     assert len(groups) == 2
     for instance_type, found in groups.items():
@@ -97,7 +98,9 @@ def test_prod_karpenter_pools_follow_the_training_rules(prod):
     objects = [obj for _, obj in prod.kubernetes_objects()]
     pools = [o for o in objects if o["kind"] == "NodePool"]
     classes = {o["metadata"]["name"]: o for o in objects if o["kind"] == "EC2NodeClass"}
-    assert {p["metadata"]["name"] for p in pools} == {"gpu-a100", "gpu-h100", "trn1", "trn1n"}
+    # The config's pools, and one of its own per Slurm partition (issue 23).
+    assert {p["metadata"]["name"] for p in pools} == {"gpu-a100", "gpu-h100", "trn1", "trn1n", "slurm-gpu-a100",
+                                                     "slurm-gpu-h100", "slurm-trainium"}
     for pool in pools:
         spec = pool["spec"]
         zones = [r for r in spec["template"]["spec"]["requirements"] if r["key"] == "topology.kubernetes.io/zone"]
@@ -106,7 +109,8 @@ def test_prod_karpenter_pools_follow_the_training_rules(prod):
         node_class = classes[spec["template"]["spec"]["nodeClassRef"]["name"]]
         assert node_class["spec"]["amiSelectorTerms"][0]["alias"].startswith("al2023@")
         assert "userData" not in node_class["spec"]
-        assert node_class["spec"]["role"] == "eks-training-prod-karpenter-node"
+        slurm = pool["metadata"]["name"].startswith("slurm-")
+        assert node_class["spec"]["role"] == f"eks-training-prod-{'slurm' if slurm else 'karpenter'}-node"
 
 
 def test_karpenter_pools_are_applied_after_the_controller(prod):

@@ -51,8 +51,10 @@ def test_helm_releases_listed(env: Synthesized, tmp_path: Path) -> None:
 def test_karpenter_pools_file_is_named_readably(prod: Synthesized, tmp_path: Path) -> None:
     folder, _ = _review(prod, tmp_path)
     pools = list(yaml.safe_load_all((folder / "karpenter-pools.yaml").read_text()))
+    # The config's pools and the Slurm partitions' own (issue 23).
     assert {o["metadata"]["name"] for o in pools if o["kind"] == "NodePool"} == {
-        p.name for p in prod.config.capacity.karpenter_pools}
+        p.name for p in prod.config.capacity.karpenter_pools} | {
+        f"slurm-{p.name}" for p in prod.config.services.slurm_partitions}
 
 
 def test_tokens_are_readable_placeholders() -> None:
@@ -79,7 +81,10 @@ def test_file_names_are_readable_and_unique(prod: Synthesized, tmp_path: Path) -
 def _expected_accelerators_at_full_scale(config) -> int:
     groups = sum(g.max_size * INSTANCE_TYPES[g.instance_type].accelerators for g in config.accelerated_node_groups)
     pools = sum(p.max_accelerators for p in config.capacity.karpenter_pools) if config.services.karpenter else 0
-    return groups + pools
+    # Each Slurm partition's own pool holds up to its node count of whole nodes.
+    slurm = sum(max(p.replicas, p.max_nodes) * INSTANCE_TYPES[p.instance_type].accelerators
+                for p in config.services.slurm_partitions) if config.services.slinky else 0
+    return groups + pools + slurm
 
 
 def test_prod_idle_has_no_accelerators_and_full_scale_costs_more(prod: Synthesized, tmp_path: Path) -> None:

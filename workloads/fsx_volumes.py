@@ -70,6 +70,8 @@ WORKSPACE_VOLUME = "fsx-workspace"
 ROOT_NAMESPACE = "kube-system"
 ROOT_CLAIM_NAME = "fsx-root"
 _ROOT_MOUNT_PATH = "/fsx-root"
+#: The workspaces' mode: world-writable with the sticky bit (see workspace_directories_script).
+WORKSPACE_MODE = "1777"
 #: A shell with mkdir and chmod: the platform's one small utility image, pinned by digest in core.versions.
 WORKSPACE_JOB_IMAGE = ALPINE_IMAGE
 
@@ -145,13 +147,18 @@ def workspace_directories_script(namespaces: Sequence[str]) -> tuple[str, str]:
     (idempotent: mkdir -p).
 
     The name carries a hash of the script: a Job's pod template is immutable, so a new namespace list is a new
-    Job (the stack prunes the old one) instead of a failed apply. The directories are world-writable because the
-    mount, not the file mode, separates the teams: each namespace's pods see only their own workspace, whatever
-    user their images run as.
+    Job (the stack prunes the old one) instead of a failed apply.
+
+    The mount, not the file mode, separates the teams: each namespace's pods see only their own workspace,
+    whatever user their images run as. The mode is ``1777``, not ``0777``: the file system squashes root (uid 0 of
+    every client but the system nodes is nobody), so a pod whose image runs as root still creates files, but the
+    sticky bit keeps anyone from deleting or renaming another user's entries, and the files a job writes (``0644``
+    under the images' uid 1000) cannot be rewritten by root on a node. What remains (Lustre trusts the uid a client
+    sends, so a node root that switches to uid 1000 acts as every job) is written down in docs/design.md.
     """
     paths = [f"{_ROOT_MOUNT_PATH}{workspace_dir(ns)}/{sub}" for ns in namespaces for sub in WORKSPACE_SUBDIRS]
     roots = [f"{_ROOT_MOUNT_PATH}{workspace_dir(ns)}" for ns in namespaces]
-    script = f"set -eu; mkdir -p {' '.join(paths)}; chmod 0777 {' '.join(roots + paths)}"
+    script = f"set -eu; mkdir -p {' '.join(paths)}; chmod {WORKSPACE_MODE} {' '.join(roots + paths)}"
     return f"fsx-workspaces-{hashlib.sha256(script.encode()).hexdigest()[:10]}", script
 
 

@@ -25,9 +25,15 @@ from eks_training.core.names import SYSTEM_NODE_SELECTOR
 from eks_training.core.validation import check_oidc_sign_in, invalid, split_pinned_image
 from eks_training.core.versions import JUPYTERHUB
 from eks_training.core.names import DATA_PATH, WORKSPACE_PATH
-from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
+from eks_training.workloads.fsx_volumes import WORKSPACE_VOLUME, fsx_mounts, fsx_pod_volumes
 
 JUPYTERHUB_CHART_VERSION = JUPYTERHUB.version
+#: Claims a user cannot change at their provider (OIDC's subject identifier; Cognito's own copy of it).
+STABLE_USERNAME_CLAIMS = ("sub", "cognito:username")
+#: Each notebook mounts only its own folder of the namespace's workspace: KubeSpawner expands {pod_name} (the pod
+#: is jupyter-<user>), the folder the file system exports to s3://<checkpoints>/jupyterhub/<pod name>/, the prefix
+#: that pod's role session may use (constructs.buckets, per_pod).
+NOTEBOOK_WORKSPACE_SUBPATH = "{pod_name}"
 
 _INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
 _SLUG = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
@@ -140,7 +146,7 @@ def profiles_for(instance_types: Sequence[str]) -> tuple[NotebookProfile, ...]:
         profiles.append(NotebookProfile(
             slug=instance_type.replace(".", "-"),
             display_name=f"{facts.accelerators}x {facts.accelerator_name} ({instance_type})",
-            description=f"A whole {instance_type}: {facts.accelerators} {facts.accelerator_name}, shared data (read-only) at {DATA_PATH}, the namespace's workspace at {WORKSPACE_PATH}.",
+            description=f"A whole {instance_type}: {facts.accelerators} {facts.accelerator_name}, shared data (read-only) at {DATA_PATH}, your own folder of the workspace at {WORKSPACE_PATH}.",
             instance_type=instance_type, accelerators=facts.accelerators, cpu_guarantee=int(cpu),
             mem_guarantee=memory.removesuffix("i"), efa=facts.efa_supported, mount_fsx=True, default=not profiles))
     return tuple(profiles)
@@ -158,6 +164,7 @@ def _profile_entry(profile: NotebookProfile, *, image: str) -> dict[str, Any]:
     if profile.mount_fsx:
         volumes.update({volume["name"]: volume for volume in fsx_pod_volumes()})
         volume_mounts.update({mount["name"]: mount for mount in fsx_mounts()})
+        volume_mounts[WORKSPACE_VOLUME] = {**volume_mounts[WORKSPACE_VOLUME], "subPath": NOTEBOOK_WORKSPACE_SUBPATH}
     entry: dict[str, Any] = {
         "display_name": profile.display_name,
         "slug": profile.slug,
@@ -213,7 +220,9 @@ class OidcSignIn:
     allowed_users: tuple[str, ...] = ()
     allowed_groups: tuple[str, ...] = ()
     callback_url: str = "http://localhost:8000/hub/oauth_callback"
-    username_claim: str = "email"
+    #: The claim that names the user: ``sub``, the provider's stable, never reassigned id. ``email`` (or a name) can
+    #: be changed by the user at some providers, which would hand them another user's notebook, folder and prefix.
+    username_claim: str = "sub"
 
     def __post_init__(self) -> None:
         # core.validation's check, which the config layer runs on services.jupyterhub_sign_in too.
@@ -221,6 +230,10 @@ class OidcSignIn:
                            callback_url=self.callback_url, client_id=self.client_id, allowed_users=self.allowed_users,
                            allowed_groups=self.allowed_groups, prefix="sign-in ")
         check_dns_subdomain("sign-in client_secret_name", self.client_secret_name)
+        if self.username_claim not in STABLE_USERNAME_CLAIMS:
+            raise invalid("sign-in username_claim", self.username_claim,
+                          f"one of {', '.join(STABLE_USERNAME_CLAIMS)} (a claim the user cannot change: the username "
+                          "picks the notebook, its folder and its S3 prefix)")
 
     def hub_values(self) -> dict[str, Any]:
         authenticator = {
@@ -272,11 +285,16 @@ def jupyterhub_values(
     if sum(p.default for p in profiles) > 1:
         raise invalid("profiles default", [p.slug for p in profiles if p.default], "mark at most one default")
     return {
-        # Hub and proxy are platform services: on the system nodes, never on accelerators.
-        "hub": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR), **(sign_in.hub_values() if sign_in else {})},
+        # Hub and proxy are platform services: on the system nodes, never on accelerators. The chart's own
+        # NetworkPolicies are off (hub, proxy, notebooks): they open egress to every private and public address and
+        # to instance metadata, and policies only add up; the platform's (workloads.network_policies) allow exactly
+        # hub <-> proxy <-> notebooks, DNS, HTTPS and the storage ports.
+        "hub": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR), "networkPolicy": {"enabled": False},
+                **(sign_in.hub_values() if sign_in else {})},
         # ClusterIP: a LoadBalancer Service here would be an internet-facing load balancer (kubectl port-forward,
         # or an ingress of the user's choosing, reaches it).
-        "proxy": {"service": {"type": "ClusterIP"}, "chp": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}},
+        "proxy": {"service": {"type": "ClusterIP"}, "chp": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR),
+                                                            "networkPolicy": {"enabled": False}}},
         # Placeholders and the hook pre-puller would sit on system nodes (user pods go to accelerator nodes that
         # Karpenter creates per notebook): off. The user scheduler too: it packs user pods onto few nodes, which
         # Karpenter's consolidation does here, and z2jh 4.4.0 runs it as kube-scheduler v1.30, outside the supported
@@ -290,8 +308,7 @@ def jupyterhub_values(
             # The chart's metadata block is a privileged NET_ADMIN init container, which the namespace's baseline
             # Pod Security level refuses: our NetworkPolicies close instance metadata instead.
             "cloudMetadata": {"blockWithIptables": False},
-            # The chart's own notebook policy would otherwise open every public address on every port.
-            "networkPolicy": {"egressAllowRules": {"nonPrivateIPs": False}},
+            "networkPolicy": {"enabled": False},
             "image": {"name": gpu_name, "tag": gpu_tag},
             "serviceAccountName": training_service_account,
             "profileList": [

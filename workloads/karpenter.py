@@ -107,6 +107,8 @@ class KarpenterPool:
     capacity_reservation_ids: tuple[str, ...] = ()
     placement_group_name: str | None = None
     consolidate_after: str = "10m"
+    #: The IAM role its nodes get (EC2NodeClass ``spec.role``); None: the chart's ``node_role_name``.
+    node_role_name: str | None = None
 
     def __post_init__(self) -> None:
         where = f"pool {self.name!r}"
@@ -312,7 +314,7 @@ class KarpenterPoolsChart(cdk8s.Chart):
                 ec2_node_class(
                     pool,
                     cluster_name=cluster_name,
-                    node_role_name=node_role_name,
+                    node_role_name=pool.node_role_name or node_role_name,
                     ami_version=ami_version,
                     imds_hop_limit=imds_hop_limit,
                 ),

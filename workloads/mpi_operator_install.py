@@ -55,7 +55,8 @@ from eks_training.core import upstream
 from eks_training.core.versions import KUBECTL_IMAGES, MPI_OPERATOR_VERSION, default_kubernetes_version  # the pin table
 from eks_training.workloads.labels import common_labels
 from eks_training.workloads.namespaces import PodSecurity, api_objects_of
-from eks_training.workloads.network_policies import HTTPS_PORT, Port, allow_dns, allow_egress_to_cidr, network_policy
+from eks_training.workloads.network_policies import (HTTPS_PORT, OperatorNamespacePolicy, Port, add_operator_policies,
+                                                     allow_dns, allow_egress_to_cidr, network_policy)
 from eks_training.workloads.plus_pods import on_system_nodes, runtime_default_seccomp
 
 #: sha256 of deploy/v2beta1/mpi-operator.yaml at the pinned tag of github.com/kubeflow/mpi-operator (the lock's).
@@ -281,6 +282,8 @@ class MpiOperatorInstallChart(cdk8s.Chart):
             volume_mounts=[kplus.VolumeMount(path="/tmp", volume=tmp)],
         )
         add_installer_network_policy(self)
+        # The operator itself only calls the API (it has no webhook): isolated like every operator namespace.
+        add_operator_policies(self, OperatorNamespacePolicy(OPERATOR_NAMESPACE), vpc_cidr="0.0.0.0/0")
 
     @property
     def api_objects(self) -> list[cdk8s.ApiObject]:

@@ -29,6 +29,7 @@ import cdk8s
 import cdk8s_plus_28 as kplus
 import constructs
 
+from eks_training.core.names import POD_SECURITY_LABEL
 from eks_training.core.validation import invalid
 from eks_training.workloads.k8s_objects import (
     check_choice,
@@ -47,7 +48,7 @@ COMPONENT = "namespaces"
 OPERATORS = ("volcano", "kuberay", "mpi-operator", "slinky", "jupyterhub")
 #: Pod Security Standards levels, least to most strict.
 PSA_LEVELS = ("privileged", "baseline", "restricted")
-PSA_LABEL = "pod-security.kubernetes.io"
+PSA_LABEL = POD_SECURITY_LABEL
 _RESERVED_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 
 

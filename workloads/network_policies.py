@@ -31,13 +31,17 @@ Inside a namespace:
   trust boundary (quota, identity and RBAC are per namespace too), so pods of one team's jobs may reach each other.
 * JupyterHub: only hub <-> proxy <-> notebooks, by component: notebooks belong to different users, so a notebook
   never reaches another one nor the proxy's API. The z2jh chart ships NetworkPolicies of its own (hub, proxy,
-  singleuser); policies add up, so its singleuser default (every public address, every port) must be turned off
-  (``singleuser.networkPolicy.egressAllowRules.nonPrivateIPs: false``) for these to bound what notebooks reach.
+  singleuser); policies add up, and its defaults open every private and public address, on every port, and
+  instance metadata to the hub: all three are turned off (``networkPolicy.enabled: false``), so these alone bound
+  what the hub, the proxy and the notebooks reach.
 
 Across namespaces, only: the KubeRay operator to the Ray dashboard/job API (8265, to submit and follow RayJobs),
 and the Slinky operator and webhook to slurmrestd (6820). Nothing else in another namespace reaches a workload
-pod; in particular the Ray dashboard, which runs any job it is given, is closed to every other namespace. The
-operators' own namespaces (Volcano, KubeRay, MPI Operator, Slinky) get no policy: their pods only call the API.
+pod; in particular the Ray dashboard, which runs any job it is given, is closed to every other namespace.
+
+The operators' own namespaces (Volcano, KubeRay, MPI Operator, Slinky, cert-manager, the NVIDIA device plugin) are
+isolated the same way (:class:`OperatorNamespacePolicy`, made by each add-on with its namespace): default deny,
+DNS, HTTPS to the API, their admission webhooks' ports from the API server, and the flows above on their side.
 
 EFA traffic (NCCL over libfabric/SRD) is not IP: it bypasses the pod network and NetworkPolicy does not govern it;
 the EFA security group (all traffic to and from itself) is what bounds it.
@@ -70,7 +74,7 @@ import constructs
 from eks_training.core.validation import check_one_of, invalid
 from eks_training.workloads.k8s_objects import check_choice, check_dns_label, check_int, check_labels, check_unique
 from eks_training.workloads.labels import common_labels
-from eks_training.workloads.namespaces import api_objects_of
+from eks_training.workloads.namespaces import PodSecurity, TrainingNamespace, add_namespace, api_objects_of
 
 COMPONENT = "network-policies"
 NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"  # set by the API server on every namespace
@@ -341,6 +345,80 @@ def add_namespace_policies(scope: constructs.Construct, policy: NamespacePolicy,
     return policies
 
 
+@dataclass(frozen=True)
+class NamespaceEgress:
+    """Pods with ``from_labels`` (empty: all) of an operator's namespace may reach pods with ``to_labels`` (empty:
+    all) of ``to_namespace`` on ``ports`` (the workload side admits it with its own CrossNamespaceIngress)."""
+
+    name: str
+    to_namespace: str
+    ports: Sequence[Port]
+    from_labels: Mapping[str, str] = field(default_factory=dict)
+    to_labels: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        check_dns_label("allowance name", self.name)
+        where = f"allowance {self.name!r}"
+        check_dns_label(f"{where} to_namespace", self.to_namespace)
+        check_labels(f"{where} from_labels", self.from_labels)
+        check_labels(f"{where} to_labels", self.to_labels)
+        _check_ports(where, self.ports)
+
+
+@dataclass(frozen=True)
+class OperatorNamespacePolicy:
+    """An operator's own namespace, isolated like a workload namespace: default deny both ways, then DNS, HTTPS
+    out (the API server: its ``kubernetes`` Service VIP or the endpoint's addresses, see the module docstring),
+    the admission webhooks' ports in from the VPC (the API server calls webhooks from the control plane's network
+    interfaces in the cluster's subnets) and the named flows to workload pods. Nothing else in: no other pod of the
+    cluster reaches an operator, and an operator reaches no instance metadata, no other port, nothing in the VPC.
+
+    ``api``: HTTPS out (default True; a DaemonSet that talks only to the kubelet's socket needs none).
+    """
+
+    namespace: str
+    webhook_ports: Sequence[Port] = ()
+    egress: Sequence[NamespaceEgress] = ()
+    api: bool = True
+
+    def __post_init__(self) -> None:
+        check_dns_label("namespace", self.namespace)
+        where = f"namespace {self.namespace!r}"
+        if self.webhook_ports:
+            _check_ports(f"{where} webhook", self.webhook_ports)
+        if isinstance(self.egress, (str, bytes)) or not all(isinstance(e, NamespaceEgress) for e in self.egress):
+            raise invalid(f"{where} egress", self.egress, "use a list of NamespaceEgress")
+        if not isinstance(self.api, bool):
+            raise invalid(f"{where} api", self.api, "use True or False")
+        check_unique(f"{where} allowance names", [e.name for e in self.egress])
+
+
+def add_operator_policies(scope: constructs.Construct, policy: OperatorNamespacePolicy, *,
+                          vpc_cidr: str) -> list[kplus.NetworkPolicy]:
+    """The NetworkPolicies of an operator's namespace (:class:`OperatorNamespacePolicy`), default deny first."""
+    vpc_cidr = _check_cidr(vpc_cidr)
+    ns = policy.namespace
+    policies = [network_policy(scope, ns, "default-deny", isolate=("Ingress", "Egress"))]
+    dns = network_policy(scope, ns, "allow-dns")
+    allow_dns(dns)
+    policies.append(dns)
+    if policy.api:
+        api = network_policy(scope, ns, "allow-https")
+        allow_egress_to_cidr(api, "0.0.0.0/0", [Port(HTTPS_PORT)])
+        policies.append(api)
+    if policy.webhook_ports:
+        webhooks = network_policy(scope, ns, "allow-webhooks-from-api-server")
+        webhooks.add_ingress_rule(kplus.NetworkPolicyIpBlock.ipv4(webhooks, f"cidr:{vpc_cidr}", vpc_cidr),
+                                  [p.plus() for p in policy.webhook_ports])
+        policies.append(webhooks)
+    for allowance in policy.egress:
+        out = network_policy(scope, ns, f"allow-{allowance.name}", selects=allowance.from_labels)
+        out.add_egress_rule(pods_peer(out, "to", allowance.to_labels, namespace=allowance.to_namespace),
+                            [p.plus() for p in allowance.ports])
+        policies.append(out)
+    return policies
+
+
 class NetworkPoliciesChart(cdk8s.Chart):
     """Default deny plus allowances in every workload namespace (the namespaces must exist first)."""
 
@@ -359,4 +437,28 @@ class NetworkPoliciesChart(cdk8s.Chart):
     @property
     def api_objects(self) -> list[cdk8s.ApiObject]:
         """The policies' ApiObjects (each inside its plus construct), in render order."""
+        return api_objects_of(self)
+
+
+class OperatorNamespaceChart(cdk8s.Chart):
+    """An operator's namespace, made by the platform rather than by its Helm release (``create_namespace`` off):
+    the Namespace with its Pod Security labels, then its NetworkPolicies (:class:`OperatorNamespacePolicy`).
+
+    ``pod_security``: the levels its pods need (default baseline enforced, restricted reported). ``vpc_cidr``: the
+    VPC's range, where the API server calls webhooks from; None admits the webhook ports from any address (still
+    those ports only), for a cluster whose VPC range is known only at deploy time.
+    """
+
+    def __init__(self, scope: constructs.Construct, id: str, *, policy: OperatorNamespacePolicy,
+                 pod_security: PodSecurity | None = None, vpc_cidr: str | None = None) -> None:
+        super().__init__(scope, id)
+        if not isinstance(policy, OperatorNamespacePolicy):
+            raise invalid("policy", policy, "use an OperatorNamespacePolicy")
+        add_namespace(self, TrainingNamespace(name=policy.namespace, limit_range=None,
+                                              pod_security=pod_security or PodSecurity()))
+        add_operator_policies(self, policy, vpc_cidr=vpc_cidr or "0.0.0.0/0")
+
+    @property
+    def api_objects(self) -> list[cdk8s.ApiObject]:
+        """The Namespace first, then its policies, in render order."""
         return api_objects_of(self)

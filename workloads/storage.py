@@ -46,7 +46,9 @@ class StorageChart(cdk8s.Chart):
         efs_access_point_ids: namespace -> existing access point id; that namespace's models claim is bound to a
             static PV on the access point instead of a dynamically provisioned one.
         scratch_storage_class: add ``scratch_storage_class_name`` for dynamic SCRATCH_2 file systems in
-            ``scratch_subnet_id`` with ``scratch_security_group_ids`` (both required then).
+            ``scratch_subnet_id`` with ``scratch_security_group_ids`` (both required then), tagged with
+            ``scratch_tags`` (the FSx CSI driver's ``extraTags``; the driver's IAM role may manage only file systems
+            with the stack's owner tag). Default tags: none.
         default_storage_class_name: an encrypted gp3 EBS StorageClass marked as the cluster default, for claims
             that name no class (Helm charts' databases and state, e.g. the JupyterHub hub, Slurm's controller); EKS
             makes none default. None: no default class.
@@ -69,6 +71,7 @@ class StorageChart(cdk8s.Chart):
         scratch_subnet_id: str | None = None,
         scratch_security_group_ids: Sequence[str] = (),
         scratch_storage_class_name: str = "fsx-lustre-scratch",
+        scratch_tags: Mapping[str, str] | None = None,
         default_storage_class_name: str | None = "gp3",
     ) -> None:
         super().__init__(scope, id)
@@ -110,6 +113,7 @@ class StorageChart(cdk8s.Chart):
                 check_dns_subdomain("scratch_storage_class_name", scratch_storage_class_name),
                 scratch_subnet_id,
                 scratch_security_group_ids,
+                dict(scratch_tags or {}),
             )
         elif scratch_subnet_id is not None or scratch_security_group_ids:
             raise invalid("scratch_subnet_id", scratch_subnet_id, "set scratch_storage_class=True or leave the scratch "
@@ -173,7 +177,8 @@ class StorageChart(cdk8s.Chart):
                 storage_class=storage_class_name if volume_name is None else STATIC_STORAGE_CLASS,
                 volume_name=volume_name))
 
-    def _add_scratch_class(self, name: str, subnet_id: str | None, security_group_ids: Sequence[str]) -> None:
+    def _add_scratch_class(self, name: str, subnet_id: str | None, security_group_ids: Sequence[str],
+                           tags: dict[str, str]) -> None:
         if subnet_id is None:
             raise invalid("scratch_subnet_id", None, "give the subnet id with scratch_storage_class=True")
         check_literal("scratch_subnet_id", subnet_id, SUBNET_ID, "a subnet id like 'subnet-0123456789abcdef0'")
@@ -181,6 +186,10 @@ class StorageChart(cdk8s.Chart):
             raise invalid("scratch_security_group_ids", security_group_ids, "use a non-empty list of security group ids")
         for group in security_group_ids:
             check_literal("scratch_security_group_ids", group, SECURITY_GROUP_ID, "security group ids like 'sg-0123456789abcdef0'")
+        for key, value in tags.items():
+            if not isinstance(key, str) or not isinstance(value, str) or not key or "," in key + value or "=" in key + value:
+                raise invalid("scratch_tags", tags, "tag keys and values without ',' or '=' (the driver's extraTags "
+                                                    "format is key=value,...)")
         emit(
             self,
             storage_class(
@@ -194,6 +203,8 @@ class StorageChart(cdk8s.Chart):
                     "deploymentType": "SCRATCH_2",
                     "fileSystemTypeVersion": "2.15",
                     "dataCompressionType": "LZ4",
+                    # key=value,... as the driver reads it (no ',' or '=' inside a key or value).
+                    **({"extraTags": ",".join(f"{k}={v}" for k, v in tags.items())} if tags else {}),
                 },
                 reclaim_policy="Delete",
                 binding_mode="WaitForFirstConsumer",

@@ -29,6 +29,8 @@ from constructs import Construct, IConstruct
 from eks_training.constructs.cluster import JOB_WAIT, TrainingCluster
 from eks_training.core.validation import invalid
 from eks_training.core.versions import HelmPin
+from eks_training.workloads.namespaces import PodSecurity
+from eks_training.workloads.network_policies import OperatorNamespaceChart, OperatorNamespacePolicy
 
 if TYPE_CHECKING:
     from eks_training.infra.config import PlatformConfig
@@ -55,8 +57,22 @@ class ClusterAddon(Construct):
         self._after = tuple(after)
 
     def add_release(self, pin: HelmPin, values: Mapping[str, Any], *, after: Sequence[IConstruct | None] = (),
-                    create_namespace: bool = True) -> eks.HelmChart:
-        """The pinned chart as a release installed with ``wait``; it waits for the system nodes its pods need."""
+                    create_namespace: bool = True, namespace: OperatorNamespacePolicy | None = None,
+                    pod_security: PodSecurity | None = None) -> eks.HelmChart:
+        """The pinned chart as a release installed with ``wait``; it waits for the system nodes its pods need.
+
+        ``namespace``: the release's namespace as the platform makes it, before the release (which then creates
+        none): Pod Security labels (``pod_security``, default baseline enforced) and the operator's NetworkPolicies
+        (:class:`OperatorNamespacePolicy`: default deny, DNS, the API, its webhooks). Default None: Helm creates a
+        bare namespace when ``create_namespace``, which `eks-training check` fails (no policy, no Pod Security label).
+        """
+        if namespace is not None:
+            if namespace.namespace != pin.namespace:
+                raise invalid(f"{self.node.path}: namespace", namespace.namespace, f"the release's, {pin.namespace!r}")
+            # The cdk8s chart's id is unique in the cluster's one cdk8s app (an app may hold two such add-ons).
+            chart = OperatorNamespaceChart(self.k8s, f"{self.node.path}/{pin.release}-namespace", policy=namespace,
+                                           pod_security=pod_security, vpc_cidr=self.cluster.vpc_cidr)
+            after, create_namespace = (*after, self.add_chart(f"{pin.release}-namespace", chart)), False
         release = eks.HelmChart(
             self, _construct_id(pin.release), cluster=self.cluster.cluster, chart=pin.chart, repository=pin.repository,
             version=pin.version, namespace=pin.namespace, release=pin.release, create_namespace=create_namespace,

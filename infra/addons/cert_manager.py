@@ -10,6 +10,11 @@ from eks_training.constructs.cluster import TrainingCluster
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
 from eks_training.core.versions import CERT_MANAGER, HelmPin
 from eks_training.infra.addons import AddonEntry, ClusterAddon
+from eks_training.workloads.namespaces import PodSecurity
+from eks_training.workloads.network_policies import OperatorNamespacePolicy, Port
+
+#: The webhook's container port (the chart's webhook.securePort).
+CERT_MANAGER_WEBHOOK_PORT = 10250
 
 
 class CertManager(ClusterAddon):
@@ -17,6 +22,11 @@ class CertManager(ClusterAddon):
 
     * ``node_selector``: where its controller, webhook, cainjector and startup check run. Default: the system nodes.
     * ``version``: the chart pin. Default: :data:`CERT_MANAGER`.
+
+    Its namespace is made by the add-on: Pod Security restricted (the chart's pods run as non-root with RuntimeDefault
+    seccomp and no capabilities), default-deny NetworkPolicies that admit the API server's calls to the webhook and
+    let cert-manager reach the API only. Its controller keeps cluster-wide rights (it issues Certificates in any
+    namespace and reads their Secrets: that is the service); only the Slinky webhook's certificate uses it here.
 
     Attributes: ``release`` (the Helm release).
     """
@@ -29,7 +39,10 @@ class CertManager(ClusterAddon):
         # Each component has its own selector; the top-level one places only the controller.
         self.release = self.add_release(version, {"crds": {"enabled": True}, "nodeSelector": selector,
                                                   **{part: {"nodeSelector": selector}
-                                                     for part in ("webhook", "cainjector", "startupapicheck")}})
+                                                     for part in ("webhook", "cainjector", "startupapicheck")}},
+                                        namespace=OperatorNamespacePolicy(
+                                            version.namespace, webhook_ports=(Port(CERT_MANAGER_WEBHOOK_PORT),)),
+                                        pod_security=PodSecurity(enforce="restricted"))
 
 
 ADDON = AddonEntry(

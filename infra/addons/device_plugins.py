@@ -6,11 +6,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from eks_training.core.catalog import accelerator_tolerations
-from eks_training.core.names import LABEL_ACCELERATOR
+from eks_training.core.names import LABEL_ACCELERATOR, SLURM_PARTITION_TAINT
+
+
+def plugin_tolerations(accelerator: str) -> list[dict[str, str]]:
+    """What a device plugin of ``accelerator`` tolerates: the accelerator's taint, and the Slurm partitions' taint
+    (their nodes are ``accelerator`` nodes of their own, and slurmd gets no device without the plugin)."""
+    return [*accelerator_tolerations(accelerator),
+            {"key": SLURM_PARTITION_TAINT, "operator": "Exists", "effect": "NoSchedule"}]
 
 
 def on_accelerator(accelerator: str) -> dict[str, Any]:
-    return {"nodeSelector": {LABEL_ACCELERATOR: accelerator}, "tolerations": accelerator_tolerations(accelerator)}
+    return {"nodeSelector": {LABEL_ACCELERATOR: accelerator}, "tolerations": plugin_tolerations(accelerator)}
 
 
 def placement_values(node_selector: Mapping[str, str], tolerations: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

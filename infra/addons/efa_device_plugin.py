@@ -34,7 +34,8 @@ class EfaDevicePlugin(ClusterAddon):
                  version: HelmPin = EFA_DEVICE_PLUGIN, after: Sequence[IConstruct] = ()) -> None:
         super().__init__(scope, id, cluster=cluster, after=after)
         selector = node_selector if node_selector is not None else {LABEL_EFA: "true"}
-        self.release = self.add_release(version, placement_values(selector, tolerations))
+        # kube-system exists (and is labelled by the cluster): the release creates no namespace.
+        self.release = self.add_release(version, placement_values(selector, tolerations), create_namespace=False)
 
 
 ADDON = AddonEntry(

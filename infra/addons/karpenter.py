@@ -25,6 +25,8 @@ class Karpenter(ClusterAddon):
     * ``cluster_name``: the EKS cluster's name as a plain string (Karpenter finds subnets and security groups by the
       ``karpenter.sh/discovery`` tag with this value; tag them: ``TrainingNetwork.tag_for_karpenter``).
     * ``pools``: the node pools (:class:`KarpenterPool`: instance types, accelerator, limit, capacity types, EFA).
+      A pool that names a ``node_role_name`` of its own gets that role made here (EKS worker and ECR pulls only, its
+      access entry, Karpenter allowed to pass it): nodes that must not share a role with the others.
     * ``node_repair``: Karpenter's node repair, which reads the node monitoring agent's conditions. Default: False.
     * ``version``: the chart version. Default: :data:`KARPENTER`'s.
 
@@ -45,8 +47,16 @@ class Karpenter(ClusterAddon):
         # Installed with wait: its controller pods need the system nodes to exist first.
         for release in (self.controller.crd_chart, self.controller.chart):
             self._depend(release, [cluster.system_nodegroup])
+        default_role = self.controller.node_role_name
+        for role_name in dict.fromkeys(p.node_role_name for p in pools if p.node_role_name not in (None, default_role)):
+            # "<cluster>-slurm-node" -> SlurmNodeRole: the construct id follows the role's name, not its position.
+            id_words = role_name.removeprefix(f"{cluster_name}-").replace("_", "-").replace(".", "-").split("-")
+            self.controller.add_node_role("".join(w.capitalize() for w in id_words) + "Role", role_name,
+                                          description=f"Karpenter's nodes of the pools that name {role_name}: EKS "
+                                                      "worker and ECR pulls only")
         chart = KarpenterPoolsChart(self.k8s, "karpenter-pools", cluster_name=cluster_name,
                                     node_role_name=self.controller.node_role_name, pools=list(pools))
         # NodePools need the CRDs, and on destroy must go before the controller so their nodes drain.
         self.pools_manifest = self.add_chart("karpenter-pools", chart,
-                                             after=[self.controller.chart, self.controller.node_role])
+                                             after=[self.controller.chart, *self.controller.node_roles.values(),
+                                                    *self.controller.node_accesses.values()])

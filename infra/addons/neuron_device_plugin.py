@@ -10,7 +10,8 @@ from eks_training.constructs.cluster import TrainingCluster
 from eks_training.core.versions import NEURON, HelmPin
 from eks_training.infra.addons import AddonEntry, ClusterAddon
 from eks_training.infra.addons.device_plugins import on_accelerator
-from eks_training.workloads.namespaces import PodSecurity, TrainingNamespace, TrainingNamespacesChart
+from eks_training.workloads.namespaces import PodSecurity
+from eks_training.workloads.network_policies import OperatorNamespaceChart, OperatorNamespacePolicy
 
 #: Where the chart's node problem detector runs (the chart's default npd.namespaceOverride, given explicitly).
 NPD_NAMESPACE = "neuron-healthcheck-system"
@@ -38,13 +39,16 @@ class NeuronDevicePlugin(ClusterAddon):
             # The chart puts its node problem detector into a namespace of its own and creates none (Neuron's docs
             # create it by hand first): ours exists before the release. It runs privileged, reading /dev/kmsg.
             npd["namespaceOverride"] = NPD_NAMESPACE
-            self.npd_namespace = self.add_chart("neuron-healthcheck-namespace", TrainingNamespacesChart(
-                self.k8s, "neuron-healthcheck-namespace", namespaces=[TrainingNamespace(
-                    name=NPD_NAMESPACE, limit_range=None,
-                    pod_security=PodSecurity(enforce="privileged", warn="baseline", audit="baseline"))]))
+            # Isolated like an operator's: default deny, DNS and the API (where it reports node conditions) only.
+            self.npd_namespace = self.add_chart("neuron-healthcheck-namespace", OperatorNamespaceChart(
+                self.k8s, f"{self.node.path}/neuron-healthcheck-namespace",
+                policy=OperatorNamespacePolicy(NPD_NAMESPACE),
+                pod_security=PodSecurity(enforce="privileged", warn="baseline", audit="baseline"),
+                vpc_cidr=self.cluster.vpc_cidr))
         self.release = self.add_release(version, {"devicePlugin": on_accelerator("neuron"), "npd": npd,
                                                   "scheduler": {"enabled": scheduler_extension}},
-                                        after=[self.npd_namespace])
+                                        after=[self.npd_namespace],
+                                        create_namespace=False)  # kube-system exists (labelled by the cluster)
 
 
 ADDON = AddonEntry(

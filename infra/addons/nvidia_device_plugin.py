@@ -8,11 +8,12 @@ from typing import Any
 from constructs import Construct, IConstruct
 
 from eks_training.constructs.cluster import TrainingCluster
-from eks_training.core.catalog import accelerator_tolerations
 from eks_training.core.names import LABEL_ACCELERATOR
 from eks_training.core.versions import NVIDIA_DEVICE_PLUGIN, HelmPin
 from eks_training.infra.addons import AddonEntry, ClusterAddon
-from eks_training.infra.addons.device_plugins import placement_values, require_labels
+from eks_training.infra.addons.device_plugins import placement_values, plugin_tolerations, require_labels
+from eks_training.workloads.namespaces import PodSecurity
+from eks_training.workloads.network_policies import OperatorNamespacePolicy
 
 
 class NvidiaDevicePlugin(ClusterAddon):
@@ -21,7 +22,8 @@ class NvidiaDevicePlugin(ClusterAddon):
     * ``node_selector``: the nodes it runs on. Default: ``eks-training/accelerator=nvidia``, the label our GPU node
       groups and Karpenter pools carry (it also becomes a required node affinity, replacing the chart's default,
       which asks for NFD/GFD labels that nothing sets here).
-    * ``tolerations``: the taints it tolerates. Default: our GPU nodes' taint (:func:`accelerator_tolerations`).
+    * ``tolerations``: the taints it tolerates. Default: our GPU nodes' taint and the Slurm partitions' taint
+      (:func:`plugin_tolerations`).
     * ``version``: the chart pin. Default: :data:`NVIDIA_DEVICE_PLUGIN`.
 
     Attributes: ``release`` (the Helm release).
@@ -33,9 +35,13 @@ class NvidiaDevicePlugin(ClusterAddon):
                  after: Sequence[IConstruct] = ()) -> None:
         super().__init__(scope, id, cluster=cluster, after=after)
         selector = dict(node_selector if node_selector is not None else {LABEL_ACCELERATOR: "nvidia"})
-        values = placement_values(selector, accelerator_tolerations("nvidia") if tolerations is None else tolerations)
+        values = placement_values(selector, plugin_tolerations("nvidia") if tolerations is None else tolerations)
         affinity = {"affinity": require_labels(selector)} if selector else {}
-        self.release = self.add_release(version, {**values, **affinity, "priorityClassName": "system-node-critical"})
+        # Its namespace: privileged Pod Security (the plugin's DaemonSet mounts the kubelet's device-plugin socket
+        # directory from the host, which baseline refuses; baseline is still reported), default deny both ways.
+        self.release = self.add_release(version, {**values, **affinity, "priorityClassName": "system-node-critical"},
+                                        namespace=OperatorNamespacePolicy(version.namespace),
+                                        pod_security=PodSecurity(enforce="privileged", warn="baseline", audit="baseline"))
 
 
 ADDON = AddonEntry(

@@ -6,7 +6,9 @@ The construct is ours already (it takes a cluster and typed props); this entry b
 
 from __future__ import annotations
 
-from aws_cdk import RemovalPolicy
+from aws_cdk import CfnOutput, RemovalPolicy, Stack
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_kms as kms
 from aws_cdk import aws_cloudwatch_actions as cw_actions
 from aws_cdk import aws_sns as sns
 
@@ -14,11 +16,27 @@ from eks_training.constructs.observability import TrainingObservability, retenti
 from eks_training.infra.addons import AddonEntry
 
 
+def _alarm_topic(scope) -> sns.Topic:
+    """Where the alarms go without ``alarm_topic_arn``: a topic of the stack (subscribe to its output), so that an
+    alarm always notifies someone able to subscribe rather than only turning red on the dashboard. Encrypted with a
+    key of its own, which CloudWatch may use to publish (an AWS managed SNS key would refuse CloudWatch)."""
+    key = kms.Key(scope, "AlarmTopicKey", enable_key_rotation=True, removal_policy=RemovalPolicy.DESTROY,
+                  description="Alarm notifications of the training platform")
+    key.add_to_resource_policy(iam.PolicyStatement(
+        actions=["kms:Decrypt", "kms:GenerateDataKey*"], resources=["*"],
+        principals=[iam.ServicePrincipal("cloudwatch.amazonaws.com")],
+        conditions={"StringEquals": {"aws:SourceAccount": Stack.of(scope).account}}))
+    topic = sns.Topic(scope, "Alarms", master_key=key, enforce_ssl=True, display_name="eks-training alarms")
+    CfnOutput(scope, "AlarmTopicArn", value=topic.topic_arn,
+              description="subscribe to the platform's alarms (or set observability.alarm_topic_arn)")
+    return topic
+
+
 def _build(scope, parts, after) -> TrainingObservability:
     config, settings = parts.config, parts.config.observability
-    actions = []
-    if settings.alarm_topic_arn:
-        actions.append(cw_actions.SnsAction(sns.Topic.from_topic_arn(scope, "AlarmTopic", settings.alarm_topic_arn)))
+    topic = (sns.Topic.from_topic_arn(scope, "AlarmTopic", settings.alarm_topic_arn) if settings.alarm_topic_arn
+             else _alarm_topic(scope))
+    actions = [cw_actions.SnsAction(topic)]
     observability = TrainingObservability(
         scope, "Observability", cluster=parts.cluster.cluster, log_retention=retention_from_days(settings.log_retention_days),
         namespaces=[n.name for n in config.training_namespaces], accelerators=sorted(config.accelerators()),

@@ -8,14 +8,17 @@ from constructs import Construct, IConstruct
 
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.core.catalog import INSTANCE_TYPES, whole_node_requests
-from eks_training.core.names import SLURM_NAMESPACE, SYSTEM_NODE_SELECTOR
+from eks_training.core.names import SLURM_NAMESPACE, SYSTEM_NODE_SELECTOR, slurm_pool_name
 from eks_training.core.versions import SLURM_OPERATOR, SLURM_OPERATOR_CRDS
 from eks_training.infra.addons import AddonEntry, ClusterAddon
+from eks_training.workloads.network_policies import SLURMRESTD_PORT, NamespaceEgress, OperatorNamespacePolicy, Port
 from eks_training.workloads.slinky import SlurmClusterChart, SlurmPartition
 
 
 #: The operator's validating webhook configuration (its chart's name for it).
 OPERATOR_WEBHOOK = "slurm-operator-webhook"
+#: The Slinky webhook's container port (controller-runtime's webhook server).
+SLINKY_WEBHOOK_PORT = 9443
 
 
 class Slinky(ClusterAddon):
@@ -38,10 +41,17 @@ class Slinky(ClusterAddon):
                  create_namespace: bool = False, node_selector: Mapping[str, str] = SYSTEM_NODE_SELECTOR,
                  after: Sequence[IConstruct] = ()) -> None:
         super().__init__(scope, id, cluster=cluster, after=after)
-        self.crds_release = self.add_release(SLURM_OPERATOR_CRDS, {})
+        # The namespace (made with the CRDs' release, the first into it) isolates the operator and its webhook: DNS,
+        # the API, slurmrestd in the Slurm cluster's namespace, and the API server's calls to the webhook.
+        policy = OperatorNamespacePolicy(SLURM_OPERATOR.namespace, webhook_ports=(Port(SLINKY_WEBHOOK_PORT),), egress=(
+            NamespaceEgress("slurmrestd", to_namespace=namespace, ports=(Port(SLURMRESTD_PORT),)),))
+        self.crds_release = self.add_release(SLURM_OPERATOR_CRDS, {}, namespace=policy)
+        # Both watch only the Slurm cluster's namespace (the chart's lists; its RBAC stays a ClusterRole, which the
+        # chart does not narrow).
         self.operator_release = self.add_release(
-            SLURM_OPERATOR, {part: {"nodeSelector": dict(node_selector)} for part in ("operator", "webhook")},
-            after=[self.crds_release])
+            SLURM_OPERATOR, {part: {"nodeSelector": dict(node_selector), "namespaces": namespace}
+                             for part in ("operator", "webhook")},
+            after=[self.crds_release], create_namespace=False)
         # The operator's webhook (failurePolicy Fail) admits the Slurm objects once cert-manager's cainjector has set
         # its CA bundle, which Helm's wait does not cover: the objects wait for that bundle.
         ready = self.wait_for_webhook(OPERATOR_WEBHOOK, after=self.operator_release)
@@ -54,9 +64,11 @@ def _partitions(config) -> list[SlurmPartition]:
     partitions = []
     for p in config.services.slurm_partitions:
         cpu, memory = whole_node_requests(p.instance_type)
+        # Each partition on the Karpenter pool of its own that the stack makes (infra.platform_stack).
         partitions.append(SlurmPartition(name=p.name, instance_type=p.instance_type,
                                          accelerator=INSTANCE_TYPES[p.instance_type].accelerator,
-                                         replicas=p.replicas, cpu=cpu, memory=memory, max_nodes=p.max_nodes))
+                                         replicas=p.replicas, cpu=cpu, memory=memory, max_nodes=p.max_nodes,
+                                         node_pool=slurm_pool_name(p.name)))
     return partitions
 
 

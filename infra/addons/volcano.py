@@ -10,11 +10,14 @@ from eks_training.constructs.cluster import TrainingCluster
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
 from eks_training.core.versions import VOLCANO, HelmPin
 from eks_training.infra.addons import AddonEntry, ClusterAddon
+from eks_training.workloads.network_policies import OperatorNamespacePolicy, Port
 from eks_training.workloads.volcano import QueueResources, VolcanoQueue, VolcanoQueuesChart
 
 
 #: The chart's webhook that validates queues (failurePolicy Fail): the queues wait until it can answer.
 QUEUE_WEBHOOK = "volcano-admission-service-queues-validate"
+#: The admission webhook's container port (the chart's admission Deployment serves its webhooks there).
+VOLCANO_WEBHOOK_PORT = 8443
 
 
 class Volcano(ClusterAddon):
@@ -23,6 +26,14 @@ class Volcano(ClusterAddon):
     * ``queues``: Volcano queues (weight, whether reclaimable, capability). Default: none (Volcano's own ``default``
       queue only).
     * ``node_selector``: where Volcano's own pods run. Default: the system nodes.
+    * ``webhook_namespace_label``: a namespace label (value ``"true"``) that limits Volcano's admission webhooks to
+      the namespaces that carry it. Default: ``eks-training/uses-volcano``, which the platform's namespaces chart
+      sets; None: every namespace (Volcano's own default).
+
+    Its namespace is made by the add-on (Pod Security baseline, default-deny NetworkPolicies that admit the API
+    server's calls to the admission webhook and let Volcano reach the API only). Its controllers and scheduler keep
+    cluster-wide rights: Volcano schedules and binds pods in every namespace it serves, and its chart has no
+    namespaced mode.
     * ``version``: the chart pin. Default: :data:`VOLCANO`.
 
     Volcano refuses to delete an open queue and the kubectl handler ignores that refusal: close a queue
@@ -34,12 +45,20 @@ class Volcano(ClusterAddon):
 
     def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, queues: Sequence[VolcanoQueue] = (),
                  node_selector: Mapping[str, str] = SYSTEM_NODE_SELECTOR, version: HelmPin = VOLCANO,
+                 webhook_namespace_label: str | None = "eks-training/uses-volcano",
                  after: Sequence[IConstruct] = ()) -> None:
         super().__init__(scope, id, cluster=cluster, after=after)
-        # custom.default_ns places the scheduler, controllers and admission webhook (and its init Job); the chart's
+        # custom.default_ns places the scheduler, controllers and admission webhook (and its init Job). The
+        # admission webhooks see only the namespaces that run Volcano jobs (labelled eks-training/uses-volcano by
+        # the namespaces chart): Volcano's default is every namespace but its own and kube-system. The chart's
         # images are tagged by release, so a node pulls each once (the chart's default is Always).
-        self.release = self.add_release(version, {"custom": {"default_ns": dict(node_selector)},
-                                                  "basic": {"image_pull_policy": "IfNotPresent"}})
+        custom: dict = {"default_ns": dict(node_selector)}
+        if webhook_namespace_label:
+            custom["webhooks_namespace_selector_expressions"] = [
+                {"key": webhook_namespace_label, "operator": "In", "values": ["true"]}]
+        self.release = self.add_release(version, {"custom": custom, "basic": {"image_pull_policy": "IfNotPresent"}},
+                                        namespace=OperatorNamespacePolicy(
+                                            version.namespace, webhook_ports=(Port(VOLCANO_WEBHOOK_PORT),)))
         self.queues_manifest = None
         if queues:
             # The admission server has no readiness probe (Helm's wait returns before it serves) and sets its

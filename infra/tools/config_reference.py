@@ -118,7 +118,9 @@ def render_reference(root: type[BaseModel] = PlatformConfig) -> str:
     lines = ["# Configuration reference", "",
              "Generated from `infra/config.py` by `python -m eks_training.infra.tools.config_reference`; do not edit by hand.",
              "An environment file (`infra/environments/<name>.yaml`, or `cdk synth -c config=FILE`) holds one",
-             "[PlatformConfig](#platformconfig). Unknown keys are errors.", ""]
+             "[PlatformConfig](#platformconfig). Unknown keys are errors, and so are YAML anchors, aliases, merge keys,",
+             "repeated keys and booleans other than `true`/`false`. Its `name` must be its file name (`prod.yaml` holds",
+             "`name: prod`) unless `-c allow_name_mismatch=true` (or `eks-training check --allow-name-mismatch`).", ""]
     for model in ordered:
         comments = _field_comments(model)
         summary = inspect.cleandoc(model.__doc__ or "").split("\n\n")[0].replace("\n", " ")

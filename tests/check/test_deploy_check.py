@@ -90,7 +90,10 @@ def test_karpenter_nodes_without_the_cluster_security_group_never_join(prod, pro
     report = _check(prod, prod_jobs, snapshot=snap)
     api = [f for f in _failures(report, "network") if f.field == "EKS API endpoint"]
     assert {f.subject.split(" (")[0] for f in api} == {"Karpenter pool gpu-a100", "Karpenter pool gpu-h100",
-                                                       "Karpenter pool trn1", "Karpenter pool trn1n"}
+                                                       "Karpenter pool trn1", "Karpenter pool trn1n",
+                                                       # the Slurm partitions' own pools (issue 23)
+                                                       "Karpenter pool slurm-gpu-a100", "Karpenter pool slurm-gpu-h100",
+                                                       "Karpenter pool slurm-trainium"}
     assert all("nodes never join" in f.message for f in api)
 
 
@@ -233,7 +236,7 @@ def test_efa_group_without_a_self_referencing_egress_rule_fails(prod, prod_jobs)
     template["Resources"] = {lid: r for lid, r in template["Resources"].items() if not lid.startswith("NetworkEfaSelfEgress")}
     report = _check(prod, prod_jobs, template=template)
     efa = [f for f in _failures(report, "network") if f.field == "EFA peers"]
-    assert len(efa) == 6  # two node groups and four pools, all EFA
+    assert len(efa) == 9  # two node groups, four pools and the three Slurm partitions' pools, all EFA
 
 
 # --- defect 7: versions ------------------------------------------------------------------------------------------
@@ -301,8 +304,10 @@ def test_each_workload_namespace_has_its_own_role_scoped_to_its_checkpoints(prod
         statements = [s for p in policies if {"Ref": role} in p["Properties"]["Roles"]
                       for s in p["Properties"]["PolicyDocument"]["Statement"]]
         text = json.dumps(statements)
-        assert f"/{namespace}/*" in text
+        # Notebooks are people's: each pod's own prefix of the namespace's (issue 23).
+        prefix = f"/{namespace}/${{aws:PrincipalTag/kubernetes-pod-name}}" if namespace == "jupyterhub" else f"/{namespace}"
+        assert f"{prefix}/*" in text
         others = {"training", "ai-research", "slurm", "jupyterhub"} - {namespace}
-        assert not any(f"/{other}/*" in text for other in others)
+        assert not any(f"/{other}/" in text for other in others)
         writes = [s for s in statements if "s3:DeleteObject" in s["Action"]]
-        assert writes and all(json.dumps(s["Resource"]).endswith(f'/{namespace}/*"]]}}') for s in writes), writes
+        assert writes and all(json.dumps(s["Resource"]).endswith(f'{prefix}/*"]]}}') for s in writes), writes

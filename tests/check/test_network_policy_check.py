@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import cdk8s
 import pytest
 
@@ -257,19 +259,29 @@ def test_a_namespace_without_default_deny_is_a_finding(prod_view) -> None:
     assert ("namespace slurm", "NetworkPolicy egress") in {f[:2] for f in findings}
 
 
-def test_with_the_jupyterhub_charts_own_policies_no_door_opens(prod, prod_view) -> None:
-    """z2jh ships NetworkPolicies of its own (hub, proxy, singleuser); policies only add up, so theirs must not
-    open what ours close. Its singleuser default lets notebooks reach every public address on every port."""
+def test_the_jupyterhub_charts_own_policies_are_off_and_would_open_doors(prod, prod_view) -> None:
+    """z2jh ships NetworkPolicies of its own (hub, proxy, singleuser); policies only add up, so theirs would open
+    what ours close: its hub and proxy policies let them reach every private and public address and instance
+    metadata (issue 23). With our values the chart renders none; with its defaults the check sees the doors."""
     namespaces, vpc_cidr, objects = prod_view
     release = prod.helm_releases["jupyterhub"]
     source = upstream_data.chart_dir(release["Chart"], release["Version"])
-    try:
-        rendered = helm.render_chart(source, release=release["Release"], namespace=release["Namespace"],
-                                     values=release["Values"], kube_version=prod.config.kubernetes_version)
-    except helm.HelmCheckError as error:
-        pytest.skip(f"helm cannot run here: {error}")
-    charts_policies = [{**o, "metadata": {"namespace": release["Namespace"], **o["metadata"]}}
-                       for o in rendered if o.get("kind") == "NetworkPolicy"]
-    assert {o["metadata"]["name"] for o in charts_policies} == {"hub", "proxy", "singleuser"}
-    findings = network_policy_findings([*objects, *charts_policies], namespaces=namespaces, vpc_cidr=vpc_cidr)
-    assert findings == []
+
+    def policies(values: dict) -> list[dict]:
+        try:
+            rendered = helm.render_chart(source, release=release["Release"], namespace=release["Namespace"],
+                                         values=values, kube_version=prod.config.kubernetes_version)
+        except helm.HelmCheckError as error:
+            pytest.skip(f"helm cannot run here: {error}")
+        return [{**o, "metadata": {"namespace": release["Namespace"], **o["metadata"]}}
+                for o in rendered if o.get("kind") == "NetworkPolicy"]
+
+    assert policies(release["Values"]) == []
+    assert network_policy_findings(objects, namespaces=namespaces, vpc_cidr=vpc_cidr) == []
+    defaults = copy.deepcopy(release["Values"])
+    for part in (defaults["hub"], defaults["proxy"]["chp"], defaults["singleuser"]):
+        part.pop("networkPolicy")
+    charts = policies(defaults)
+    assert {o["metadata"]["name"] for o in charts} == {"hub", "proxy", "singleuser"}
+    opened = {f[0] for f in network_policy_findings([*objects, *charts], namespaces=namespaces, vpc_cidr=vpc_cidr)}
+    assert any("the hub must not reach instance metadata" in subject for subject in opened), opened

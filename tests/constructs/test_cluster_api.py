@@ -90,3 +90,32 @@ def test_constructs_and_the_config_refuse_the_same_settings_with_the_same_words(
 
     allowed = from_props.value.allowed
     assert str(from_file.value) == f"env.yaml: {setting}={value!r} is not allowed: {allowed}"
+
+
+def test_cidrs_that_together_admit_the_whole_internet_warn_like_0_0_0_0_slash_0():
+    from aws_cdk.assertions import Annotations
+
+    from eks_training.core.validation import covers_every_address
+
+    assert covers_every_address(["0.0.0.0/1", "128.0.0.0/1"]) and covers_every_address(["0.0.0.0/0"])
+    assert not covers_every_address(["0.0.0.0/1", "128.0.0.0/2"]) and not covers_every_address(["203.0.113.0/24"])
+    app = cdk.App(context={"@aws-cdk/aws-eks:defaultToAL2023": True})
+    stack = cdk.Stack(app, "Open", env=cdk.Environment(region="us-west-2"))
+    network = TrainingNetwork(stack, "Network", availability_zones=["us-west-2a", "us-west-2b"], training_az="us-west-2a",
+                              cidr="10.32.0.0/16", training_ips=100, nat_gateways=1)
+    TrainingCluster(stack, "Cluster", vpc=network.vpc, version="1.35", endpoint_access="public_and_private",
+                    public_access_cidrs=["0.0.0.0/1", "128.0.0.0/1"])
+    warnings = Annotations.from_stack(stack).find_warning("*", assertions.Match.string_like_regexp("open to the whole internet"))
+    assert warnings
+
+
+def test_a_public_only_endpoint_cannot_take_networks():
+    app = cdk.App(context={"@aws-cdk/aws-eks:defaultToAL2023": True})
+    stack = cdk.Stack(app, "PublicOnly", env=cdk.Environment(region="us-west-2"))
+    network = TrainingNetwork(stack, "Network", availability_zones=["us-west-2a", "us-west-2b"], training_az="us-west-2a",
+                              cidr="10.33.0.0/16", training_ips=100, nat_gateways=1)
+    # aws-eks-v2 refused it with a raw jsii error (CannotRestricPublicAccessEndpoint); now one line.
+    with pytest.raises(ValueError, match=r"^endpoint_access='public' is not allowed: public_and_private to admit only "
+                                         r"public_access_cidrs"):
+        TrainingCluster(stack, "Cluster", vpc=network.vpc, version="1.35", endpoint_access="public",
+                        public_access_cidrs=["203.0.113.0/24"])

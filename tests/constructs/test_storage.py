@@ -155,6 +155,9 @@ def test_default_file_system_is_persistent_2_lz4_kms_in_one_subnet(synthesized) 
         "PerUnitStorageThroughput": 250,
         "DataCompressionType": "LZ4",
         "MetadataConfiguration": {"Mode": "AUTOMATIC"},
+        # Persistent file systems are backed up daily by default (a week kept).
+        "AutomaticBackupRetentionDays": 7,
+        "CopyTagsToBackups": True,
     }
     key = _resource(synthesized, lustre.key.node.default_child)
     assert key["Properties"]["EnableKeyRotation"] is True
@@ -440,10 +443,55 @@ def test_the_fsx_csi_driver_gets_a_scoped_policy_that_cannot_touch_the_platform_
     statements = [s for p in prod.resources("AWS::IAM::Policy").values() if {"Ref": fsx_role} in p["Properties"]["Roles"]
                   for s in p["Properties"]["PolicyDocument"]["Statement"]]
     by_sid = {s["Sid"]: s for s in statements}
-    assert set(by_sid) == {"ProvisionScratchFileSystems", "DescribeFileSystems", "FsxServiceLinkedRole",
-                           "NeverThePlatformFileSystem"}
+    assert set(by_sid) == {"CreateTaggedScratchFileSystems", "ManageOwnScratchFileSystems", "DescribeFileSystems",
+                           "FsxServiceLinkedRole", "NeverThePlatformFileSystem"}
+    # Issue 23: only file systems with the stack's owner tag (which the scratch StorageClass sets), never any other
+    # file system of the account.
+    owner = {"aws:RequestTag/eks-training/scratch-of": "eks-training-prod"}
+    assert by_sid["CreateTaggedScratchFileSystems"]["Condition"] == {"StringEquals": owner}
+    assert by_sid["ManageOwnScratchFileSystems"]["Condition"] == {
+        "StringEquals": {"aws:ResourceTag/eks-training/scratch-of": "eks-training-prod"}}
+    assert all("Condition" in s for s in statements if s["Effect"] == "Allow"
+               and any(a in ("fsx:CreateFileSystem", "fsx:UpdateFileSystem", "fsx:DeleteFileSystem", "fsx:TagResource")
+                       for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])))
+    (scratch_class,) = [o for _, o in prod.kubernetes_objects() if o.get("kind") == "StorageClass"
+                        and o.get("provisioner") == "fsx.csi.aws.com"]
+    assert scratch_class["parameters"]["extraTags"] == "eks-training/scratch-of=eks-training-prod"
     deny = by_sid["NeverThePlatformFileSystem"]
-    assert deny["Effect"] == "Deny" and set(deny["Action"]) == {"fsx:UpdateFileSystem", "fsx:DeleteFileSystem"}
+    assert deny["Effect"] == "Deny" and set(deny["Action"]) == {"fsx:UpdateFileSystem", "fsx:DeleteFileSystem",
+                                                                 "fsx:TagResource", "fsx:UntagResource"}
     assert "Lustre" in json.dumps(deny["Resource"])  # this stack's file system, by reference
     assert by_sid["FsxServiceLinkedRole"]["Condition"] == {"StringLike": {"iam:AWSServiceName": ["fsx.amazonaws.com"]}}
     assert not any(a.startswith(("s3:", "ec2:")) for s in statements for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"]))
+
+
+@pytest.mark.parametrize(("cidr", "nid"), [
+    ("10.0.16.0/20", "10.0.[16-31].[0-255]@tcp"),
+    ("10.10.0.0/24", "10.10.0.[0-255]@tcp"),
+    ("10.10.1.64/26", "10.10.1.[64-127]@tcp"),
+    ("10.10.1.6/32", "10.10.1.6@tcp"),
+])
+def test_lustre_nid_ranges_of_subnets(cidr, nid) -> None:
+    from eks_training.constructs.storage import lustre_nid_range
+
+    assert lustre_nid_range(cidr) == nid
+
+
+@pytest.mark.parametrize(("props", "message"), [
+    ({"root_squash": "0:0"}, r"^root_squash='0:0' is not allowed: 'UID:GID' with both from 1 to 4294967294"),
+    ({"root_squash": None, "no_squash_nids": ["10.0.1.6@tcp"]},
+     r"^no_squash_nids=\['10.0.1.6@tcp'\] is not allowed: none without root_squash"),
+    ({"no_squash_nids": ["10.0.1.0/24"]}, r"^no_squash_nids entry='10.0.1.0/24' is not allowed: a Lustre NID"),
+    ({"deployment_type": "SCRATCH_2", "per_unit_throughput": None, "backup_retention_days": 3},
+     r"^backup_retention_days=3 is not allowed: 0 or None: FSx cannot back up SCRATCH_2 file systems"),
+])
+def test_root_squash_and_backup_props_are_checked(props, message) -> None:
+    from eks_training.constructs.storage import LustreStorage
+
+    app = cdk.App()
+    stack = cdk.Stack(app, "Squash", env=cdk.Environment(region="us-west-2", account="111122223333"))
+    vpc = ec2.Vpc(stack, "Vpc", max_azs=1, nat_gateways=0,
+                  subnet_configuration=[ec2.SubnetConfiguration(name="i", subnet_type=ec2.SubnetType.PRIVATE_ISOLATED)])
+    with pytest.raises(ValueError, match=message):
+        LustreStorage(stack, "Lustre", vpc=vpc, subnet=vpc.isolated_subnets[0], data_repository_associations=[],
+                      **props)

@@ -58,8 +58,8 @@ def test_eight_gpu_profile_has_efa_and_fsx(profiles):
     # p4d.24xlarge: 8 A100 GPUs, 4 EFA interfaces.
     assert override["extra_resource_limits"] == {"nvidia.com/gpu": "8", "vpc.amazonaws.com/efa": "4"}
     assert override["node_selector"] == {"node.kubernetes.io/instance-type": "p4d.24xlarge"}
-    # Notebooks read the shared data and write only their namespace's workspace.
-    assert_namespace_fsx(override["volumes"], override["volume_mounts"])
+    # Notebooks read the shared data and write only their own folder of the namespace's workspace (the pod's name).
+    assert_namespace_fsx(override["volumes"], override["volume_mounts"], workspace_sub_path="{pod_name}")
 
 
 def test_trainium_profile_asks_for_all_sixteen_neuron_devices(profiles):
@@ -146,8 +146,9 @@ def test_values_hold_no_secret_material():
     result = values()
     walk(result, "values")
     # Hub and proxy secrets stay with the chart: of the hub and proxy we set only placement and the Service type.
-    assert set(result["hub"]) == {"nodeSelector"}
-    assert result["proxy"] == {"service": {"type": "ClusterIP"}, "chp": {"nodeSelector": {"eks-training/role": "system"}}}
+    assert set(result["hub"]) == {"nodeSelector", "networkPolicy"}
+    assert result["proxy"] == {"service": {"type": "ClusterIP"}, "chp": {"nodeSelector": {"eks-training/role": "system"},
+                                                                         "networkPolicy": {"enabled": False}}}
 
 
 def test_custom_profile_of_a_p5_gets_its_32_efa_interfaces():

@@ -228,14 +228,16 @@ def test_installer_objects_are_cdk8s_plus_constructs() -> None:
     kinds = {type(c).__name__: c for c in chart.node.children if not isinstance(c, kplus.Volume)}
     assert [type(c) for c in chart.node.children if not isinstance(c, kplus.Volume)] == [
         kplus.Namespace, kplus.Namespace, kplus.ServiceAccount, kplus.ClusterRole, kplus.ClusterRoleBinding,
-        kplus.Role, kplus.RoleBinding, kplus.Job, kplus.NetworkPolicy]
+        kplus.Role, kplus.RoleBinding, kplus.Job, kplus.NetworkPolicy,
+        # The operator's own namespace: default deny, DNS, HTTPS to the API (workloads.network_policies).
+        kplus.NetworkPolicy, kplus.NetworkPolicy, kplus.NetworkPolicy]
     # No plain object beside them.
     assert not [c for c in chart.node.children if isinstance(c, cdk8s.ApiObject)]
     # api_objects lists the ApiObjects inside the plus constructs, in the order the chart renders them.
     assert [o.to_json() for o in chart.api_objects] == chart.to_json()
     assert [o.kind for o in chart.api_objects] == [
         "Namespace", "Namespace", "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Job",
-        "NetworkPolicy"]
+        "NetworkPolicy", "NetworkPolicy", "NetworkPolicy", "NetworkPolicy"]
     job = kinds["Job"]
     assert job.service_account.name == INSTALLER and job.automount_service_account_token is True
     assert job.ttl_after_finished.to_seconds() == TTL_SECONDS_AFTER_FINISHED

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from eks_training.core.catalog import ACCELERATOR_RESOURCE, EFA_RESOURCE, accelerator_tolerations
-from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import LABEL_POOL, SLURM_PARTITION_TAINT, SYSTEM_NODE_SELECTOR
 from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
 from eks_training.workloads.k8s_objects import check_int
 from eks_training.workloads.slinky.parts import (
@@ -30,8 +30,8 @@ from eks_training.workloads.slinky.settings import (
 
 _NLB_ANNOTATION_PREFIX = "service.beta.kubernetes.io/aws-load-balancer-"
 _INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
-#: The source document's Karpenter pools taint Slurm nodes with their partition; tolerating it is harmless elsewhere.
-_PARTITION_TAINT = "slurm.schedmd.com/partition"
+#: The partitions' own pools taint their nodes with the partition (core.names.SLURM_PARTITION_TAINT).
+_PARTITION_TAINT = SLURM_PARTITION_TAINT
 
 #: Local users only (the login image's /etc/passwd); nothing in it is secret. Point `sssdConfRef` at another
 #: Secret for LDAP/AD, whose bind credentials must then come from outside this chart.
@@ -98,7 +98,8 @@ def build_nodeset(
             "metadata": POD_LABELS,
             "spec": {
                 "hostname": f"{partition.name}-",
-                "nodeSelector": {_INSTANCE_TYPE_LABEL: partition.instance_type},
+                "nodeSelector": {_INSTANCE_TYPE_LABEL: partition.instance_type,
+                                 **({LABEL_POOL: partition.node_pool} if partition.node_pool else {})},
                 "tolerations": [
                     *accelerator_tolerations(partition.accelerator),
                     {"key": _PARTITION_TAINT, "operator": "Equal", "value": partition.name, "effect": "NoSchedule"},

@@ -65,7 +65,9 @@ class SlurmPartition:
     `devices_per_node` (GPUs or Neuron devices) and `efa_interfaces` default to everything the instance type has;
     `cpu`/`memory` are the slurmd pod's requests (and limits: Slurm sizes the node from the limits) and must stay
     below the instance's capacity so kubelet reservations and DaemonSets still fit. `max_nodes` caps one job's
-    nodes (Slurm `MaxNodes`); `features` become Slurm node features for `--constraint`.
+    nodes (Slurm `MaxNodes`); `features` become Slurm node features for `--constraint`. `node_pool`: the Karpenter
+    pool of the partition's own nodes (its ``eks-training/pool`` label); slurmd runs privileged, so the platform
+    gives each partition nodes no other workload lands on. Default None: any node of the instance type.
     """
 
     name: str
@@ -78,9 +80,12 @@ class SlurmPartition:
     efa_interfaces: int | None = None
     max_nodes: int | None = None
     features: tuple[str, ...] = ()
+    node_pool: str | None = None
 
     def __post_init__(self) -> None:
         where = f"partition {self.name!r}"
+        if self.node_pool is not None:
+            check_dns_label(f"{where}: node_pool", self.node_pool)
         name = check_short_name("SlurmPartition.name", self.name, 24)
         if name == "default":
             raise invalid("SlurmPartition.name", name, "any name but 'default', which Slurm reserves (PartitionName=DEFAULT)")

@@ -45,7 +45,8 @@ from eks_training.infra.tools.check.iam import compare_policies, reference_state
 from eks_training.infra.tools.check.identities import missing_account_findings, service_accounts
 from eks_training.infra.tools.check.kube import selector_mismatches, why_not
 from eks_training.infra.tools.check.lifecycle import check_lifecycle
-from eks_training.infra.tools.check.network_policy import network_policy_findings
+from eks_training.infra.tools.check.network_policy import (check_flows, namespace_findings, network_policy_findings,
+                                                           operator_flows, webhook_flows)
 from eks_training.infra.tools.check.placement import (
     DEVICE_PLUGINS,
     Placement,
@@ -162,6 +163,7 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
     _check_service_accounts(snap, report, pods, releases_pods)
     _check_services(snap, report, releases_pods)
     _check_network_policies(snap, report, releases_pods, target)
+    _check_namespaces(snap, report, releases_pods, target)
     _check_sign_in(snap, report)
     for source in snap.node_sources:  # a group at size 0 too: an operator may scale it by hand
         for what, why in unreachable(snap, source):
@@ -463,6 +465,38 @@ def _check_network_policies(snap: PlatformSnapshot, report: CheckReport, rendere
         report.fail("network-policy", subject, field_, message)
 
 
+def _check_namespaces(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping[str, list[dict]],
+                      target: CheckTarget) -> None:
+    """Every namespace the app creates (our manifests' Namespace objects, a chart's own, a release's
+    create_namespace) has a Pod Security level and NetworkPolicies that isolate it; every admission webhook in the
+    app is reachable from the API server through them; the operators' namespaces reach the API and nothing else."""
+    created: dict[str, str] = {}
+    labels: dict[str, dict[str, str]] = {name: dict(patch) for name, patch in snap.namespace_patches.items()}
+    sources = [(f"manifest {lid}", obj) for lid, obj in snap.objects()]
+    sources += [(f"helm release {name}", obj) for name, objs in rendered.items() for obj in objs]
+    for creator, obj in sources:
+        if obj.get("kind") == "Namespace":
+            name = (obj.get("metadata") or {}).get("name")
+            created.setdefault(name, creator)
+            labels.setdefault(name, {}).update((obj.get("metadata") or {}).get("labels") or {})
+    for release in snap.releases:
+        if release.create_namespace:
+            created.setdefault(release.namespace, f"helm release {release.release} (create_namespace)")
+    objects = [obj for _, obj in sources]
+    policies = target.network_policies or target.namespaces is None
+    for subject, field_, message in namespace_findings(created, labels, objects, policies=policies):
+        report.fail("namespace", subject, field_, message)
+    if not policies or target.vpc_cidr is None:
+        return
+    flows, unresolved = webhook_flows(objects, vpc_cidr=target.vpc_cidr)
+    report.notes.extend(f"webhook {line}" for line in unresolved)
+    workload = set(target.namespaces.workload()) if target.namespaces is not None else set()
+    operators = [n for n in created if n not in workload and n != "kube-system"]
+    for flow, expected, _ in check_flows(objects, [*flows, *operator_flows(operators)]):
+        verdict = "is blocked, but the platform needs it" if expected else "is allowed, but must be blocked"
+        report.fail("network-policy", f"flow {flow.name!r}", str(flow), verdict)
+
+
 def _check_sign_in(snap: PlatformSnapshot, report: CheckReport) -> None:
     """A notebook is a shell with the namespace's identity: the hub must sign people in, never the chart's default."""
     for release in snap.releases:
@@ -599,7 +633,10 @@ def load_template(path: Path) -> dict[str, Any]:
 
 def add_arguments(parser) -> None:
     parser.add_argument("--env", help="environment name (infra/environments/NAME.yaml)")
-    parser.add_argument("--config", help="an environment file of your own (instead of --env)")
+    parser.add_argument("--config", help="an environment file of your own (instead of --env); its name must be the "
+                                         "file's name")
+    parser.add_argument("--allow-name-mismatch", action="store_true",
+                        help="with --config: check a file whose name differs from its file name")
     parser.add_argument("--template", help="read this synthesized template (cdk.out/EksTraining-ENV.template.json) "
                                            "instead of synthesizing in-process")
     parser.add_argument("--app", help="check any CDK app instead: the command that synthesizes it (as `cdk synth --app` "
@@ -619,7 +656,8 @@ def run(args) -> int:
         raise ValueError("check: give exactly one of --env NAME, --config FILE or --app COMMAND")
     if args.app:
         return _run_app(args.app, args.stack)
-    config = load_config_file(args.config) if args.config else load_environment(args.env)
+    config = (load_config_file(args.config, name_matches_file=not getattr(args, "allow_name_mismatch", False))
+              if args.config else load_environment(args.env))
     template = load_template(Path(args.template)) if args.template else synthesize_template(config)
     report = run_check(template, config=config)
     print(format_report(report))

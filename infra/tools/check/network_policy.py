@@ -31,6 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from eks_training.core.names import POD_SECURITY_LABEL
 from eks_training.core.validation import invalid
 from eks_training.core.versions import JUPYTERHUB
 from eks_training.workloads.network_policies import (
@@ -362,6 +363,12 @@ def required_flows(namespaces: WorkloadNamespaces, *, vpc_cidr: str) -> list[Flo
         flows.extend([
             Flow("hub resolves names", hub, dns, 53, "UDP"),
             Flow("hub spawns notebooks through the Kubernetes API", hub, Address(KUBERNETES_SERVICE_IP), HTTPS_PORT),
+            # The hub and the proxy hold the hub's API token and every session: no node role, no plain HTTP out.
+            Flow("the hub must not reach instance metadata (the node's role)", hub, Address(IMDS_ADDRESS), 80,
+                 expected=False),
+            Flow("the proxy must not reach instance metadata (the node's role)", proxy, Address(IMDS_ADDRESS), 80,
+                 expected=False),
+            Flow("the hub must not send plain HTTP to the internet", hub, Address(INTERNET_ADDRESS), 80, expected=False),
         ])
         flows.extend([
             Flow("proxy forwards to the hub", proxy, hub, JUPYTERHUB_HUB_PORT),
@@ -405,3 +412,103 @@ def network_policy_findings(objects: list[dict], *, namespaces: WorkloadNamespac
         verdict = ("is blocked, but the platform needs it" if expected else "is allowed, but must be blocked")
         findings.append((f"flow {flow.name!r}", str(flow), verdict))
     return findings
+
+
+# --- every namespace the app creates is isolated and labelled ---------------------------------------------------
+
+PSA_ENFORCE = f"{POD_SECURITY_LABEL}/enforce"
+
+
+def namespace_findings(created: Mapping[str, str], labels: Mapping[str, Mapping[str, str]],
+                       objects: Iterable[Mapping[str, Any]], *, policies: bool = True) -> list[tuple[str, str, str]]:
+    """(subject, field, message) for each namespace the app creates without a Pod Security level, or (with
+    ``policies``) without NetworkPolicies that isolate its pods both ways.
+
+    ``created``: namespace -> what creates it (one of our manifests, a chart's own Namespace object, a release's
+    create_namespace); ``labels``: namespace -> its labels (its Namespace object's, and any patch's).
+    """
+    policy_set = PolicySet(objects)
+    findings = []
+    for namespace, creator in sorted(created.items()):
+        subject = f"namespace {namespace} (created by {creator})"
+        if PSA_ENFORCE not in (labels.get(namespace) or {}):
+            findings.append((subject, f"metadata.labels {PSA_ENFORCE}",
+                             "no Pod Security level: the API server admits any pod there, privileged ones too; make "
+                             "it with the platform's namespace chart (or an add-on's), or label it"))
+        if policies:
+            for direction in ("Ingress", "Egress"):
+                if not policy_set.selecting(Pod(namespace, {}), direction):
+                    findings.append((subject, f"NetworkPolicy {direction.lower()}",
+                                     f"no policy isolates its pods for {direction.lower()}: every pod of the cluster "
+                                     "reaches them (or they reach everything); add a default-deny policy and the "
+                                     "allowances its pods need"))
+    return findings
+
+
+def webhook_flows(objects: Iterable[Mapping[str, Any]], *, vpc_cidr: str) -> tuple[list[Flow], list[str]]:
+    """The API server's calls to every admission webhook served in the cluster (Validating/Mutating webhook
+    configurations -> their Service -> its target port on the pods it selects), as flows from the VPC (where the
+    control plane's interfaces are) that must pass; and the webhooks that could not be resolved (a note each)."""
+    objects = list(objects)
+    services = {((o.get("metadata") or {}).get("namespace"), (o.get("metadata") or {}).get("name")): o
+                for o in objects if o.get("kind") == "Service"}
+    source = Address(str(ipaddress.ip_network(vpc_cidr).network_address + 10))
+    flows, unresolved = [], []
+    for config in objects:
+        if config.get("kind") not in ("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"):
+            continue
+        for webhook in config.get("webhooks") or []:
+            target = (webhook.get("clientConfig") or {}).get("service")
+            if not target:
+                continue  # a URL webhook: outside the cluster's pods
+            name = f"{config['kind']} {config['metadata'].get('name')} webhook {webhook.get('name')}"
+            service = services.get((target.get("namespace"), target.get("name")))
+            if service is None:
+                unresolved.append(f"{name}: its Service {target.get('namespace')}/{target.get('name')} is not among "
+                                  "the app's objects")
+                continue
+            port = target.get("port", 443)
+            entry = next((p for p in (service.get("spec") or {}).get("ports") or [] if p.get("port") == port), None)
+            target_port = (entry or {}).get("targetPort", port)
+            selector = (service.get("spec") or {}).get("selector") or {}
+            number = target_port if isinstance(target_port, int) else _named_port(objects, target["namespace"],
+                                                                                 selector, target_port)
+            if number is None:
+                unresolved.append(f"{name}: target port {target_port!r} of {target['namespace']}/{target['name']} "
+                                  "names no container port of the pods it selects")
+                continue
+            flow = Flow(f"the API server calls {name}", source, Pod(target["namespace"], selector), number)
+            if not any(str(f) == str(flow) for f in flows):  # one flow per pod and port, however many webhooks
+                flows.append(flow)
+    return flows, unresolved
+
+
+def _named_port(objects: Iterable[Mapping[str, Any]], namespace: str, selector: Mapping[str, str],
+                name: str) -> int | None:
+    for obj in objects:
+        if (obj.get("metadata") or {}).get("namespace") != namespace:
+            continue
+        template = ((obj.get("spec") or {}).get("template") or {})
+        pod_labels = (template.get("metadata") or {}).get("labels") or {}
+        if not selector or any(pod_labels.get(k) != v for k, v in selector.items()):
+            continue
+        for container in (template.get("spec") or {}).get("containers") or []:
+            for port in container.get("ports") or []:
+                if port.get("name") == name:
+                    return port.get("containerPort")
+    return None
+
+
+def operator_flows(namespaces: Iterable[str]) -> list[Flow]:
+    """What an isolated operator namespace must and must not let through (its pods as a pod without labels sees)."""
+    flows = []
+    for namespace in namespaces:
+        pod = Pod(namespace, {})
+        flows += [
+            Flow(f"pods of {namespace} reach the Kubernetes API", pod, Address(KUBERNETES_SERVICE_IP), HTTPS_PORT),
+            Flow(f"pods of {namespace} resolve names", pod, Pod(KUBE_DNS["namespace"], KUBE_DNS["pod_labels"]), 53, "UDP"),
+            Flow(f"pods of {namespace} must not reach instance metadata", pod, Address(IMDS_ADDRESS), 80, expected=False),
+            Flow(f"a pod of another namespace must not reach the pods of {namespace}",
+                 Pod("default", {"app": "anything"}), pod, 8443, expected=False),
+        ]
+    return flows

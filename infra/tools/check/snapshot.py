@@ -21,6 +21,7 @@ from eks_training.core.names import LABEL_ROLE
 
 KUBERNETES_RESOURCE = "Custom::AWSCDK-EKS-KubernetesResource"
 HELM_CHART = "Custom::AWSCDK-EKS-HelmChart"
+KUBERNETES_PATCH = "Custom::AWSCDK-EKS-KubernetesPatch"
 CLUSTER_SECURITY_GROUP = "cluster security group"
 #: Extended resources each accelerator's device plugin advertises (the Neuron plugin has three views of a device).
 DEVICE_RESOURCES = {"nvidia": ("nvidia.com/gpu",),
@@ -81,6 +82,8 @@ class Release:
     version: str
     namespace: str
     values: Mapping[str, Any]
+    #: Whether Helm creates the namespace (a bare one: no labels, no policies).
+    create_namespace: bool = False
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,8 @@ class PlatformSnapshot:
     manifests: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     security_group_tags: dict[str, dict[str, str]] = field(default_factory=dict)
     rules: list[SecurityGroupRule] = field(default_factory=list)
+    #: Namespace -> the labels a KubernetesPatch gives it (an existing namespace the app labels, e.g. kube-system).
+    namespace_patches: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def resources(self) -> dict[str, dict[str, Any]]:
@@ -213,7 +218,14 @@ def load_snapshot(template: dict[str, Any]) -> PlatformSnapshot:
         props = resource["Properties"]
         values = json.loads(text(props["Values"])) if "Values" in props else {}
         snap.releases.append(Release(lid, props["Release"], props["Chart"], str(props.get("Version", "")),
-                                     props.get("Namespace", "default"), values))
+                                     props.get("Namespace", "default"), values,
+                                     create_namespace=bool(props.get("CreateNamespace"))))
+    for resource in snap.of_type(KUBERNETES_PATCH).values():
+        props = resource["Properties"]
+        kind, _, name = text(props.get("ResourceName", "")).partition("/")
+        if kind in ("namespace", "namespaces", "ns"):
+            patch = json.loads(text(props["ApplyPatchJson"]))
+            snap.namespace_patches.setdefault(name, {}).update((patch.get("metadata") or {}).get("labels") or {})
     snap.read_node_sources()
     return snap
 
