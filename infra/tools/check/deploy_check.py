@@ -54,6 +54,7 @@ from eks_training.infra.tools.check.placement import (
     place,
     pod_templates,
 )
+from eks_training.infra.tools.check.queues import kueue_objects, queue_findings, trainjob_pods
 from eks_training.infra.tools.check.reachability import unreachable
 from eks_training.infra.tools.check.snapshot import DEVICE_RESOURCES, PlatformSnapshot, load_snapshot, text
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
@@ -145,14 +146,17 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
     if target.jobs is None:
         report.notes.append("job kinds: this app is not one of our environments, so the jobs `eks-training render` "
                             "makes are not placed (check an environment with --env or --config)")
+    runtimes = kueue_objects(snap).runtimes
     for kind, objects in (target.jobs or {}).items():
         for obj in objects:
             pods += pod_templates(f"job {kind}", obj)
+            pods += trainjob_pods(f"job {kind}", obj, runtimes)
     advertised, report.device_plugins = advertised_by_source(snap.node_sources, pods)
     _check_device_plugins(snap, report, pods)
     placements = place([p for p in pods if not p.daemonset], snap.node_sources, advertised)
     report.placements = placements
     _check_placements(report, placements)
+    _check_queues(snap, report, target, advertised)
     _check_pinned(snap, report, placements)
     _check_release_order(snap, report, releases_pods, placements)
     _check_storage(snap, report, releases_pods)
@@ -316,6 +320,16 @@ def _check_placements(report: CheckReport, placements: list[Placement]) -> None:
             report.fail("scheduling", pod.owner, "pod template",
                         f"an accelerated pod that fits only standing capacity ({', '.join(s.name for s in placement.fits)}); "
                         "no node source creates a node for it on demand")
+
+
+def _check_queues(snap: PlatformSnapshot, report: CheckReport, target: CheckTarget,
+                  advertised: Mapping[str, set[str]]) -> None:
+    """Kueue: each queued job kind is admissible through every LocalQueue and lands where its flavor says; every
+    quota is usable (:mod:`.queues`)."""
+    findings, notes = queue_findings(snap, target.jobs, advertised)
+    for subject, field_, message in findings:
+        report.fail("queues", subject, field_, message)
+    report.notes.extend(notes)
 
 
 def _check_pinned(snap: PlatformSnapshot, report: CheckReport, placements: list[Placement]) -> None:
