@@ -70,7 +70,7 @@ def restart_limits(max_restarts: int) -> dict:
 
 
 def indexed_job(job: TrainingJob, *, component: str, init_containers: list[dict] = (), extra_env: list[dict] = (),
-                extra_mounts: list[dict] = (), extra_volumes: list[dict] = (), max_restarts: int = 0) -> dict:
+                extra_mounts: list[dict] = (), extra_volumes: list[dict] = (), max_restarts: int = 3) -> dict:
     """The indexed batch Job: one pod per node, each running torchrun with its completion index as node rank."""
     env = [_NODE_RANK_ENV, *extra_env]
     trainer = training_container(job, torchrun_command(job, *_static_rendezvous(job)), extra_env=env, extra_mounts=extra_mounts)
@@ -92,13 +92,13 @@ def indexed_job(job: TrainingJob, *, component: str, init_containers: list[dict]
     }
 
 
-def pytorch_job(job: TrainingJob, *, max_restarts: int = 0) -> list[dict]:
+def pytorch_job(job: TrainingJob, *, max_restarts: int = 3) -> list[dict]:
     """GPU torchrun on an indexed Job plus its headless Service (no operator needed)."""
     job.require_accelerator("pytorch-job", "nvidia")
     return [headless_service(job, COMPONENT), indexed_job(job, component=COMPONENT, max_restarts=max_restarts)]
 
 
-def neuron_job(job: TrainingJob, *, precompile_steps: int | None = None, max_restarts: int = 0) -> list[dict]:
+def neuron_job(job: TrainingJob, *, precompile_steps: int | None = None, max_restarts: int = 3) -> list[dict]:
     """Trainium torchrun on an indexed Job plus its headless Service, with the shared Neuron compile cache.
 
     `precompile_steps` adds a `neuron_parallel_compile` init container that runs that many steps to compile

@@ -9,7 +9,7 @@ from constructs import Construct, IConstruct
 
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.core.catalog import ACCELERATOR_RESOURCE, EFA_RESOURCE, accelerator_taint
-from eks_training.core.names import LABEL_INSTANCE_TYPE, LABEL_POOL, SYSTEM_NODE_SELECTOR
+from eks_training.core.names import LABEL_INSTANCE_TYPE, SYSTEM_NODE_SELECTOR
 from eks_training.core.validation import invalid
 from eks_training.core.versions import KUEUE, HelmPin
 from eks_training.infra.addons import AddonEntry, ClusterAddon
@@ -17,6 +17,9 @@ from eks_training.workloads.job_queueing import KUEUE_FRAMEWORKS
 from eks_training.workloads.kueue import Flavor, KueueQueuesChart, NetworkTopology, Quota, TeamQueue
 from eks_training.workloads.priorities import TRAINING_PRIORITIES, TrainingPriority
 
+#: The label each node source's own controller puts on its nodes, naming the source: EKS on a managed node group's
+#: nodes, Karpenter on a NodePool's (what a flavor selects: Kueue writes it into the admitted pods' node selector).
+SOURCE_LABEL = {"node group": "eks.amazonaws.com/nodegroup", "Karpenter pool": "karpenter.sh/nodepool"}
 #: Where the release's image comes from: the in-repo chart names the staging registry (the release tooling rewrites
 #: it in the published package), so the release and the chart the check renders both name the promoted image.
 KUEUE_IMAGE = "registry.k8s.io/kueue/kueue"
@@ -80,14 +83,14 @@ class Kueue(ClusterAddon):
 
 
 def flavors_of(config) -> list[Flavor]:
-    """A flavor per node source and instance type of the environment: its nodes' pool and type labels and the taint
-    they carry; topology-aware where the config says its nodes carry network layers (node groups)."""
+    """A flavor per node source and instance type of the environment: the labels that name its source and type, and
+    the taint its nodes carry; topology-aware where the config says its nodes carry network layers (node groups)."""
     flavors = []
     for source in config.kueue_flavors():
         if source.kind == "system":
             flavors.append(Flavor(source.name, dict(SYSTEM_NODE_SELECTOR)))
             continue
-        labels = {LABEL_POOL: source.source, LABEL_INSTANCE_TYPE: source.instance_type}
+        labels = {SOURCE_LABEL[source.kind]: source.source, LABEL_INSTANCE_TYPE: source.instance_type}
         network = NetworkTopology(source.topology_layers) if source.topology_layers else None
         flavors.append(Flavor(source.name, labels, node_taints=(accelerator_taint(source.accelerator),),
                               topology=network))
