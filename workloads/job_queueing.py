@@ -25,8 +25,9 @@ QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 PRIORITY_LABEL = "kueue.x-k8s.io/priority-class"
 PREFERRED_TOPOLOGY = "kueue.x-k8s.io/podset-preferred-topology"
 REQUIRED_TOPOLOGY = "kueue.x-k8s.io/podset-required-topology"
-#: Who owns the runtime patch a TrainJob carries its topology request in (Kueue keeps its own, by its own name).
-TRAINJOB_PATCH_MANAGER = "eks-training"
+#: Who owns the runtime patch a TrainJob carries its topology request in (Kueue keeps its own, by its own name);
+#: Trainer's webhook takes only a domain-prefixed path here, like Kueue's "kueue.x-k8s.io/manager".
+TRAINJOB_PATCH_MANAGER = "eks-training/render"
 #: The replicated job of our ClusterTrainingRuntimes that runs the trainer (the name Trainer's torch plugin expects).
 TRAINJOB_NODE_JOB = "node"
 

@@ -158,3 +158,25 @@ def test_the_node_sources_carry_the_network_labels_of_their_types(prod):
     assert "topology.k8s.aws/network-node-layer-4" not in p5 and "kubernetes.io/hostname" in p5
     system = next(labels for name, labels in sources.items() if name.startswith("node group system"))
     assert not any(key.startswith("topology.k8s.aws/") for key in system)
+
+
+def test_kueues_chart_with_our_values_watches_only_the_training_namespaces(prod):
+    from eks_training.core.versions import KUEUE
+    from eks_training.infra.tools.check import helm
+    from support import upstream_data
+
+    release = prod.helm_releases["kueue"]
+    objects = helm.render_chart(upstream_data.chart_dir(KUEUE.chart, KUEUE.version), release="kueue",
+                                namespace=release["Namespace"], values=release["Values"], kube_version="1.35")
+    hooks = [w for obj in objects if obj["kind"].endswith("WebhookConfiguration") for w in obj["webhooks"]]
+    # Those on jobs and pods (not on Kueue's own kinds): one with failurePolicy Fail on every namespace would hold up
+    # any Job of the platform while Kueue is down.
+    on_jobs = [w for w in hooks if not any("kueue.x-k8s.io" in rule["apiGroups"] for rule in w["rules"])]
+    assert len(on_jobs) > 20, "Kueue's chart renders a webhook per job integration"
+    for hook in on_jobs:
+        assert hook["namespaceSelector"] == {"matchExpressions": [
+            {"key": "kubernetes.io/metadata.name", "operator": "In", "values": ["ai-research", "training"]}]}, hook["name"]
+    (manager,) = [obj for obj in objects if obj["kind"] == "Deployment"]
+    (container,) = [c for c in manager["spec"]["template"]["spec"]["containers"] if c["name"] == "manager"]
+    assert container["image"] == "registry.k8s.io/kueue/kueue:v0.19.2"
+    assert manager["spec"]["template"]["spec"]["nodeSelector"] == {"eks-training/role": "system"}

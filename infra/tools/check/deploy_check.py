@@ -54,7 +54,7 @@ from eks_training.infra.tools.check.placement import (
     place,
     pod_templates,
 )
-from eks_training.infra.tools.check.queues import kueue_objects, queue_findings, trainjob_pods
+from eks_training.infra.tools.check.queues import Admitted, kueue_objects, queue_findings, trainjob_pods
 from eks_training.infra.tools.check.reachability import unreachable
 from eks_training.infra.tools.check.snapshot import DEVICE_RESOURCES, PlatformSnapshot, load_snapshot, text
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
@@ -89,6 +89,8 @@ class CheckReport:
     device_plugins: dict[str, list[str]] = field(default_factory=dict)
     failures: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: Where Kueue admits each queued job kind through each LocalQueue (:mod:`.queues`).
+    admitted: list[Admitted] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -326,7 +328,7 @@ def _check_queues(snap: PlatformSnapshot, report: CheckReport, target: CheckTarg
                   advertised: Mapping[str, set[str]]) -> None:
     """Kueue: each queued job kind is admissible through every LocalQueue and lands where its flavor says; every
     quota is usable (:mod:`.queues`)."""
-    findings, notes = queue_findings(snap, target.jobs, advertised)
+    findings, notes = queue_findings(snap, target.jobs, advertised, report.admitted)
     for subject, field_, message in findings:
         report.fail("queues", subject, field_, message)
     report.notes.extend(notes)
@@ -537,6 +539,12 @@ def format_report(report: CheckReport) -> str:
     for placement in report.placements:
         where = ", ".join(s.name for s in placement.reachable) or "NOWHERE"
         lines.append(f"{placement.pod.owner[:78]:78} {where}")
+    if report.admitted:
+        lines += ["", f"{'QUEUED JOB':60} {'LOCAL QUEUE':24} ADMITTED ON (PODSET: FLAVOR)"]
+        for entry in report.admitted:
+            flavors = ", ".join(f"{podset}: {flavor}" for podset, flavor in entry.flavors.items())
+            lines.append(f"{entry.job[:60]:60} {entry.local_queue[:24]:24} {flavors}"
+                         f"{' (borrowing from its cohort)' if entry.borrows else ''}")
     lines += ["", f"{'DEVICE PLUGIN':78} RUNS ON"]
     for owner, landing in report.device_plugins.items():
         lines.append(f"{owner[:78]:78} {', '.join(landing) or 'NOWHERE'}")

@@ -328,12 +328,24 @@ def _source_limit(snap: PlatformSnapshot, source: NodeSource, resource: str) -> 
     return quantity(limit) if limit is not None else Decimal("Infinity")
 
 
-def queue_findings(snap: PlatformSnapshot, jobs: Mapping[str, list[dict]] | None,
-                   advertised: Mapping[str, set[str]]) -> tuple[list[Finding], list[str]]:
-    """Failures and notes for the app's Kueue queues and for every queued job of ``jobs``."""
+@dataclass(frozen=True)
+class Admitted:
+    """Where one job, submitted through one LocalQueue, is admitted: PodSet -> flavor, and whether it borrows."""
+
+    job: str
+    local_queue: str
+    flavors: Mapping[str, str]
+    borrows: bool
+
+
+def queue_findings(snap: PlatformSnapshot, jobs: Mapping[str, list[dict]] | None, advertised: Mapping[str, set[str]],
+                   admitted: list[Admitted] | None = None) -> tuple[list[Finding], list[str]]:
+    """Failures and notes for the app's Kueue queues and for every queued job of ``jobs``; each admission found is
+    appended to ``admitted``."""
     kueue = kueue_objects(snap)
     findings: list[Finding] = []
     notes: list[str] = []
+    admitted = [] if admitted is None else admitted
     if not kueue.cluster_queues:
         queued = [kind for kind, objects in (jobs or {}).items() for obj in objects
                   if QUEUE_LABEL in ((obj.get("metadata") or {}).get("labels") or {})]
@@ -346,12 +358,12 @@ def queue_findings(snap: PlatformSnapshot, jobs: Mapping[str, list[dict]] | None
         for obj in objects:
             if not any(i.admits(obj) for i in INTEGRATIONS):
                 continue
-            findings += _job_findings(f"job {kind}", obj, snap, kueue, advertised)
+            findings += _job_findings(f"job {kind}", obj, snap, kueue, advertised, admitted)
     return findings, notes
 
 
 def _job_findings(owner: str, obj: Mapping[str, Any], snap: PlatformSnapshot, kueue: KueueObjects,
-                  advertised: Mapping[str, set[str]]) -> Iterator[Finding]:
+                  advertised: Mapping[str, set[str]], admitted: list[Admitted]) -> Iterator[Finding]:
     meta = obj.get("metadata") or {}
     subject = f"{owner}: {obj['kind']} {meta.get('name')}"
     labels = meta.get("labels") or {}
@@ -384,6 +396,7 @@ def _job_findings(owner: str, obj: Mapping[str, Any], snap: PlatformSnapshot, ku
         if admission.refusal:
             yield (where, "admission", admission.refusal)
             continue
+        admitted.append(Admitted(subject, f"{queue_namespace}/{local}", admission.flavors, admission.borrows))
         for podset in sets:
             flavor_name = admission.flavors[podset.name]
             flavor = kueue.flavors[flavor_name]["spec"]
