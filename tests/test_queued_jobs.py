@@ -95,6 +95,7 @@ def test_topology_is_asked_for_only_where_a_topology_aware_flavor_serves_the_typ
     ({"kind": "pytorch-job", "topology": "nearby"}, "--topology: 'nearby' is not allowed"),
     ({"kind": "pytorch-job", "priority": "urgent"}, "--priority: 'urgent' is not allowed: use one of training-high"),
     ({"kind": "volcano-job", "priority": "training-high"}, "--priority: volcano-job does not queue in Kueue"),
+    ({"kind": "data-prep", "topology": "preferred"}, "--topology: data-prep is not a multi-node job Kueue places"),
 ])
 def test_requests_the_environment_cannot_serve_are_one_line(options, message):
     with pytest.raises(RenderError) as raised:
@@ -122,3 +123,5 @@ def test_without_kueue_nothing_is_queued_and_topology_cannot_be_asked_for():
         assert _queued(_render(config, kind)) == []
     with pytest.raises(RenderError, match="^--topology: preferred needs Kueue"):
         _render(config, "pytorch-job", topology="preferred")
+    with pytest.raises(RenderError, match="^--priority: pytorch-job queues in Kueue, which environment 'prod' does not"):
+        _render(config, "pytorch-job", priority="training-high")

@@ -84,7 +84,8 @@ def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = No
         memory = f"{max(1, int(system.allocatable_memory / 2**30) // 2)}Gi"
         job = DataPrepJob(name=name, namespace=namespace, image=image or _image(config, images, "gpu"),
                           input=data_input, tokenizer=tokenizer, dataset=dataset, workers=workers, memory=memory)
-        return kind.render(job, PlacementNames(kueue=_kueue_submission(config, kind, namespace, priority, None)))
+        request = topology_request(config, kind, "", topology, topology_layer)  # one pod: a request is refused
+        return kind.render(job, PlacementNames(kueue=_kueue_submission(config, kind, namespace, priority, request)))
     limits = instance_type_limits(config)
     wanted = kind.accelerator
     if instance_type is None:
@@ -195,8 +196,10 @@ def _kueue_submission(config: PlatformConfig, kind, namespace: str, priority: st
                           f"{', '.join(p.name for p in TRAINING_PRIORITIES)}")
     queue = config.kueue_queue(namespace)
     if queue is None or kind.kueue is None:
-        if priority is not None and config.services.kueue:
-            raise RenderError(f"--priority: {kind.name} does not queue in Kueue (it has its own queue)")
+        if priority is not None:
+            why = "does not queue in Kueue (it has its own queue)" if config.services.kueue else \
+                f"queues in Kueue, which environment {config.name!r} does not install (services.kueue)"
+            raise RenderError(f"--priority: {kind.name} {why}")
         return None
     return KueueSubmission(local_queue=queue.name, priority=priority or DEFAULT_PRIORITY, topology=request)
 

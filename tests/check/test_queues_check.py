@@ -33,8 +33,7 @@ def _advertised(snap):
 
 
 def _findings(snap, jobs):
-    findings, _ = queue_findings(snap, jobs, _advertised(snap))
-    return findings
+    return queue_findings(snap, jobs, _advertised(snap))
 
 
 def _queue(snap, name):

@@ -328,10 +328,8 @@ def _check_queues(snap: PlatformSnapshot, report: CheckReport, target: CheckTarg
                   advertised: Mapping[str, set[str]]) -> None:
     """Kueue: each queued job kind is admissible through every LocalQueue and lands where its flavor says; every
     quota is usable (:mod:`.queues`)."""
-    findings, notes = queue_findings(snap, target.jobs, advertised, report.admitted)
-    for subject, field_, message in findings:
+    for subject, field_, message in queue_findings(snap, target.jobs, advertised, report.admitted):
         report.fail("queues", subject, field_, message)
-    report.notes.extend(notes)
 
 
 def _check_pinned(snap: PlatformSnapshot, report: CheckReport, placements: list[Placement]) -> None:

@@ -251,9 +251,10 @@ def admit(sets: list[PodSet], queue: str, kueue: KueueObjects) -> Admission:
                     continue
                 total = used.get((name, resource), Decimal(0)) + amount * podset.count
                 nominal = quotas.nominal.get((name, resource), Decimal(0))
-                if total > nominal + quotas.borrowable.get((name, resource), Decimal(0)):
-                    short.append(f"{resource} {_amount(resource, total)} > quota {_amount(resource, nominal)}"
-                                 f"{' + ' + _amount(resource, quotas.borrowable[(name, resource)]) + ' borrowable' if quotas.borrowable.get((name, resource)) else ''}")
+                lendable = quotas.borrowable.get((name, resource), Decimal(0))
+                if total > nominal + lendable:
+                    extra = f" + {_amount(resource, lendable)} borrowable" if lendable else ""
+                    short.append(f"{resource} {_amount(resource, total)} > quota {_amount(resource, nominal)}{extra}")
                 borrows |= total > nominal
             if short:
                 reasons.append(f"{name}: {'; '.join(short)}")
@@ -310,8 +311,7 @@ def admitted_spec(podset: PodSet, flavor: Mapping[str, Any]) -> dict:
 
 
 def _sources_of(flavor: Mapping[str, Any], sources: list[NodeSource]) -> list[NodeSource]:
-    """The node sources a flavor describes: their labels carry its node labels, their taints are in its nodeTaints
-    or tolerated by its tolerations."""
+    """The node sources a flavor describes: those whose nodes carry all of its node labels."""
     labels = flavor.get("nodeLabels") or {}
     return [s for s in sources if all(s.labels.get(k) == v for k, v in labels.items())]
 
@@ -339,12 +339,11 @@ class Admitted:
 
 
 def queue_findings(snap: PlatformSnapshot, jobs: Mapping[str, list[dict]] | None, advertised: Mapping[str, set[str]],
-                   admitted: list[Admitted] | None = None) -> tuple[list[Finding], list[str]]:
-    """Failures and notes for the app's Kueue queues and for every queued job of ``jobs``; each admission found is
-    appended to ``admitted``."""
+                   admitted: list[Admitted] | None = None) -> list[Finding]:
+    """Failures of the app's Kueue queues and of every queued job of ``jobs``; each admission found is appended to
+    ``admitted``."""
     kueue = kueue_objects(snap)
     findings: list[Finding] = []
-    notes: list[str] = []
     admitted = [] if admitted is None else admitted
     if not kueue.cluster_queues:
         queued = [kind for kind, objects in (jobs or {}).items() for obj in objects
@@ -352,14 +351,14 @@ def queue_findings(snap: PlatformSnapshot, jobs: Mapping[str, list[dict]] | None
         for kind in queued:
             findings.append((f"job {kind}", f"metadata.labels.{QUEUE_LABEL}",
                              "names a Kueue queue, and the app installs no ClusterQueue: the job stays suspended"))
-        return findings, notes
+        return findings
     findings += _quota_findings(snap, kueue)
     for kind, objects in (jobs or {}).items():
         for obj in objects:
             if not any(i.admits(obj) for i in INTEGRATIONS):
                 continue
             findings += _job_findings(f"job {kind}", obj, snap, kueue, advertised, admitted)
-    return findings, notes
+    return findings
 
 
 def _job_findings(owner: str, obj: Mapping[str, Any], snap: PlatformSnapshot, kueue: KueueObjects,
