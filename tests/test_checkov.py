@@ -103,15 +103,19 @@ def checkov_report(prod, tmp_path_factory: pytest.TempPathFactory) -> dict[str, 
     manifests = prod.kubernetes_manifests
     for logical_id, objects in manifests.items():
         (root / "kubernetes" / f"{logical_id}.yaml").write_text(yaml.safe_dump_all(objects, sort_keys=False))
-    result = subprocess.run(
-        [executable, "-d", str(root), "--framework", "cloudformation", "kubernetes", "--quiet", "--compact",
-         # Offline: no guideline download from Prisma Cloud (it would only add links and wait on DNS).
-         "--skip-download", "-o", "json"],
-        capture_output=True, text=True, timeout=300, cwd=root)
-    # checkov exits 1 when any check fails; anything else is a broken run.
-    assert result.returncode in (0, 1), f"checkov exited {result.returncode}: {result.stderr[-2000:]}"
-    reports = json.loads(result.stdout)
-    reports = reports if isinstance(reports, list) else [reports]
+    reports = []
+    # One framework per folder: checkov's CloudFormation runner parses any YAML file that contains "Resources" (a
+    # Kueue ClusterQueue's `coveredResources` does) and fails on a multi-document manifest.
+    for framework in ("cloudformation", "kubernetes"):
+        result = subprocess.run(
+            [executable, "-d", str(root / framework), "--framework", framework, "--quiet", "--compact",
+             # Offline: no guideline download from Prisma Cloud (it would only add links and wait on DNS).
+             "--skip-download", "-o", "json"],
+            capture_output=True, text=True, timeout=300, cwd=root)
+        # checkov exits 1 when any check fails; anything else is a broken run.
+        assert result.returncode in (0, 1), f"checkov exited {result.returncode}: {result.stderr[-2000:]}"
+        report = json.loads(result.stdout)
+        reports += report if isinstance(report, list) else [report]
     by_type = {r["check_type"]: r for r in reports}
     assert set(by_type) == {"cloudformation", "kubernetes"}, f"checkov reported {sorted(by_type)}"
     return by_type
