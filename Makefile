@@ -60,7 +60,7 @@ docs: install-dev
 	PDOC_ALLOW_EXEC=1 $(VENV)/bin/pdoc --output-directory docs/api $(DOC_MODULES)
 	@echo "API reference: docs/api/index.html"
 
-install: node $(VENV)/.stamp-runtime
+install: node $(VENV)/.stamp-runtime $(VENV)/.stamp-node $(VENV)/.stamp-bytecode
 install-dev: install $(VENV)/.stamp-dev .tools/checkov-venv/.stamp
 
 node: node_modules/.stamp
@@ -73,16 +73,24 @@ $(VENV)/bin/python:
 $(VENV)/.stamp-runtime: $(VENV)/bin/python requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
-	@# Every Python of the venv (eks-training, app.py, the examples, pytest) runs jsii on the project's Node 22.
+	touch $@
+
+# Every Python of the venv (eks-training, app.py, the examples, pytest) runs jsii on the project's Node 22.
+$(VENV)/.stamp-node: $(VENV)/.stamp-runtime Makefile
 	@echo 'import os; os.path.exists("$(NODE)") and os.environ.setdefault("JSII_NODE", "$(NODE)")' \
 		> "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/eks_training_node.pth"
-	@# The editable source gets its bytecode now: where Python writes none (PYTHONDONTWRITEBYTECODE), every synth
-	@# would compile the 13.6 MB of generated classes again (about 2 s).
+	touch $@
+
+# The editable source gets its bytecode at install: where Python writes none (PYTHONDONTWRITEBYTECODE, as in CI),
+# every synth would otherwise compile the 13.6 MB of generated classes again (about 2 s).
+$(VENV)/.stamp-bytecode: $(VENV)/.stamp-runtime workloads/imports/sources.json
 	$(PY) -m compileall -q -j 0 core constructs workloads infra training
 	touch $@
 
+# requirements-dev.txt adds PyTorch's CPU index: one retry per index lookup, so that a machine that reaches only some
+# indexes (a mirror, no download.pytorch.org) asks each package once instead of backing off five times.
 $(VENV)/.stamp-dev: $(VENV)/.stamp-runtime requirements-dev.txt
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --retries 1 -r requirements-dev.txt
 	touch $@
 
 # checkov in a venv of its own (see requirements-checkov.txt); tests/test_checkov.py runs it from there.

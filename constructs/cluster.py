@@ -72,6 +72,8 @@ class TrainingCluster(Construct):
         # Where add_accelerated_node_group puts nodes unless told otherwise (TrainingNetwork makes both).
         self.training_subnet, self.efa_security_group = training_subnet, efa_security_group
         version = version or default_kubernetes_version(today or date.today())
+        #: The Kubernetes minor version the control plane runs ("1.36").
+        self.kubernetes_version = version
         # The checks the config layer runs on an environment file, so props are held to the same rules.
         check_one_of("version", version, KUBERNETES_RELEASES)
         check_one_of("endpoint_access", endpoint_access, ENDPOINT_ACCESS)

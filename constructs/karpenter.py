@@ -10,12 +10,11 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
-from eks_training.core.names import SYSTEM_NODE_SELECTOR
-from eks_training.core.versions import KARPENTER
+from eks_training.core.names import KARPENTER_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR
+from eks_training.core.versions import KARPENTER, KARPENTER_CRD
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding, wildcard_resource_finding
 
 KARPENTER_NAMESPACE = KARPENTER.namespace
-KARPENTER_SERVICE_ACCOUNT = "karpenter"
 
 # EC2 events that tell Karpenter to drain a node before AWS takes it away.
 _INTERRUPTION_EVENTS = {
@@ -32,11 +31,12 @@ class KarpenterController(Construct):
     Creates the node role Karpenter's nodes use (with an EKS access entry of type EC2_LINUX, named
     ``<cluster>-karpenter-node`` so EC2NodeClasses can refer to it by name), the controller's IAM role handed
     over by EKS Pod Identity, an SQS interruption queue fed by EventBridge rules (Spot interruption,
-    rebalance, state change, AWS Health), and the Helm release. Charts of NodePools should depend on
+    rebalance, state change, AWS Health), and two Helm releases: the CRDs (chart ``karpenter-crd`` at ``version``)
+    first, then the controller, which skips its own ``crds/`` folder. Charts of NodePools should depend on
     ``chart`` so that ``cdk destroy`` removes NodePools (and their nodes) before the controller.
 
-    Attributes: ``chart`` (the HelmChart), ``node_role``, ``node_role_name`` (a plain string for manifests),
-    ``controller_role``, ``queue``.
+    Attributes: ``chart`` (the controller's HelmChart), ``crd_chart`` (the CRDs' HelmChart), ``node_role``,
+    ``node_role_name`` (a plain string for manifests), ``controller_role``, ``queue``.
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: eks.Cluster, cluster_name: str,
@@ -74,9 +74,15 @@ class KarpenterController(Construct):
         if pod_identity_dependency is not None:
             association.node.add_dependency(pod_identity_dependency)
 
+        # Helm installs a chart's crds/ folder on first install only and never upgrades it, so a version bump would
+        # leave the old CRDs (1.14 added capacitybuffers): upstream's karpenter-crd chart renders them as templates,
+        # which every upgrade applies. Same version as the controller; the controller's release skips them.
+        self.crd_chart = cluster.add_helm_chart(
+            "KarpenterCrd", chart=KARPENTER_CRD.chart, version=version, namespace=KARPENTER_CRD.namespace,
+            release=KARPENTER_CRD.release)
         self.chart = cluster.add_helm_chart(
             "Karpenter", chart=KARPENTER.chart, version=version, namespace=KARPENTER_NAMESPACE,
-            release=KARPENTER.release, wait=True, values={
+            release=KARPENTER.release, wait=True, skip_crds=True, values={
                 # nodeRepair (alpha in 1.14): replace nodes whose conditions (set by the EKS node monitoring agent,
                 # e.g. AcceleratedHardwareReady) stay unhealthy.
                 "settings": {"clusterName": cluster_name, "interruptionQueue": self.queue.queue_name,
@@ -89,6 +95,7 @@ class KarpenterController(Construct):
                                              "limits": {"memory": "1Gi"}}},
             })
         self.chart.node.add_dependency(association)
+        self.chart.node.add_dependency(self.crd_chart)
 
     def _grant_controller(self, role: iam.Role, stack: Stack, cluster: eks.Cluster, cluster_name: str) -> None:
         # Action for action and condition for condition the policies of Karpenter 1.14's reference CloudFormation

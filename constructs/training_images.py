@@ -1,9 +1,10 @@
 """TrainingImages: the trainer's container images, built from `training/` and pushed to ECR by `cdk deploy`.
 
-Each variant is a CDK Docker image asset: `cdk synth` only hashes the build context (no Docker needed; the
-repository's `.dockerignore` keeps the context to the package folders), and `cdk deploy` builds the image and
-pushes it to the bootstrap ECR repository under a tag that is the hash of its inputs, so every reference the
-platform emits is pinned.
+Each variant is a CDK Docker image asset: `cdk synth` only hashes the build context (no Docker needed), and
+`cdk deploy` builds the image and pushes it to the bootstrap ECR repository under a tag that is the hash of its
+inputs, so every reference the platform emits is pinned. The context is the package's `core/` and `training/`
+folders (:data:`CONTEXT_PATTERNS`): the trainer imports nothing else of the package, so changing the
+infrastructure code never gives the images new tags (nor rebuilds them, nor rolls the pods that run them).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from aws_cdk import IgnoreMode
 from aws_cdk import aws_ecr_assets as ecr_assets
 from aws_cdk import aws_iam as iam
 from constructs import Construct
@@ -24,15 +26,18 @@ IMAGE_VARIANTS: Mapping[str, str] = {
     "ray": "training/Dockerfile.ray",  # RayCluster / RayJob heads and workers
     "slurmd": "training/Dockerfile.slurmd",  # Slinky NodeSets: srun runs torchrun in slurmd's container
 }
-#: The build context shipped with the package: the repository root (pyproject.toml beside `training/`).
+#: What of the context directory an image is built from, as Docker ignore patterns: everything but the two package
+#: folders the trainer needs (the repository's .dockerignore holds the same lines, for `docker build` by hand).
+CONTEXT_PATTERNS: tuple[str, ...] = ("*", "!core", "!training", "**/__pycache__", "**/*.pyc", "**/.pytest_cache")
+#: The folder holding the package's core/ and training/: the checkout (editable install) or the installed package.
 DEFAULT_CONTEXT = Path(__file__).resolve().parent.parent
 
 
 class TrainingImages(Construct):
     """One Docker image asset per variant in ``variants`` (keys of :data:`IMAGE_VARIANTS`), for linux/amd64.
 
-    * ``context_directory``: the build context holding ``pyproject.toml`` and the package folders (default: the
-      repository this library was installed from in editable mode; pass your checkout otherwise).
+    * ``context_directory``: the folder holding the package's ``core/`` and ``training/`` (default: the one this
+      library was loaded from, a checkout or the installed ``eks_training``); only those two folders are sent.
     * ``build_args``: Docker build arguments for every variant (e.g. a pinned base tag).
 
     Attributes: ``assets`` (variant -> DockerImageAsset), ``image_uris`` (variant -> URI token, pinned by tag).
@@ -46,16 +51,16 @@ class TrainingImages(Construct):
             raise invalid("variants", list(variants), f"use one or more of {', '.join(IMAGE_VARIANTS)}")
         context = Path(context_directory or DEFAULT_CONTEXT)
         missing = [IMAGE_VARIANTS[v] for v in variants if not (context / IMAGE_VARIANTS[v]).is_file()]
-        if missing or not (context / "pyproject.toml").is_file():
-            raise invalid("context_directory", str(context), "a checkout of eks-training, with pyproject.toml and "
+        if missing or not (context / "core").is_dir():
+            raise invalid("context_directory", str(context), "a folder with the package's core/ and "
                           f"{', '.join(missing or [IMAGE_VARIANTS[v] for v in variants])}")
         self.assets: dict[str, ecr_assets.DockerImageAsset] = {}
         for variant in dict.fromkeys(variants):
             self.assets[variant] = ecr_assets.DockerImageAsset(
                 self, variant, directory=str(context), file=IMAGE_VARIANTS[variant],
                 platform=ecr_assets.Platform.LINUX_AMD64, build_args=dict(build_args or {}),
-                # The context's .dockerignore decides what is hashed and sent: only the package.
-                ignore_mode=None)
+                # What is hashed, staged into cdk.out and sent to Docker: core/ and training/ only.
+                exclude=list(CONTEXT_PATTERNS), ignore_mode=IgnoreMode.DOCKER)
         # repository:tag rather than the asset's one-token URI: charts that split name and tag (JupyterHub) see the
         # pinned tag (the hash of the image's inputs) as plain text.
         self.image_uris = {variant: f"{asset.repository.repository_uri}:{asset.image_tag}"

@@ -85,3 +85,7 @@ LABEL_POOL = "eks-training/pool"
 LABEL_INSTANCE_TYPE = "node.kubernetes.io/instance-type"
 #: Subnet tag of the EFA-ready training subnet (the network sets it, Karpenter's EFA pools select on it).
 EFA_SUBNET_TAG = ("eks-training/efa", "true")
+
+#: The ServiceAccount Karpenter's controller runs as (its Pod Identity association names it; the deploy check finds
+#: the controller's role through that association).
+KARPENTER_SERVICE_ACCOUNT = "karpenter"

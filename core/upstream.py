@@ -46,7 +46,7 @@ MIRROR_ENV = "EKS_TRAINING_MIRROR"
 
 def how_to_get(artifact: "Artifact") -> str:
     """The one command that brings ``artifact`` (for a user who lacks it)."""
-    return f"`eks-training fetch-upstream {artifact.path}` makes it checkable (or set {MIRROR_ENV} to a mirror)"
+    return f"`eks-training fetch-upstream {artifact.path}` brings it (or set {MIRROR_ENV})"
 _CACHE_INDEX = "index.json"
 
 
@@ -105,7 +105,8 @@ CHARTS: tuple[Artifact, ...] = (
     _chart(versions.KARPENTER, tree="6cabe4bf9a7f66c210796a7897df0d3461da852c74532bd13049c59f8f7c607b"),
     _chart(versions.VOLCANO, tree="597fc349777194e5c45dc7e75de752b3f018a52bfddc87214224a280b813a8c3"),
     _chart(versions.KUBERAY, tree="23d81bf08b7d16457cb8e6c9397198c24a05164318ce229aeabc94c5d84ce444"),
-    _chart(versions.CERT_MANAGER, tree="5971012c6e76127594e94a3cd3e58105d86a0bc71e9b8a00a4153e43dbefc8b5"),
+    _chart(versions.KARPENTER_CRD, tree=None),  # CRDs only: the check renders no pods of it
+    _chart(versions.CERT_MANAGER, tree="7d0b12a6d7086586ebab0b6c3507180973ce89b2e2ccf9b8f94065e8b04e0f2d"),
     _chart(versions.SLURM_OPERATOR_CRDS, tree="487512f6486c204aa85e15079b357a1524b5db68637093160e027b4f0391234c"),
     _chart(versions.SLURM_OPERATOR, tree="667dc62e259951e782f8ad729d9585b8a35524b972baf7c20ae70444926d329b"),
     _chart(versions.NVIDIA_DEVICE_PLUGIN, tree="f290a643860bea54dd9b1ee3c28824b45fe11d0ebe5ed5a5259a3069d52c0c73",

@@ -28,9 +28,14 @@ class KubernetesRelease:
     #: None: aws-cdk-lib and the kubectl layer support the version, but its EKS dates are not recorded here yet.
     end_of_standard_support: date | None
     end_of_extended_support: date | None
+    #: The day EKS first offered the version (None: long before any date recorded here matters).
+    on_eks_since: date | None = None
 
     def support_status(self, today: date) -> str:
-        """``standard``, ``extended`` (paid), ``ended`` or ``unrecorded`` (dates unknown to us) on ``today``."""
+        """``unreleased`` (not on EKS yet), ``standard``, ``extended`` (paid), ``ended`` or ``unrecorded`` (dates
+        unknown to us) on ``today``."""
+        if self.on_eks_since is not None and today < self.on_eks_since:
+            return "unreleased"
         if self.end_of_standard_support is None or self.end_of_extended_support is None:
             return "unrecorded"
         if today <= self.end_of_standard_support:
@@ -40,6 +45,7 @@ class KubernetesRelease:
         return "ended"
 
 
+#: Dates from the EKS Kubernetes version calendar (standard support 14 months from release on EKS, extended 12 more).
 KUBERNETES_RELEASES: dict[str, KubernetesRelease] = {
     r.version: r
     for r in (
@@ -48,9 +54,7 @@ KUBERNETES_RELEASES: dict[str, KubernetesRelease] = {
         KubernetesRelease("1.33", date(2026, 7, 29), date(2027, 7, 29)),
         KubernetesRelease("1.34", date(2026, 12, 2), date(2027, 12, 2)),
         KubernetesRelease("1.35", date(2027, 3, 27), date(2028, 3, 27)),
-        # aws-cdk-lib 2.275 and the kubectl v36 layer support 1.36; EKS's calendar dates for it are not in our
-        # sources yet, so it is selectable but never the default until they are recorded here.
-        KubernetesRelease("1.36", None, None),
+        KubernetesRelease("1.36", date(2027, 8, 2), date(2028, 8, 2), on_eks_since=date(2026, 6, 2)),
     )
 }
 
@@ -71,6 +75,8 @@ def support_warning(version: str, today: date) -> str | None:
     """A sentence for the synth output when ``version`` is past standard support on ``today``, else None."""
     release = KUBERNETES_RELEASES[version]
     status = release.support_status(today)
+    if status == "unreleased":
+        return f"Kubernetes {version} is offered by EKS from {release.on_eks_since} on: a cluster cannot be created before"
     if status == "unrecorded":
         return (f"Kubernetes {version}: EKS's support dates for it are not recorded in this eks-training release; "
                 "check the EKS version calendar before relying on it")
@@ -97,9 +103,13 @@ class HelmPin:
 # The one pin table: every chart the platform installs, read by the add-ons, the constructs and the checks.
 # Each chart's digests are in eks_training.core.upstream, which resolves the charts the check renders.
 KARPENTER = HelmPin("karpenter", "oci://public.ecr.aws/karpenter/karpenter", "1.14.1", "kube-system")
+#: Karpenter's CRDs as their own release, at the controller's version and installed before it: the main chart
+#: puts them in crds/, which Helm installs once and never upgrades (1.14 added capacitybuffers).
+KARPENTER_CRD = HelmPin("karpenter-crd", "oci://public.ecr.aws/karpenter/karpenter-crd", KARPENTER.version, "kube-system")
 VOLCANO = HelmPin("volcano", "volcano", "1.15.1", "volcano-system", "https://volcano-sh.github.io/helm-charts")
 KUBERAY = HelmPin("kuberay-operator", "kuberay-operator", "1.7.0", "kuberay-system", "https://ray-project.github.io/kuberay-helm/")
-CERT_MANAGER = HelmPin("cert-manager", "oci://quay.io/jetstack/charts/cert-manager", "v1.19.1", "cert-manager")
+#: v1.21.1 carries the fix for GHSA-8rvj-mm4h-c258 (v1.19.1 does not; ../shared/charts/SOURCES.md).
+CERT_MANAGER = HelmPin("cert-manager", "oci://quay.io/jetstack/charts/cert-manager", "v1.21.1", "cert-manager")
 SLURM_OPERATOR_CRDS = HelmPin("slurm-operator-crds", "oci://ghcr.io/slinkyproject/charts/slurm-operator-crds", "1.2.1", "slinky")
 SLURM_OPERATOR = HelmPin("slurm-operator", "oci://ghcr.io/slinkyproject/charts/slurm-operator", "1.2.1", "slinky")
 NVIDIA_DEVICE_PLUGIN = HelmPin("nvidia-device-plugin", "nvidia-device-plugin", "0.20.0", "nvidia-device-plugin",
@@ -117,3 +127,29 @@ JOBSET = HelmPin("jobset", "oci://registry.k8s.io/jobset/charts/jobset", "0.12.0
 KUBEFLOW_TRAINER = HelmPin("kubeflow-trainer", "oci://ghcr.io/kubeflow/charts/kubeflow-trainer", "2.3.0", "kubeflow-system")
 #: The MPI Operator has no chart upstream: its release manifest at this tag, applied by an in-cluster Job.
 MPI_OPERATOR_VERSION = "v0.8.0"
+
+
+# --- Utility images -----------------------------------------------------------------------------------------------
+# The small images the platform's own Jobs and sidecars run, pinned by tag and digest: the digest of the multi-arch
+# index the tag named when it was recorded, copied from public repositories that pin the same image (each digest
+# below was found written in at least two unrelated ones, unless its comment says otherwise). The tag stays in front
+# for people; the node pulls by digest, so a re-pushed tag changes nothing until the pin is bumped here.
+
+#: A shell and busybox's tools: Slinky's logfile/initconf sidecars and the FSx workspace Job.
+ALPINE_IMAGE = "docker.io/library/alpine:3.23.4@sha256:5b10f432ef3da1b8d4c7eb6c487f2f5a8f096bc91145e68878dd4a5019afde11"
+#: Python's standard library for the Slurm key/password generator (its script is ours, in a ConfigMap).
+PYTHON_IMAGE = ("docker.io/library/python:3.13.13-alpine3.23"
+                "@sha256:420cd0bf0f3998275875e02ecd5808168cf0843cbb4d3c536432f729247b2acc")
+#: The in-cluster accounting database: MariaDB 11.4, an LTS release (supported to 2029) that slurmdbd supports.
+MARIADB_IMAGE = "docker.io/library/mariadb:11.4.13@sha256:611a2fcc5fa7c6ceb8644c6f74b25ede004ff6c3a6b38c8f8c23d3bbf6c26430"
+#: kubectl (with curl and sha256sum) for the MPI Operator installer Job, by the cluster's Kubernetes version: kubectl
+#: is supported within one minor version of the API server, so each cluster version gets a kubectl of its minor or
+#: a neighbour (a test keeps every row inside the skew and every selectable version covered).
+KUBECTL_IMAGES: dict[str, str] = {
+    # 1.32.1's digest was found in one public repository only (devfile's registry chart); none newer of 1.31/1.32.
+    **dict.fromkeys(("1.31", "1.32"),
+                    "docker.io/alpine/k8s:1.32.1@sha256:11e7706b73a219147a1c7cd2ddd8fb27768200ce87207b2808007f9a52d5c119"),
+    **dict.fromkeys(("1.33", "1.34", "1.35"),
+                    "docker.io/alpine/k8s:1.34.1@sha256:ec714df3813b5405292860f8a1c55c5727bf8c33c88992f1e981efad8065547f"),
+    "1.36": "docker.io/alpine/k8s:1.35.3@sha256:097aa60cbef561146757c7494468e9d7b04d843597ad1a1515ed09d0708c8014",
+}

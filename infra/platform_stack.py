@@ -14,16 +14,16 @@ import math
 from eks_training.constructs.buckets import TrainingBuckets
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.core.catalog import INSTANCE_TYPES
-from eks_training.constructs.karpenter import KarpenterController
 from eks_training.constructs.network import TrainingNetwork, training_ips_needed
 from eks_training.constructs.node_groups import AcceleratedNodeGroup
 from eks_training.constructs.training_images import TrainingImages
 from eks_training.constructs.storage import DataRepositoryAssociation, LustreStorage, ModelStore
 from eks_training.core.names import SLURM_NAMESPACE
+from eks_training.infra.addons.karpenter import Karpenter
 from eks_training.infra.cluster_services import ClusterServices
 from eks_training.infra.config import PlatformConfig
 from eks_training.core.versions import JUPYTERHUB
-from eks_training.workloads.karpenter import KarpenterPool, KarpenterPoolsChart
+from eks_training.workloads.karpenter import KarpenterPool
 from eks_training.workloads.namespaces import NamespaceQuota, TrainingNamespace, TrainingNamespacesChart
 from eks_training.core.names import RAY_SERVICE_ACCOUNT, TRAINING_SERVICE_ACCOUNT
 from eks_training.workloads.storage import FsxVolume, StorageChart
@@ -216,24 +216,15 @@ class TrainingPlatformStack(Stack):
         if not (config.services.karpenter and config.capacity.karpenter_pools):
             return
         self.network.tag_for_karpenter(cluster_name)
-        self.karpenter = KarpenterController(
-            self, "Karpenter", cluster=self.cluster.cluster, cluster_name=cluster_name,
-            pod_identity_dependency=self.cluster.addons["eks-pod-identity-agent"],
-            # Node repair reads the node monitoring agent's conditions: on with the observability add-on.
-            node_repair=config.observability.enabled)
-        # Installed with wait: its controller pods need the system nodes to exist first.
-        self.karpenter.chart.node.add_dependency(self.cluster.system_nodegroup)
         pools = [KarpenterPool(
             name=pool.name, accelerator=pool.accelerator, instance_types=pool.instance_types, zone=config.training_az,
             accelerator_limit=pool.max_accelerators, capacity_types=pool.capacity_types,
             capacity_reservation_ids=pool.capacity_reservation_ids, efa=pool.efa,
             local_nvme=all(INSTANCE_TYPES[t].local_nvme_gb > 0 for t in pool.instance_types))
             for pool in config.capacity.karpenter_pools]
-        chart = KarpenterPoolsChart(self.k8s, "karpenter-pools", cluster_name=cluster_name,
-                                    node_role_name=self.karpenter.node_role_name, pools=pools)
-        manifest = self.cluster.cluster.add_cdk8s_chart("KarpenterPools", chart)
-        # NodePools need the CRDs, and on destroy must go before the controller so their nodes drain.
-        manifest.node.add_dependency(self.karpenter.chart, self.karpenter.node_role)
+        # Node repair reads the node monitoring agent's conditions: on with the observability add-on.
+        self.karpenter = Karpenter(self, "Karpenter", cluster=self.cluster, cluster_name=cluster_name, pools=pools,
+                                   node_repair=config.observability.enabled)
 
     @property
     def availability_zones(self) -> list[str]:

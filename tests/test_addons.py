@@ -61,8 +61,8 @@ def test_each_environment_enables_what_its_config_and_capacity_ask_for(name, exp
 def test_the_stack_installs_every_enabled_addon_once(prod):
     releases = {p["Release"] for p in prod.helm_releases.values()}
     assert {"nvidia-device-plugin", "neuron-helm-chart", "aws-efa-k8s-device-plugin", "volcano", "kuberay-operator",
-            "cert-manager", "slurm-operator-crds", "slurm-operator", "jupyterhub", "karpenter", "kueue", "jobset",
-            "kubeflow-trainer"} == releases
+            "cert-manager", "slurm-operator-crds", "slurm-operator", "jupyterhub", "karpenter-crd", "karpenter", "kueue",
+            "jobset", "kubeflow-trainer"} == releases
 
 
 def test_the_observability_addon_lands_in_prod_with_node_repair_everywhere(prod):
@@ -151,7 +151,8 @@ def test_add_ons_take_typed_props_and_write_them_into_their_releases(other_app) 
 
     stack, cluster, made, template = other_app
     _, volcano = _resource(stack, template, made["volcano"].release)
-    assert json.loads(volcano["Properties"]["Values"]) == {"custom": {"default_ns": {"pool": "ops"}}}
+    assert json.loads(volcano["Properties"]["Values"]) == {"custom": {"default_ns": {"pool": "ops"}},
+                                                           "basic": {"image_pull_policy": "IfNotPresent"}}
     _, queues = _resource(stack, template, made["volcano"].queues_manifest)
     assert '"name":"team-a"' in json.dumps(queues["Properties"]["Manifest"]).replace(" ", "").replace('\\"', '"')
     assert made["after"].queues_manifest is None  # no queues given, no manifest

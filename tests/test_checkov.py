@@ -34,11 +34,6 @@ SKIPS: dict[str, str] = {
     "CKV_K8S_11": "CPU limits: the platform sets CPU requests (quota'd per namespace) and deliberately no CPU limits: "
                   "CPU is compressible, and a limit only adds CFS throttling (data loaders, the API clients of jobs) "
                   "without protecting anything that requests and the quota do not already protect",
-    "CKV_K8S_15": "imagePullPolicy Always: every image is pinned to a version tag, so IfNotPresent runs the same image "
-                  "and does not make each pod start (and each multi-GB training image) depend on the registry",
-    "CKV_K8S_43": "image digests: images are pinned by release tag, like the charts' own images; resolving digests "
-                  "needs the registries at pin time, which this offline build cannot reach (a follow-up, listed in "
-                  "the review of issue 14), and tag pinning is what the rest of the platform relies on",
 }
 
 #: (check id, resource glob) -> why this one resource is an exception.

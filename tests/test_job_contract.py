@@ -94,12 +94,41 @@ def test_every_training_kind_parses_with_the_trainers_parser_and_uses_the_mounte
         config = parse_config(argv)
         # The shared data (read-only) and the namespace's own workspace: the two FSx claims every pod mounts.
         assert config.data == "/fsx/data/wiki/train" and config.eval_data == "/fsx/data/wiki/eval"
-        assert config.checkpoint_dir == "/fsx/workspace/checkpoints/train"
+        assert config.checkpoint_dir == f"/fsx/workspace/checkpoints/{kind}"  # no name given: the kind's
         assert config.model == "1b"
     if not isinstance(rendered, str):
         mounts = [m for obj in rendered for m in _all(obj, "volumeMounts")]
         claims = [v for obj in rendered for v in _all(obj, "volumes")]
         assert_namespace_fsx(claims, [m for m in mounts if m["name"].startswith("fsx")])
+
+
+def test_two_jobs_of_different_kinds_never_share_a_checkpoint_folder(prod, prod_images):
+    folders = {kind: {parse_config(argv).checkpoint_dir
+                      for argv in trainer_argvs(render_job(prod.config, kind, images=prod_images, dataset="wiki"))}
+               for kind in TRAINING_KINDS}
+    assert all(len(found) == 1 for found in folders.values()), folders
+    assert len({found.pop() for found in folders.values()}) == len(TRAINING_KINDS), folders
+
+
+def test_render_without_a_name_derives_a_unique_one_and_prints_it(prod, capsys):
+    argv = ["render", "pytorch-job", "--env", "prod", "--dataset", "wiki", "--image", "registry.example/t:1", "-o", "json"]
+    names, folders = [], []
+    for _ in range(2):
+        assert main(argv) == 0
+        captured = capsys.readouterr()
+        (line,) = captured.err.splitlines()
+        match = re.match(r"^job name: (pytorch-job-\d{4}-\d{6}-[0-9a-f]{4}) \(derived; its checkpoints: (\S+); "
+                         r"render again with --name \1 to resume it\)$", line)
+        assert match, line
+        names.append(match.group(1))
+        (argv_,) = trainer_argvs(json.loads(captured.out))
+        folders.append(parse_config(argv_).checkpoint_dir)
+        assert folders[-1] == match.group(2) == f"/fsx/workspace/checkpoints/{names[-1]}"
+    assert names[0] != names[1] and folders[0] != folders[1]
+    assert main([*argv, "--name", "llama-sft"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and parse_config(trainer_argvs(json.loads(captured.out))[0]).checkpoint_dir == \
+        "/fsx/workspace/checkpoints/llama-sft"
 
 
 def _all(node, key):
@@ -208,6 +237,135 @@ def _pod_specs(node):
     elif isinstance(node, list):
         for value in node:
             yield from _pod_specs(value)
+
+
+@pytest.mark.parametrize(("data_input", "tokenizer"), [
+    ("/fsx/corpus", "s3://corpus-bucket/tokenizer.json"),  # /fsx itself is not mounted, only its data and workspace
+    ("/home/me/corpus", "s3://corpus-bucket/tokenizer.json"),
+    ("s3://corpus-bucket/raw/", "/fsx/data/../etc/tokenizer.json"),
+    ("s3://corpus-bucket/raw/", "/fsx/data/"),
+])
+def test_data_prep_refuses_inputs_its_pod_cannot_read(prod, prod_images, data_input, tokenizer):
+    with pytest.raises(ValueError) as raised:
+        render_job(prod.config, "data-prep", images=prod_images, dataset="wiki", data_input=data_input,
+                   tokenizer=tokenizer)
+    field, value = ("input", data_input) if not data_input.startswith("s3://") else ("tokenizer", tokenizer)
+    assert str(raised.value) == (f"{field}={value!r} is not allowed: use s3://bucket/prefix or a path the pod mounts: "
+                                 "under /fsx/data/ or /fsx/workspace/")
+
+
+def test_data_prep_paths_it_accepts_are_mounted_and_its_split_flags_reach_the_command(prod, prod_images):
+    job, = render_job(prod.config, "data-prep", images=prod_images, dataset="wiki", data_input="/fsx/data/raw/books",
+                      tokenizer="/fsx/workspace/tokenizers/tokenizer.json", eval_fraction=0.2, txt_document="line")
+    container = job["spec"]["template"]["spec"]["containers"][0]
+    command = container["command"]
+    for flag in ("--input", "--tokenizer"):
+        path = command[command.index(flag) + 1]
+        assert any(path.startswith(mount["mountPath"] + "/") for mount in container["volumeMounts"]), path
+    # The command is data prep's own: its parser reads the split flags as given.
+    from eks_training.training.data_prep import _Parser, add_arguments, options_from_args
+
+    parser = _Parser()
+    add_arguments(parser)
+    options = options_from_args(parser.parse_args(command[command.index("eks_training.training.data_prep") + 1:]))
+    assert (options.eval_fraction, options.txt_document) == (0.2, "line")
+    with pytest.raises(ValueError, match="^eval_fraction=1.5 is not allowed: use a number >= 0 and < 1"):
+        render_job(prod.config, "data-prep", images=prod_images, dataset="wiki", data_input="s3://corpus-bucket/raw/",
+                   tokenizer="s3://corpus-bucket/t.json", eval_fraction=1.5)
+
+
+def _emf_labels(stdout: str) -> set[tuple[str, str]]:
+    records = [json.loads(line) for line in stdout.splitlines() if line.startswith('{"_aws"')]
+    assert records, stdout[-2000:]
+    return {(record["Namespace"], record["Job"]) for record in records}
+
+
+def _fsx_with_a_dataset(root, dataset: str):
+    from eks_training.training.data import synthetic_tokens, write_token_dir
+
+    for split, seed in (("train", 1), ("eval", 2)):
+        write_token_dir(root / "data" / dataset / split, [synthetic_tokens(3000, 256, seed=seed)], 256)
+    (root / "workspace").mkdir()
+    return root
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+# What sshd (an MPI rank's parent) or a bare login hands a process: a fixed environment, none of the launcher's.
+def _bare_env(tmp_path, **extra: str) -> dict[str, str]:
+    import sys
+    from pathlib import Path
+
+    return {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8",
+            "OMP_NUM_THREADS": "1", "PYTHONWARNINGS": "ignore", "CUDA_VISIBLE_DEVICES": "", **extra}
+
+
+_LABELLED_RUN = ("--model tiny --seq-len 32 --micro-batch-size 2 --max-steps 1 --precision fp32 --emf true "
+                 "--eval-batches 1")
+
+
+@pytest.mark.slow
+def test_metrics_carry_the_job_labels_through_mpirun(tmp_path):
+    import subprocess
+
+    from eks_training.workloads.job_mpi import mpi_job
+    from eks_training.workloads.job_pods import TrainingJob
+
+    job = TrainingJob(name="llm-mpi", namespace="ai-research", instance_type="g5.xlarge", nodes=1,
+                      image="registry.example/trainer:1", dataset="wiki", train_args=tuple(_LABELLED_RUN.split()))
+    obj = mpi_job(job)
+    launcher = obj["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]["containers"][0]
+    command = launcher["command"]
+    # The launcher's environment as the kubelet sets it (the downward API gives the object's namespace).
+    launcher_env = {item["name"]: item.get("value", obj["metadata"]["namespace"]) for item in launcher.get("env", [])}
+    assert command[0] == "mpirun"
+    forwarded, index = {}, 1
+    while command[index] != "torchrun":  # Open MPI's options, up to the program it starts on every node
+        if command[index] == "-x":
+            name, _, value = command[index + 1].partition("=")
+            if value or name in launcher_env:  # -x NAME forwards the launcher's value, when it has one
+                forwarded[name] = value or launcher_env[name]
+            index += 2
+        else:
+            index += 1 if command[index] == "--allow-run-as-root" else 2
+    fsx, port = _fsx_with_a_dataset(tmp_path / "fsx", "wiki"), _free_port()
+    argv = [re.sub(r"^--rdzv_endpoint=.*", f"--rdzv_endpoint=127.0.0.1:{port}", arg) for arg in command[index:]]
+    argv = [str(fsx) + arg[4:] if arg.startswith("/fsx/") else arg for arg in argv]
+    done = subprocess.run(argv, capture_output=True, text=True, env=_bare_env(tmp_path, **forwarded), timeout=240)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert _emf_labels(done.stdout) == {("ai-research", "llm-mpi")}
+
+
+@pytest.mark.slow
+def test_metrics_carry_the_job_labels_through_the_sbatch_script(tmp_path):
+    import subprocess
+
+    from eks_training.workloads.job_pods import RENDEZVOUS_PORT, TrainingJob
+    from eks_training.workloads.sbatch import sbatch_script
+
+    job = TrainingJob(name="llm-slurm", namespace="slurm", instance_type="g5.xlarge", nodes=1,
+                      image="registry.example/trainer:1", dataset="wiki", train_args=tuple(_LABELLED_RUN.split()))
+    fsx, port = _fsx_with_a_dataset(tmp_path / "fsx", "wiki"), _free_port()
+    script = sbatch_script(job, partition="gpu").replace("/fsx/", f"{fsx}/").replace(f":{RENDEZVOUS_PORT}", f":{port}")
+    # Stand-ins for the two Slurm commands the script calls: srun starts its command with the script's environment
+    # (Slurm's default --export=ALL), on the one node of this allocation.
+    shims = tmp_path / "bin"
+    shims.mkdir()
+    (shims / "srun").write_text('#!/bin/sh\nexec "$@"\n')
+    (shims / "scontrol").write_text("#!/bin/sh\necho 127.0.0.1\n")
+    for shim in shims.iterdir():
+        shim.chmod(0o755)
+    env = _bare_env(tmp_path, SLURM_JOB_NODELIST="node-1", SLURM_NNODES="1", SLURM_JOB_ID="7")
+    env["PATH"] = f"{shims}:{env['PATH']}"
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, timeout=240)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert _emf_labels(done.stdout) == {("slurm", "llm-slurm")}
 
 
 def test_trainjob_runs_on_its_types_runtime_with_the_environments_gpu_image(prod, prod_images, prod_runtimes):

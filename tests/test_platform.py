@@ -171,8 +171,9 @@ def test_every_custom_resource_manifest_depends_on_its_operator_release(prod):
 
 def test_prod_installs_every_operator_at_its_pinned_version(prod):
     versions = {name: r["Version"] for name, r in prod.helm_releases.items()}
-    assert versions == {"karpenter": "1.14.1", "volcano": "1.15.1", "kuberay-operator": "1.7.0",
-                        "cert-manager": "v1.19.1", "slurm-operator-crds": "1.2.1", "slurm-operator": "1.2.1",
+    assert versions == {"karpenter-crd": "1.14.1", "karpenter": "1.14.1", "volcano": "1.15.1",
+                        "kuberay-operator": "1.7.0", "cert-manager": "v1.21.1", "slurm-operator-crds": "1.2.1",
+                        "slurm-operator": "1.2.1",
                         "nvidia-device-plugin": "0.20.0", "neuron-helm-chart": "1.9.0",
                         "aws-efa-k8s-device-plugin": "v0.5.30", "jupyterhub": "4.4.0", "kueue": "0.19.2",
                         "jobset": "0.12.0", "kubeflow-trainer": "2.3.0"}

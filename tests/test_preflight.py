@@ -8,6 +8,8 @@ from typing import Any
 
 import boto3
 import pytest
+
+from eks_training.core.versions import KUBERNETES_RELEASES
 from botocore.stub import Stubber
 from moto import mock_aws
 
@@ -15,7 +17,7 @@ from eks_training.infra.tools import preflight
 from eks_training.infra.config import load_environment, parse_config
 
 REGION = "us-west-2"
-BEFORE_1_33_ENDS = date(2026, 5, 1)  # inside 1.33's standard support window
+IN_STANDARD_SUPPORT = date(2026, 12, 1)  # inside the environments' Kubernetes (1.36) standard support window
 QUOTA_CODES = ("L-2C3B7624", "L-417A185B", "L-DB2E81BA")  # Trn, P, G+VT: the order preflight asks in
 
 
@@ -66,7 +68,7 @@ def moto_ec2():
 
 def test_staging_fits_in_moto_account(moto_ec2, capsys: pytest.CaptureFixture[str]) -> None:
     session = _Session(ec2=moto_ec2, service_quotas=_quotas_client(_plenty("staging"), [("Lustre storage capacity (GiB)", 100800)]))
-    code = preflight.run(_args("--env", "staging"), session=session, today=BEFORE_1_33_ENDS)
+    code = preflight.run(_args("--env", "staging"), session=session, today=IN_STANDARD_SUPPORT)
     out = capsys.readouterr().out
     assert code == 0, out
     assert out.splitlines()[0].split() == ["CHECK", "SUBJECT", "RESULT", "DETAIL"]
@@ -79,11 +81,11 @@ def test_trn1_not_offered_in_prod_training_az(moto_ec2) -> None:
     # moto's offering catalog (from AWS) has trn1 only in us-west-2b/2d and trn1n only in 2d: prod trains in 2d,
     # so it passes, and the same platform moved to us-west-2a fails on every Trainium row.
     prod = load_environment("prod")
-    passing = preflight.preflight_checks(prod, ec2=moto_ec2, quotas=_quotas_client(_plenty("prod")), today=BEFORE_1_33_ENDS)
+    passing = preflight.preflight_checks(prod, ec2=moto_ec2, quotas=_quotas_client(_plenty("prod")), today=IN_STANDARD_SUPPORT)
     assert [r.subject for r in passing if r.status == "FAIL"] == []
     moved = prod.model_copy(update={"training_az": "us-west-2a"})
     results = preflight.preflight_checks(moved, ec2=moto_ec2, quotas=_quotas_client(_plenty("prod")),
-                                         today=BEFORE_1_33_ENDS)
+                                         today=IN_STANDARD_SUPPORT)
     failed = {r.subject for r in results if r.status == "FAIL"}
     assert failed == {"trn1.32xlarge (node group trn1-nodes)", "trn1.32xlarge (karpenter pool trn1)",
                       "trn1n.32xlarge (karpenter pool trn1n)", "trn1.32xlarge (slurm partition trainium)"}
@@ -94,7 +96,7 @@ def test_trn1_not_offered_in_prod_training_az(moto_ec2) -> None:
 def test_quota_too_small_fails(moto_ec2) -> None:
     # prod On-Demand P demand: p5-nodes 8 x 192 + gpu-a100 (128/8=16) x 96 + gpu-h100 (64/8=8) x 192 = 4608 vCPUs
     results = preflight.preflight_checks(load_environment("prod"), ec2=moto_ec2,
-                                         quotas=_quotas_client({**_plenty("prod"), "L-417A185B": 4607.0}), today=BEFORE_1_33_ENDS)
+                                         quotas=_quotas_client({**_plenty("prod"), "L-417A185B": 4607.0}), today=IN_STANDARD_SUPPORT)
     p_quota = next(r for r in results if r.subject.endswith("(L-417A185B)"))
     assert (p_quota.status, p_quota.detail) == ("FAIL", "needs 4608 vCPUs, quota is 4607")
     trn_quota = next(r for r in results if r.subject.endswith("(L-2C3B7624)"))
@@ -104,7 +106,7 @@ def test_quota_too_small_fails(moto_ec2) -> None:
 
 def test_quota_exactly_enough_passes(moto_ec2) -> None:
     results = preflight.preflight_checks(load_environment("prod"), ec2=moto_ec2,
-                                         quotas=_quotas_client({**_plenty("prod"), "L-417A185B": 4608.0}), today=BEFORE_1_33_ENDS)
+                                         quotas=_quotas_client({**_plenty("prod"), "L-417A185B": 4608.0}), today=IN_STANDARD_SUPPORT)
     assert next(r for r in results if r.subject.endswith("(L-417A185B)")).status == "ok"
 
 
@@ -122,17 +124,22 @@ def test_spot_only_pool_uses_no_on_demand_quota() -> None:
 
 def test_fsx_lustre_quota_too_small(moto_ec2) -> None:
     quotas = _quotas_client(_plenty("prod"), [("Lustre PERSISTENT_2 storage capacity (GiB)", 2400)])
-    results = preflight.preflight_checks(load_environment("prod"), ec2=moto_ec2, quotas=quotas, today=BEFORE_1_33_ENDS)
+    results = preflight.preflight_checks(load_environment("prod"), ec2=moto_ec2, quotas=quotas, today=IN_STANDARD_SUPPORT)
     fsx = [r for r in results if r.check == "fsx-quota"]
     assert [(r.subject, r.status) for r in fsx] == [("Lustre storage (4800 GiB)", "FAIL")]
 
 
-@pytest.mark.parametrize(("today", "status"), [(date(2026, 7, 29), "ok"), (date(2026, 7, 30), "warn"),
-                                                (date(2027, 7, 30), "FAIL")])
-def test_eks_version_support_status(moto_ec2, today: date, status: str) -> None:
-    dev_on_1_33 = load_environment("dev").model_copy(update={"kubernetes_version": "1.33"})
-    results = preflight.preflight_checks(dev_on_1_33, ec2=moto_ec2, quotas=_quotas_client(_plenty("dev")), today=today)
-    assert next(r for r in results if r.check == "eks-version").status == status
+@pytest.mark.parametrize(("version", "today", "status"), [
+    ("1.33", date(2026, 7, 29), "ok"), ("1.33", date(2026, 7, 30), "warn"), ("1.33", date(2027, 7, 30), "FAIL"),
+    ("1.36", date(2026, 6, 1), "FAIL"),  # not on EKS before 2026-06-02
+])
+def test_eks_version_support_status(moto_ec2, version: str, today: date, status: str) -> None:
+    dev = load_environment("dev").model_copy(update={"kubernetes_version": version})
+    results = preflight.preflight_checks(dev, ec2=moto_ec2, quotas=_quotas_client(_plenty("dev")), today=today)
+    result = next(r for r in results if r.check == "eks-version")
+    assert result.status == status
+    if status == "FAIL" and KUBERNETES_RELEASES[version].on_eks_since:
+        assert result.detail == f"not on EKS before {KUBERNETES_RELEASES[version].on_eks_since}; choose an older version until then"
 
 
 def _reserved_config(capacity_type: str = "capacity-reservation") -> Any:
@@ -175,7 +182,7 @@ def _stubbed_ec2(reservation: dict[str, Any] | None) -> Any:
 ])
 def test_capacity_reservation_must_match(reservation: dict | None, status: str, detail: str) -> None:
     results = preflight.preflight_checks(_reserved_config(), ec2=_stubbed_ec2(reservation),
-                                         quotas=_quotas_client({"L-417A185B": 100000.0}), today=BEFORE_1_33_ENDS)
+                                         quotas=_quotas_client({"L-417A185B": 100000.0}), today=IN_STANDARD_SUPPORT)
     row = next(r for r in results if r.check == "reservation")
     assert (row.subject, row.status, row.detail) == ("cr-0123456789abcdef0 (node group p5-odcr)", status, detail)
 
@@ -209,6 +216,6 @@ def test_access_denied_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     stub.add_client_error("describe_instance_type_offerings", "UnauthorizedOperation", "You are not authorized")
     stub.activate()
     session = _Session(ec2=client, service_quotas=_quotas_client(_plenty("dev")))
-    assert preflight.run(_args("--env", "dev"), session=session, today=BEFORE_1_33_ENDS) == 2
+    assert preflight.run(_args("--env", "dev"), session=session, today=IN_STANDARD_SUPPORT) == 2
     assert capsys.readouterr().err == ("error: AWS refused DescribeInstanceTypeOfferings: UnauthorizedOperation: "
                                        "You are not authorized\n")

@@ -38,6 +38,7 @@ def no_upstream(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "cache" / "eks-training" / "upstream"
 
 
+_UNMIRRORED = [f"chart neuron-helm-chart {versions.NEURON.version}", f"chart karpenter-crd {versions.KARPENTER_CRD.version}"]
 #: The mirror this run was given, read before any test unsets it.
 _MIRROR = upstream.mirror_root()
 
@@ -68,8 +69,9 @@ def test_every_artifact_has_one_name_one_place_and_a_digest_or_says_it_has_none(
             assert artifact.sha256 and len(artifact.sha256) == 64, artifact.name
         if artifact.kind == "tree":
             assert artifact.tree_sha256 and artifact.keep, artifact.name
-    # The only chart that no mirror can hold: its source at the pinned version is not public.
-    assert [a.name for a in upstream.CHARTS if a.tree_sha256 is None] == [f"chart neuron-helm-chart {versions.NEURON.version}"]
+    # The charts no mirror of ours holds: the Neuron chart's source at the pinned version is not public, and the
+    # Karpenter CRD chart holds no pods to place.
+    assert sorted(a.name for a in upstream.CHARTS if a.tree_sha256 is None) == sorted(_UNMIRRORED)
 
 
 def test_the_mpi_installer_checks_the_manifest_digest_the_lock_pins() -> None:
@@ -83,7 +85,7 @@ def test_the_mirror_holds_every_artifact_and_each_matches_its_pin() -> None:
     root = _mirror()
     found = {a.name: upstream.locate(a, mirror=root) for a in upstream.ARTIFACTS}
     absent = sorted(name for name, path in found.items() if path is None)
-    assert absent == [f"chart neuron-helm-chart {versions.NEURON.version}"]
+    assert absent == sorted(_UNMIRRORED)
     assert all(str(path).startswith(str(root)) for path in found.values() if path is not None)
 
 
@@ -253,3 +255,63 @@ def test_fetch_upstream_lists_the_lock(capsys, no_upstream) -> None:
 def test_fetch_upstream_refuses_an_unknown_name_in_one_line(capsys) -> None:
     assert main(["fetch-upstream", "no-such-thing"]) == 2
     assert capsys.readouterr().err.strip().startswith("error: fetch-upstream ARTIFACT='no-such-thing' is not allowed")
+
+
+# --- OCI charts, against a real registry (Debian's docker-registry, the CNCF distribution) on 127.0.0.1 ----------
+
+
+@pytest.fixture()
+def registry(tmp_path: Path) -> Iterator[str]:
+    """A registry on a free loopback port; the `oci://` base to push to and pull from."""
+    import os
+    import socket
+    import time
+
+    binary = shutil.which("docker-registry")
+    if binary is None:
+        assert not os.environ.get("CI"), "CI installs Debian's docker-registry (.ci/run): it is missing"
+        pytest.skip("Debian's docker-registry is not installed (apt-get install docker-registry)")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = tmp_path / "registry.yml"
+    config.write_text(f"version: 0.1\nlog:\n  level: error\nstorage:\n  filesystem:\n    rootdirectory: {tmp_path}/data\n"
+                      f"http:\n  addr: 127.0.0.1:{port}\n")
+    server = subprocess.Popen([binary, "serve", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        yield f"oci://127.0.0.1:{port}/charts"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def _push(package: Path, base: str) -> str:
+    """Push a chart package; the manifest digest the registry now serves it under."""
+    done = subprocess.run([str(helm_binary()), "push", str(package), base, "--plain-http"], check=True,
+                          capture_output=True, text=True)
+    return upstream_fetch._OCI_DIGEST.search(done.stdout + done.stderr).group(1)
+
+
+def test_fetch_pulls_an_oci_chart_and_holds_it_to_its_manifest_digest(registry: str, tmp_path: Path,
+                                                                      no_upstream: Path) -> None:
+    pinned = upstream.chart_artifact("jobset", "0.12.0")
+    chart = upstream.locate(pinned, mirror=_mirror())
+    subprocess.run([str(helm_binary()), "package", str(chart), "--destination", str(tmp_path)], check=True,
+                   capture_output=True)
+    digest = _push(next(tmp_path.glob("jobset-*.tgz")), registry)
+    ours = dataclasses.replace(pinned, source=f"{registry}/jobset", oci_digest=digest)
+
+    (outcome,) = upstream_fetch.fetch([ours])
+    assert outcome.status == "fetched" and "oci manifest digest" in outcome.detail, outcome
+    assert (upstream.locate(ours) / "Chart.yaml").is_file()
+
+    wrong = "sha256:" + "1" * 64
+    (refused,) = upstream_fetch.fetch([dataclasses.replace(ours, oci_digest=wrong)], cache=no_upstream / "other")
+    assert refused.status == "refused" and refused.detail == f"expected {wrong}, got {digest}"

@@ -16,6 +16,7 @@ so a crash before then loses that save but never leaves a marked, half-written f
 
 from __future__ import annotations
 
+import datetime
 import os
 import re
 import shutil
@@ -106,7 +107,7 @@ class Checkpointer:
     def __init__(self, root: str | Path, keep_last: int, model: nn.Module, optimizer: torch.optim.Optimizer, *,
                  states: Mapping[str, Stateful] | None = None, progress: Sequence[Stateful] = (), rank: int = 0,
                  barrier: Callable[[], None] = lambda: None, uploader: Uploader | None = None,
-                 adapters_only: bool = False, async_save: bool = False) -> None:
+                 adapters_only: bool = False, async_save: bool = False, group_timeout: float | None = None) -> None:
         self.root, self.keep_last, self.rank = Path(root), keep_last, rank
         self.model, self.optimizer = model, optimizer
         self.states, self.progress = dict(states or {}), tuple(progress)
@@ -119,8 +120,9 @@ class Checkpointer:
         self._group = None
         if async_save and torch.distributed.is_initialized():
             # The background writer's collectives run on their own gloo group, never interleaved with the
-            # training loop's collectives on the default group.
-            self._group = torch.distributed.new_group(backend="gloo")
+            # training loop's collectives on the default group; bounded like them (--collective-timeout).
+            timeout = datetime.timedelta(seconds=group_timeout) if group_timeout is not None else None
+            self._group = torch.distributed.new_group(backend="gloo", timeout=timeout)
 
     def folder(self, step: int) -> Path:
         return self.root / step_folder_name(step)

@@ -183,6 +183,8 @@ FLAGS: tuple[Flag, ...] = (
     _float("exit_timeout", 600.0, "Seconds the run may take from its last step to exit (final save, "
            "uploads, barriers); past it the run logs what it waited for and exits 4. Raise it when the last "
            "checkpoint takes longer to write.", low_open=True),
+    _float("collective_timeout", 600.0, "Seconds any collective or barrier may wait for the other ranks; past "
+           "it (a peer died or stopped answering) the run prints one line and exits 5.", low_open=True),
     Flag("profile", "steps", None, "Record a torch profiler trace of these steps (one step: N)."),
     Flag("profile_dir", "str", "profile", "Folder for the profiler trace (rank R writes rank-R.json).",
          allowed_text="a folder path"),
@@ -238,6 +240,7 @@ class TrainConfig:
     loss_spike_factor: float = FLAG_BY_NAME["loss_spike_factor"].default
     max_loss_spikes: int = FLAG_BY_NAME["max_loss_spikes"].default
     exit_timeout: float = FLAG_BY_NAME["exit_timeout"].default
+    collective_timeout: float = FLAG_BY_NAME["collective_timeout"].default
     profile: tuple[int, int] | None = None
     profile_dir: str = FLAG_BY_NAME["profile_dir"].default
 

@@ -11,6 +11,7 @@ order with no sample repeated and none skipped.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import mmap
 import random
@@ -43,6 +44,15 @@ def synthetic_tokens(count: int, vocab_size: int, period: int = 13, seed: int = 
     return [cycle[i % period] for i in range(count)]
 
 
+def _fingerprint(dtype: str, paths: Sequence[Path]) -> str:
+    """Names and sizes of a data folder's token files: the same for the same dataset wherever it is mounted,
+    different for another one (what a resume compares before it continues a checkpoint)."""
+    digest = hashlib.sha256(dtype.encode())
+    for path in paths:
+        digest.update(f"{path.name}:{path.stat().st_size};".encode())
+    return digest.hexdigest()[:16]
+
+
 class TokenDataset:
     """Fixed-length samples over memory-mapped token files, shuffled per epoch, split across ranks."""
 
@@ -59,24 +69,41 @@ class TokenDataset:
                           "and *.bin token files") from None
         self._tokens: list[torch.Tensor] = []
         self._samples: list[tuple[int, int]] = []
+        paths = sorted(folder.glob("*.bin"))
+        self.fingerprint = _fingerprint(meta["dtype"], paths)
+        short: list[torch.Tensor] = []  # consecutive files too short for one sample
         with warnings.catch_warnings():
             # Read-only maps are never written through; torch warns about them regardless.
             warnings.simplefilter("ignore", UserWarning)
-            for path in sorted(folder.glob("*.bin")):
+            for path in paths:
                 if path.stat().st_size == 0:
                     continue
                 with path.open("rb") as handle:
                     mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-                file_index = len(self._tokens)
-                self._tokens.append(torch.frombuffer(mapped, dtype=torch_dtype))
-                usable = (len(self._tokens[-1]) - 1) // seq_len
-                self._samples.extend((file_index, i * seq_len) for i in range(usable))
+                tokens = torch.frombuffer(mapped, dtype=torch_dtype)
+                if len(tokens) < seq_len + 1:
+                    # A shard shorter than one sample would never be trained on: consecutive short ones are read
+                    # as one stream (documents end with the end-of-document token, so they stay apart).
+                    short.append(tokens.to(torch.long))  # a copy in memory (short by definition)
+                    continue
+                if short:
+                    self._add_file(torch.cat(short), seq_len)
+                    short = []
+                self._add_file(tokens, seq_len)
+            if short:
+                self._add_file(torch.cat(short), seq_len)
         if len(self._samples) < micro_batch_size * world_size:
             raise invalid(flag, str(folder), f"at least {micro_batch_size * world_size} samples of "
                           f"{seq_len + 1} tokens (found {len(self._samples)})")
         self.seq_len, self.micro_batch_size = seq_len, micro_batch_size
         self.rank, self.world_size, self.seed, self.shuffle = rank, world_size, seed, shuffle
         self._order_epoch, self._order = -1, torch.empty(0, dtype=torch.long)
+
+    def _add_file(self, tokens: torch.Tensor, seq_len: int) -> None:
+        file_index = len(self._tokens)
+        self._tokens.append(tokens)
+        usable = (len(tokens) - 1) // seq_len
+        self._samples.extend((file_index, i * seq_len) for i in range(usable))
 
     def __len__(self) -> int:
         return len(self._samples)

@@ -337,6 +337,8 @@ class TokenizerInfo:
     eod_token: str
     eod_id: int
     dtype: str
+    bos_id: int | None = None  # put before every document when the tokenizer has one (see _bos_id)
+    bos_token: str | None = None
 
 
 def _fetch_tokenizer(options: PrepOptions, work_dir: Path) -> str:
@@ -393,7 +395,19 @@ def load_tokenizer(options: PrepOptions, work_dir: Path) -> TokenizerInfo:
                                                             f"(uint32; this one has {vocab_size})")
         raise invalid("--dtype", dtype, f"uint32 or auto: the tokenizer has {vocab_size} ids and {dtype} holds "
                                         f"ids below {DTYPE_LIMITS[dtype]}")
-    return TokenizerInfo(path, vocab_size, eod_token, int(tokenizer.token_to_id(eod_token)), dtype)
+    bos_id = _bos_id(tokenizer)
+    return TokenizerInfo(path, vocab_size, eod_token, int(tokenizer.token_to_id(eod_token)), dtype, bos_id,
+                         tokenizer.id_to_token(bos_id) if bos_id is not None else None)
+
+
+def _bos_id(tokenizer: Any) -> int | None:
+    """The token the tokenizer's own post-processor puts before every text and nothing after it (Llama 2's
+    ``<s>``, Llama 3's ``<|begin_of_text|>``), or None: GPT-2 style tokenizers add nothing, and BERT-style
+    ``[CLS] ... [SEP]`` wrapping is not a beginning-of-text token."""
+    probe = "the quick brown fox"
+    plain = tokenizer.encode(probe, add_special_tokens=False).ids
+    special = tokenizer.encode(probe, add_special_tokens=True).ids
+    return special[0] if len(special) == len(plain) + 1 and special[1:] == plain else None
 
 
 # --------------------------------------------------------------------------------------------- writing
@@ -431,12 +445,15 @@ class ShardWriter:
             self._handle, self._in_shard = None, 0
 
 
+def split_score(seed: int, name: str, index: int) -> int:
+    """A document's place in the train/eval draw: a hash of (seed, file name, index in file), below 2**64."""
+    digest = hashlib.blake2b(f"{seed}\0{name}\0{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
 def in_eval_split(seed: int, name: str, index: int, fraction: float) -> bool:
     """Whether document ``index`` of file ``name`` is held out (stable across workers and storage)."""
-    if fraction <= 0:
-        return False
-    digest = hashlib.blake2b(f"{seed}\0{name}\0{index}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") < fraction * (1 << 64)
+    return fraction > 0 and split_score(seed, name, index) < fraction * (1 << 64)
 
 
 @dataclass(frozen=True)
@@ -462,13 +479,28 @@ def _run_part(part: _Part, report: Callable[[int], None]) -> dict[str, Any]:
     s3 = _s3_store(options.input, "--input") if options.input.startswith("s3://") else None
     download_dir = Path(tempfile.mkdtemp(prefix=f"inputs-{part.index}-", dir=part.scratch)) if s3 else None
 
-    def flush(texts: list[str], splits: list[str]) -> None:
-        for encoding, split in zip(tokenizer.encode_batch(texts, add_special_tokens=False), splits):
-            tokens = array(typecode, encoding.ids)
+    # The train document with the lowest split score is held back in a file of its own: if no document of the
+    # whole corpus drew eval, the parent moves the lowest of these into eval (see _place_held_documents).
+    held: list[Any] = [None, None]  # score, tokens
+
+    def flush(texts: list[str], scores: list[int]) -> None:
+        # Special tokens are added by hand: the tokenizer's own post-processor may wrap texts ([CLS] ... [SEP]).
+        for encoding, score in zip(tokenizer.encode_batch(texts, add_special_tokens=False), scores):
+            tokens = array(typecode, [info.bos_id] if info.bos_id is not None else [])
+            tokens.extend(encoding.ids)
             tokens.append(info.eod_id)
-            writers[split].add(tokens)
+            if options.eval_fraction <= 0:
+                writers["train"].add(tokens)
+            elif score < options.eval_fraction * (1 << 64):
+                writers["eval"].add(tokens)
+            elif held[0] is None or score < held[0]:
+                if held[1] is not None:
+                    writers["train"].add(held[1])
+                held[:] = [score, tokens]
+            else:
+                writers["train"].add(tokens)
         texts.clear()
-        splits.clear()
+        scores.clear()
 
     try:
         for source in part.sources:
@@ -481,19 +513,19 @@ def _run_part(part: _Part, report: Callable[[int], None]) -> dict[str, Any]:
                     raise _s3_error("--input", f"s3://{s3.bucket}/{source.location}", error) from None
             reader, reported = _Reader(path, source, options), 0
             texts: list[str] = []
-            splits: list[str] = []
+            scores: list[int] = []
             chars = 0
             for index, text in enumerate(reader):
                 texts.append(text)
-                splits.append("eval" if in_eval_split(options.seed, source.name, index, options.eval_fraction) else "train")
+                scores.append(split_score(options.seed, source.name, index))
                 chars += len(text)
                 if chars >= _BATCH_CHARS or len(texts) >= _BATCH_DOCS:
-                    flush(texts, splits)
+                    flush(texts, scores)
                     chars = 0
                     now = reader.position()
                     report(now - reported)
                     reported = now
-            flush(texts, splits)
+            flush(texts, scores)
             report(source.size - reported)
             if s3 is not None:
                 Path(path).unlink(missing_ok=True)
@@ -502,7 +534,39 @@ def _run_part(part: _Part, report: Callable[[int], None]) -> dict[str, Any]:
             writer.close()
         if download_dir is not None:
             shutil.rmtree(download_dir, ignore_errors=True)
-    return {split: asdict(writer.stats) for split, writer in writers.items()}
+    result: dict[str, Any] = {split: asdict(writer.stats) for split, writer in writers.items()}
+    result["held"] = None
+    if held[1] is not None:
+        path = Path(part.stage) / _HELD / f"part-{part.index:04d}-held.bin"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "wb") as handle:
+            if sys.byteorder == "big":
+                held[1].byteswap()
+            held[1].tofile(handle)
+        result["held"] = {"file": str(path), "score": held[0], "tokens": len(held[1])}
+    return result
+
+
+_HELD = "held"  # staging folder of the held-back documents (one file per worker)
+
+
+def _place_held_documents(results: list[dict[str, Any]], totals: dict[str, SplitStats], stage: Path,
+                          eval_fraction: float) -> None:
+    """Move each worker's held-back train document into train/, except that when no document drew eval (a corpus
+    of few documents) and there are at least two, the lowest-scoring of them goes to eval/: the eval split then
+    always has a document whenever it can, and which one does not depend on the number of workers."""
+    held = sorted((r["held"] for r in results if r["held"] is not None), key=lambda h: h["score"])
+    documents = sum(t.documents for t in totals.values()) + len(held)
+    to_eval = eval_fraction > 0 and totals["eval"].documents == 0 and documents >= 2 and held
+    for position, document in enumerate(held):
+        split = "eval" if to_eval and position == 0 else "train"
+        source = Path(document["file"])
+        (stage / split).mkdir(parents=True, exist_ok=True)
+        os.replace(source, stage / split / source.name)
+        totals[split].documents += 1
+        totals[split].tokens += document["tokens"]
+        totals[split].shards.append(source.name)
+    shutil.rmtree(stage / _HELD, ignore_errors=True)
 
 
 def _worker_main(part: _Part, messages: Any) -> None:
@@ -607,12 +671,18 @@ def prepare(options: PrepOptions) -> dict[str, Any]:
         except OSError as error:
             raise invalid("--work-dir", options.work_dir, f"a writable folder ({error.strerror})") from None
     scratch = Path(tempfile.mkdtemp(prefix="eks-training-data-", dir=options.work_dir))
+    local_stage: Path | None = None
     try:
         # Every check that can fail fast runs before the output is touched (--overwrite deletes old files).
         info = load_tokenizer(options, scratch)
         sources = list_sources(options)
         store, stale_keys = _check_s3_output(options) if s3_output else (None, [])
-        stage = scratch / "stage" if s3_output else _check_local_output(options)
+        root = None if s3_output else _check_local_output(options)
+        # A local output is staged beside it (same file system, so the finished splits are renamed into place):
+        # a run that fails leaves nothing in the output for a retry to trip over.
+        if root is not None:
+            local_stage = Path(tempfile.mkdtemp(prefix=f".{root.name}.partial-", dir=root.parent))
+        stage = local_stage or scratch / "stage"
         parts = [_Part(i, group, str(stage), str(scratch), info, options)
                  for i, group in enumerate(_partition(sources, options.workers))]
         tqdm = _need("tqdm", "--no-progress", False).tqdm if options.progress else None
@@ -626,6 +696,7 @@ def prepare(options: PrepOptions) -> dict[str, Any]:
                 totals[split].documents += result[split]["documents"]
                 totals[split].tokens += result[split]["tokens"]
                 totals[split].shards += result[split]["shards"]
+        _place_held_documents(results, totals, stage, options.eval_fraction)
         documents = sum(t.documents for t in totals.values())
         if documents == 0:
             raise invalid("--input", options.input, f"at least one non-empty document (the corpus is empty: "
@@ -643,19 +714,42 @@ def prepare(options: PrepOptions) -> dict[str, Any]:
                 "dtype": info.dtype, "vocab_size": info.vocab_size,
                 "tokens": totals[split].tokens, "documents": totals[split].documents,
                 "shards": sorted(totals[split].shards), "eod_token": info.eod_token, "eod_token_id": info.eod_id,
+                "bos_token_id": info.bos_id, "bos_token": info.bos_token,
                 "tokenizer": options.tokenizer, "source": options.input, "split": split,
                 "eval_fraction": options.eval_fraction, "seed": options.seed,
             }
+            # The tokenizer travels with the tokens: export puts it beside the model trained on them.
+            shutil.copyfile(info.path, stage / split / "tokenizer.json")
             (stage / split / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
             metas[split] = meta
         if store is not None:
             _upload(store, stage, stale_keys)
+        else:
+            _move_into_place(stage, root)
         elapsed = time.monotonic() - started
         tokens = sum(m["tokens"] for m in metas.values())
         return {"splits": metas, "seconds": elapsed, "tokens_per_second": tokens / elapsed if elapsed else 0.0,
                 "output": options.output, "workers": len(parts)}
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+        if local_stage is not None:
+            shutil.rmtree(local_stage, ignore_errors=True)
+
+
+def _move_into_place(stage: Path, root: Path) -> None:
+    """Rename each finished split folder into the output (its meta.json last when files must move one by one)."""
+    for split in SPLITS:
+        if not (stage / split).is_dir():
+            continue
+        target = root / split
+        if target.is_dir() and not any(target.iterdir()):
+            target.rmdir()
+        if not target.exists():
+            os.replace(stage / split, target)
+            continue
+        files = sorted((stage / split).iterdir(), key=lambda path: path.name == "meta.json")
+        for path in files:  # the folder holds other files: move ours in, meta.json (the loader's marker) last
+            os.replace(path, target / path.name)
 
 
 def _upload(store: Any, stage: Path, stale_keys: list[str]) -> None:

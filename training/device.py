@@ -58,14 +58,19 @@ class Runtime:
         """False on XLA, where reading a tensor's value stops the lazy graph and forces a compile/run."""
         return self.kind != "xla"
 
-    def init_process_group(self) -> None:
-        """Join the job's process group when launched by torchrun (WORLD_SIZE set) and not joined yet."""
+    def init_process_group(self, timeout: float | None = None) -> None:
+        """Join the job's process group when launched by torchrun (WORLD_SIZE set) and not joined yet.
+
+        ``timeout`` (seconds; default: torch's) bounds every collective and barrier on it: a peer that died or
+        stopped answering makes the waiting rank raise (see :func:`is_peer_failure`) instead of waiting on.
+        """
         if self.world_size > 1 and not self.distributed:
+            bound = {"timeout": datetime.timedelta(seconds=timeout)} if timeout is not None else {}
             if self.kind == "xla":
                 importlib.import_module("torch_xla.distributed.xla_backend")  # registers the "xla" backend
-                dist.init_process_group("xla", init_method="xla://")
+                dist.init_process_group("xla", init_method="xla://", **bound)
             else:
-                dist.init_process_group(self.backend, device_id=self.device if self.kind == "cuda" else None)
+                dist.init_process_group(self.backend, device_id=self.device if self.kind == "cuda" else None, **bound)
 
     def close(self, *, synchronize: bool = True, watchdog: ExitWatchdog | None = None) -> None:
         """Leave the process group; ``synchronize`` first waits for every rank (skip it when a rank failed).
@@ -85,7 +90,7 @@ class Runtime:
                     dist.monitored_barrier(timeout=timeout, wait_all_ranks=True)
                 except RuntimeError as error:
                     raise ShutdownError(f"rank {self.rank}: the final barrier failed within "
-                                        f"{timeout.total_seconds():g} s: {_first_line(error)}") from None
+                                        f"{timeout.total_seconds():g} s: {first_line(error)}") from None
             else:
                 self.barrier()
         if watchdog is not None:
@@ -153,7 +158,15 @@ class ShutdownError(RuntimeError):
     """The run finished but could not leave cleanly (a peer missed the final barrier); one line."""
 
 
-def _first_line(error: BaseException) -> str:
+def is_peer_failure(error: BaseException) -> bool:
+    """A collective or barrier that failed because another rank died or did not answer in time: torch's
+    ``DistError`` family (NCCL, the store), or gloo's own RuntimeError, whose message starts with gloo's source
+    location (``[.../gloo/transport/tcp/unbound_buffer.cc:129] Timed out waiting 3000ms ...``)."""
+    return isinstance(error, dist.DistError) or (isinstance(error, RuntimeError) and "/gloo/" in first_line(error))
+
+
+def first_line(error: BaseException) -> str:
+    """The first line of an error's message (torch's carry C++ stack traces below it)."""
     return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
@@ -179,8 +192,8 @@ def _import_xla(requested_by: str) -> tuple[ModuleType, Callable[..., Any]]:
         xla_model = importlib.import_module("torch_xla.core.xla_model")
         xla_checkpoint = importlib.import_module("torch_xla.utils.checkpoint").checkpoint
     except Exception as error:  # the PyPI placeholder raises a plain Exception, not ImportError
-        first_line = (str(error).splitlines() or [type(error).__name__])[0]
-        raise invalid(requested_by, "xla", f"cpu, cuda or auto here: torch_xla is unusable ({first_line})") from None
+        raise invalid(requested_by, "xla", f"cpu, cuda or auto here: torch_xla is unusable ({first_line(error)})") \
+            from None
     return xla_model, xla_checkpoint
 
 
@@ -211,9 +224,11 @@ def select_runtime(requested: str = "auto", env: Mapping[str, str] | None = None
 
 
 @contextlib.contextmanager
-def running(runtime: Runtime, watchdog: ExitWatchdog | None = None) -> Iterator[Runtime]:
-    """Join the process group for the duration of a run and always leave it (bounded by ``watchdog``)."""
-    runtime.init_process_group()
+def running(runtime: Runtime, watchdog: ExitWatchdog | None = None,
+            collective_timeout: float | None = None) -> Iterator[Runtime]:
+    """Join the process group for the duration of a run and always leave it (bounded by ``watchdog``);
+    ``collective_timeout`` bounds each collective (see :meth:`Runtime.init_process_group`)."""
+    runtime.init_process_group(collective_timeout)
     try:
         yield runtime
     except BaseException:
@@ -226,4 +241,4 @@ def running(runtime: Runtime, watchdog: ExitWatchdog | None = None) -> Iterator[
     runtime.close(watchdog=watchdog)
 
 
-__all__ = ["BACKENDS", "ConfigError", "Runtime", "ShutdownError", "running", "select_runtime"]
+__all__ = ["BACKENDS", "ConfigError", "Runtime", "ShutdownError", "is_peer_failure", "running", "select_runtime"]

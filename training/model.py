@@ -19,7 +19,7 @@ from torch import nn
 from eks_training.training.config import ConfigError, invalid
 from eks_training.training.loss import chunked_cross_entropy
 from eks_training.training.shards import fill_rows
-from eks_training.training.weights import read_export_config
+from eks_training.training.weights import read_decoder_args
 
 
 @dataclass(frozen=True)
@@ -217,21 +217,23 @@ def vocab_size_of(model: nn.Module) -> int:
     return model.args.vocab_size if isinstance(model, LlamaDecoder) else model.vocab_size
 
 
-def read_export_args(folder: Path) -> ModelArgs | None:
-    """The sizes in a folder written by the export command, or None for any other folder."""
-    args = read_export_config(folder)
+def read_folder_args(folder: Path) -> ModelArgs | None:
+    """The sizes of a model folder the built-in decoder computes exactly (a Hugging Face Llama folder, or one
+    written by the export command), or None for any other folder."""
+    args = read_decoder_args(folder)
     return ModelArgs(**args) if args is not None else None
 
 
 def build_model(spec: str, device: torch.device | str | None = None) -> nn.Module:
-    """A named size from :data:`MODEL_SIZES`, an exported folder (sizes only: weights are loaded later by
-    :func:`weights.load_exported_weights`), or a local Hugging Face model folder (needs transformers).
+    """A named size from :data:`MODEL_SIZES`, a Llama model folder the built-in decoder reads (sizes only:
+    weights are loaded later by :func:`weights.load_folder_weights`), or any other local Hugging Face causal LM
+    folder (needs transformers).
 
     ``device="meta"`` builds the Llama shapes without memory; the caller shards, materialises and
     initialises them (see training/parallel.py).
     """
     allowed = f"one of {', '.join(MODEL_SIZES)}, an exported model folder or a local Hugging Face model folder"
-    args = MODEL_SIZES.get(spec) or read_export_args(Path(spec))
+    args = MODEL_SIZES.get(spec) or read_folder_args(Path(spec))
     if args is not None:
         with torch.device(device) if device is not None else contextlib.nullcontext():
             return LlamaDecoder(args)
@@ -242,21 +244,24 @@ def build_model(spec: str, device: torch.device | str | None = None) -> nn.Modul
         from transformers import AutoModelForCausalLM
     except ImportError:
         raise invalid("--model", spec, f"{allowed} (this folder needs the `transformers` package)") from None
-    return HuggingFaceCausalLM(AutoModelForCausalLM.from_pretrained(folder, local_files_only=True))
+    # fp32 master weights whatever the folder stores (transformers 5 would keep a bf16 folder in bf16, where
+    # small AdamW updates round away); autocast or FSDP's policy computes in --precision.
+    return HuggingFaceCausalLM(AutoModelForCausalLM.from_pretrained(folder, local_files_only=True,
+                                                                    dtype=torch.float32))
 
 
 def default_seq_len(spec: str) -> int:
     """Sequence length when --seq-len is not given: the model's max_seq_len, capped at 2048."""
-    args = MODEL_SIZES.get(spec) or read_export_args(Path(spec))
+    args = MODEL_SIZES.get(spec) or read_folder_args(Path(spec))
     return min(2048, args.max_seq_len if args is not None else 2048)
 
 
-def exported_weights_file(spec: str) -> Path | None:
-    """``model.safetensors`` of an exported folder, or None when ``spec`` is not one."""
+def weights_folder(spec: str) -> Path | None:
+    """The folder whose weights a built-in decoder loads (a model folder), or None for a named size."""
     folder = Path(spec)
-    if spec in MODEL_SIZES or read_export_args(folder) is None:
+    if spec in MODEL_SIZES or read_folder_args(folder) is None:
         return None
-    return folder / "model.safetensors"
+    return folder
 
 
 def non_embedding_parameters(model: nn.Module) -> int:

@@ -3,7 +3,7 @@ then FSDP2 / HSDP sharding or DDP replication, and only then memory, on the run'
 
 No rank ever holds the whole fp32 model unless the whole model is what it trains on (DDP): under FSDP each
 rank allocates and initialises only its shards (``to_empty`` after ``fully_shard``), and an exported base
-model is read slice by slice (model.load_exported_weights). The initial weights do not depend on the
+model is read slice by slice (weights.load_folder_weights). The initial weights do not depend on the
 sharding, so every world size and both modes start from the same model for the same seed.
 """
 
@@ -18,8 +18,8 @@ from torch.nn.parallel import DistributedDataParallel
 from eks_training.training.config import TrainConfig, invalid
 from eks_training.training.device import Runtime
 from eks_training.training.lora import apply_lora, freeze_base_to
-from eks_training.training.model import Attention, LlamaDecoder, build_model, exported_weights_file, flops_per_token
-from eks_training.training.weights import load_exported_weights
+from eks_training.training.model import Attention, LlamaDecoder, build_model, flops_per_token, weights_folder
+from eks_training.training.weights import load_folder_weights
 
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": None}
 
@@ -110,9 +110,9 @@ def build_for_training(config: TrainConfig, runtime: Runtime, precision: str, se
         # torch_xla has no seeded device generators: XLA (never sharded here) initialises on the host.
         model.to_empty(device="cpu" if runtime.kind == "xla" else runtime.device)
         model.init_weights(config.seed)
-        weights = exported_weights_file(config.model)
+        weights = weights_folder(config.model)
         if weights is not None:
-            load_exported_weights(model, weights)
+            load_folder_weights(model, weights)
         if runtime.kind == "xla":
             model.to(runtime.device)
     # XLA all-reduces gradients itself (Runtime.reduce_gradients), so no DDP wrapper there.

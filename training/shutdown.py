@@ -5,6 +5,11 @@ stuck upload, a process-group teardown that blocks) keeps the Job from completin
 :class:`ExitWatchdog` is armed after the last step; each shutdown phase names itself, and when the bound
 passes the watchdog prints what the rank was waiting for and every thread's stack, then ends the process
 with :data:`EXIT_HUNG`. Only the command-line entry points arm it: a library caller's process is its own.
+
+That watchdog is a Python thread, so it needs the GIL; a native call that blocks while holding it (a process
+group's destructor joining gloo's threads was seen to) would starve it. So arming also starts faulthandler's
+own C timer (``dump_traceback_later(..., exit=True)``, no GIL needed) :data:`BACKSTOP_GRACE_S` later: it prints
+``Timeout (H:MM:SS)!`` and every thread's stack, then ends the process with exit code 1.
 """
 
 from __future__ import annotations
@@ -19,6 +24,10 @@ from typing import IO
 # Exit codes of the trainer's command line (2 is a configuration error, 1 a failed upload).
 EXIT_DIVERGED = 3
 EXIT_HUNG = 4
+# A collective or barrier failed or timed out (--collective-timeout): a peer died or stopped answering.
+EXIT_PEER_LOST = 5
+# How long after the watchdog's bound faulthandler's C timer ends a process whose Python watchdog could not run.
+BACKSTOP_GRACE_S = 5.0
 
 
 class ExitWatchdog:
@@ -47,6 +56,7 @@ class ExitWatchdog:
                 return
             self._deadline = time.monotonic() + self.timeout
         threading.Thread(target=self._watch, name="exit-watchdog", daemon=True).start()
+        faulthandler.dump_traceback_later(self.timeout + BACKSTOP_GRACE_S, exit=True, file=_file_with_fd(self._stream))
 
     def waiting_for(self, phase: str) -> None:
         """Name the current shutdown phase (what a hang report will say the rank waited for)."""
@@ -66,6 +76,15 @@ class ExitWatchdog:
             pass
         self._stream.flush()
         os._exit(EXIT_HUNG)
+
+
+def _file_with_fd(stream: IO[str]) -> IO[str]:
+    """``stream`` when it has a file descriptor (faulthandler writes to the descriptor), else the real stderr."""
+    try:
+        stream.fileno()
+        return stream
+    except (AttributeError, OSError, ValueError):
+        return sys.__stderr__
 
 
 def exit_now(code: int) -> None:

@@ -5,7 +5,8 @@ complete checkpoint in ``--checkpoint-dir`` (restored from ``--s3-uri`` first wh
 logs ``resumed from step N``; the data position is the number of samples the job has consumed, so a resume
 on another world size or micro-batch size continues the same sample order. Metrics are strict JSON lines on
 stdout (or ``--metrics-file``) from rank 0. Exit codes: 0 done, 1 a checkpoint upload failed, 2 a bad
-flag, 3 training diverged (NaN/inf, or too many loss spikes), 4 the run could not exit cleanly in time.
+flag, 3 training diverged (NaN/inf, or too many loss spikes), 4 the run could not exit cleanly in time, 5 a
+collective or barrier failed or timed out (``--collective-timeout``: a peer died or stopped answering).
 Run with ``--help`` for the flags; ``--config FILE`` reads the source document's ``training:`` block.
 This module is the command line; the loop itself is :class:`eks_training.training.trainer.Trainer`.
 """
@@ -16,18 +17,24 @@ import faulthandler
 import os
 import signal
 import sys
-from typing import Sequence
+from typing import Any, Sequence
 
 from eks_training.training.config import ConfigError, TrainConfig, parse_config
-from eks_training.training.device import Runtime, ShutdownError, running, select_runtime
+from eks_training.training.device import (Runtime, ShutdownError, first_line, is_peer_failure, running,
+                                           select_runtime)
 from eks_training.training.guard import TrainingDiverged
 from eks_training.training.parallel import DTYPES
-from eks_training.training.shutdown import EXIT_DIVERGED, EXIT_HUNG, ExitWatchdog, exit_now
+from eks_training.training.shutdown import EXIT_DIVERGED, EXIT_HUNG, EXIT_PEER_LOST, ExitWatchdog, exit_now
 from eks_training.training.trainer import Reporter, Trainer, TrainResult, resolve_precision
 
 __all__ = ["Reporter", "TrainResult", "Trainer", "main", "resolve_precision", "train"]
 
 _DTYPES = DTYPES  # kept for callers of the earlier name (benchmarks)
+
+# The finished run (model, optimizer, DDP's reducer and the process-group handles they hold), kept referenced
+# until exit_now's os._exit: their native destructors, which run when the last reference drops, joined gloo's
+# threads under the GIL and never returned in a finished run. Nothing is left for them to release.
+_KEPT_UNTIL_EXIT: list[Any] = []
 
 
 def train(config: TrainConfig, runtime: Runtime, reporter: Reporter | None = None,
@@ -44,17 +51,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = parse_config(argv)
         watchdog = ExitWatchdog(config.exit_timeout, rank=int(os.environ.get("RANK", "0")))
-        with running(select_runtime(config.device), watchdog) as runtime:
+        with running(select_runtime(config.device), watchdog, config.collective_timeout) as runtime:
             result = train(config, runtime, watchdog=watchdog)
-    except ConfigError as error:
+            _KEPT_UNTIL_EXIT.append(result)
+    except (ConfigError, TrainingDiverged, ShutdownError, RuntimeError) as error:
+        peer_lost = not isinstance(error, ShutdownError) and is_peer_failure(error)
+        if not isinstance(error, (ConfigError, TrainingDiverged, ShutdownError)) and not peer_lost:
+            raise  # a bug, with its traceback
+        _KEPT_UNTIL_EXIT.append(error)  # its traceback holds the run's objects: their destructors wait for exit too
+        if peer_lost:
+            print(f"error: rank {os.environ.get('RANK', '0')}: a collective failed or timed out (--collective-timeout "
+                  f"{config.collective_timeout:g} s; a peer died or stopped answering): {first_line(error)}",
+                  file=sys.stderr)
+            return EXIT_PEER_LOST
         print(f"error: {error}", file=sys.stderr)
-        return 2
-    except TrainingDiverged as error:
-        print(f"error: {error}", file=sys.stderr)
-        return EXIT_DIVERGED
-    except ShutdownError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return EXIT_HUNG
+        return 2 if isinstance(error, ConfigError) else EXIT_DIVERGED if isinstance(error, TrainingDiverged) \
+            else EXIT_HUNG
     if result.upload_failures:
         names = ", ".join(name for name, _ in result.upload_failures)
         print(f"error: checkpoint upload to S3 failed for {names}: {result.upload_failures[0][1]}", file=sys.stderr)

@@ -9,6 +9,7 @@ resumed trainer continues exactly where the saved one was.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -80,6 +81,21 @@ def resolve_precision(config: TrainConfig, runtime: Runtime) -> str:
     return "fp32" if runtime.kind == "cpu" else "bf16"
 
 
+def prepare_metrics_file(path: str) -> None:
+    """Create ``--metrics-file``'s folder; on every rank, so a bad path is one line and exit 2 everywhere rather
+    than rank 0's traceback at the first record and its peers' failed collectives."""
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.is_dir():
+            raise IsADirectoryError(21, "a folder, not a file")
+        if not os.access(target.parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+            raise PermissionError(13, "not writable")
+    except OSError as error:
+        raise invalid("--metrics-file", path, f"a file path in a folder this process can create and write "
+                      f"({error.strerror})") from None
+
+
 def build_optimizer(model: nn.Module, config: TrainConfig, runtime: Runtime) -> torch.optim.AdamW:
     trainable = [p for p in model.parameters() if p.requires_grad]
     groups = [
@@ -135,6 +151,8 @@ class Trainer:
     def __init__(self, config: TrainConfig, runtime: Runtime, reporter: Reporter | None = None, *,
                  watchdog: ExitWatchdog | None = None, compile_backend: str = "inductor") -> None:
         self.config, self.runtime, self.reporter, self.watchdog = config, runtime, reporter, watchdog
+        if config.metrics_file:
+            prepare_metrics_file(config.metrics_file)
         self.precision = resolve_precision(config, runtime)
         self.seq_len = config.seq_len or default_seq_len(config.model)
         built = build_for_training(config, runtime, self.precision, self.seq_len, compile_backend)
@@ -153,7 +171,9 @@ class Trainer:
         self.optimizer = build_optimizer(self.model, config, runtime)
         self.scheduler = build_scheduler(self.optimizer, config.warmup_steps, config.max_steps,
                                          config.lr_scheduler, config.min_lr_ratio)
-        self.state = TrainState(model=config.model, seed=config.seed, lora=lora_settings(built.inner))
+        self.state = TrainState(model=config.model, seed=config.seed, lora=lora_settings(built.inner),
+                                data=config.data, dataset=dataset.fingerprint, seq_len=self.seq_len,
+                                vocab_size=vocab_size_of(built.inner))
         self.guard = DivergenceGuard(config.loss_spike_factor, config.max_loss_spikes)
         self._params = [p for p in self.model.parameters() if p.requires_grad]
         self.tokens_per_step = dataset.samples_per_micro_step * self.seq_len * config.grad_accum
@@ -172,7 +192,8 @@ class Trainer:
         return Checkpointer(config.checkpoint_dir, config.keep_last, self.model, self.optimizer, states=states,
                             progress=(self.state, self.data), rank=runtime.rank, barrier=runtime.barrier,
                             uploader=self.uploader, adapters_only=config.lora_rank > 0,
-                            async_save=resolve_switch(config.async_checkpoint, runtime))
+                            async_save=resolve_switch(config.async_checkpoint, runtime),
+                            group_timeout=config.collective_timeout)
 
     @property
     def tokens_consumed(self) -> int:
@@ -189,7 +210,12 @@ class Trainer:
             if step is not None:
                 print(f"restored step-{step} from {config.s3_uri}", file=sys.stderr, flush=True)
         runtime.barrier()  # no rank reads the folder before the download is done
-        return self.checkpointer.load()
+        latest = self.checkpointer.latest()
+        if latest is None:
+            return None
+        folder = self.checkpointer.folder(latest)
+        self.state.refuse_other_run(torch.load(folder / "trainer-rank-0.pt", weights_only=False), folder)
+        return self.checkpointer.load(latest)
 
     def train_step(self, micro_batches: Sequence[Batch]) -> StepOutput:
         """One optimizer step over ``micro_batches`` (gradients accumulated, all-reduced once at the end)."""
@@ -236,7 +262,14 @@ class Trainer:
         # Rank 0 also hands each record to the telemetry sinks (--emf, --emf-endpoint, --tensorboard-dir).
         logger = MetricsLogger(stream, config.max_steps, progress=sys.stderr,
                                sinks=open_sinks(config) if runtime.is_main else ())
-        if resumed_from is not None:
+        if resumed_from is not None and resumed_from >= config.max_steps:
+            # Nothing to train: say so rather than log a resume and report a finished run of zero steps.
+            if runtime.is_main:
+                print(f"already complete: {self.checkpointer.folder(resumed_from)} is at step {resumed_from} and "
+                      f"--max-steps is {config.max_steps}; nothing to train (raise --max-steps to train further)",
+                      file=sys.stderr, flush=True)
+            logger.event(event="already_complete", step=resumed_from, max_steps=config.max_steps)
+        elif resumed_from is not None:
             if runtime.is_main:
                 print(f"resumed from step {resumed_from}", file=sys.stderr, flush=True)
             logger.event(event="resumed", step=resumed_from, samples_consumed=self.data.samples_consumed)

@@ -40,6 +40,7 @@ from eks_training.core.names import (
     workspace_dir,
 )
 from eks_training.core.validation import invalid
+from eks_training.core.versions import ALPINE_IMAGE
 from eks_training.workloads.k8s_objects import check_dns_subdomain, check_int, emit
 from eks_training.workloads.labels import common_labels
 from eks_training.workloads.persistent_volumes import (
@@ -69,8 +70,8 @@ WORKSPACE_VOLUME = "fsx-workspace"
 ROOT_NAMESPACE = "kube-system"
 ROOT_CLAIM_NAME = "fsx-root"
 _ROOT_MOUNT_PATH = "/fsx-root"
-#: A shell with mkdir and chmod, pinned by tag like the platform's other helper images.
-WORKSPACE_JOB_IMAGE = "public.ecr.aws/docker/library/busybox:1.37.0"
+#: A shell with mkdir and chmod: the platform's one small utility image, pinned by digest in core.versions.
+WORKSPACE_JOB_IMAGE = ALPINE_IMAGE
 
 
 @dataclass(frozen=True)

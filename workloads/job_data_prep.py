@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from eks_training.core.names import FSX_MOUNT_PATH, TRAINING_SERVICE_ACCOUNT, WORKSPACE_DATASET_PREFIX, dataset_paths
+from eks_training.core.names import TRAINING_SERVICE_ACCOUNT, WORKSPACE_DATASET_PREFIX, dataset_paths
 from eks_training.core.validation import invalid
 from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
 from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int, check_quantity
@@ -18,7 +18,10 @@ from eks_training.workloads.labels import common_labels
 
 DATA_PREP_MODULE = "eks_training.training.data_prep"
 COMPONENT = "data-prep"
-_SOURCE = re.compile(r"^(s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/\S*)?|/\S+)$")
+_S3_SOURCE = re.compile(r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/\S*)?$")
+#: The folders the pod mounts: a path anywhere else under /fsx, or outside it, does not exist there.
+READABLE_PATHS = tuple(mount["mountPath"] for mount in fsx_mounts())
+TXT_DOCUMENTS = ("file", "line")
 
 
 @dataclass(frozen=True)
@@ -34,7 +37,10 @@ class DataPrepJob:
     dataset: str
     workers: int = 4
     memory: str = "8Gi"
-    eval_fraction: str = "0.01"
+    #: Share of documents held out in eval/ (0: none); at least one is whenever there are two.
+    eval_fraction: float = 0.01
+    #: What a document is in a .txt file: the whole file, or each non-empty line.
+    txt_document: str = "file"
 
     def __post_init__(self) -> None:
         check_dns_label("name", self.name)
@@ -42,10 +48,16 @@ class DataPrepJob:
         check_dns_subdomain("dataset", self.dataset)
         for field in ("input", "tokenizer"):
             value = getattr(self, field)
-            if not isinstance(value, str) or not _SOURCE.match(value):
-                raise invalid(field, value, f"use s3://bucket/prefix or an absolute path (e.g. under {FSX_MOUNT_PATH})")
+            if not isinstance(value, str) or not (_S3_SOURCE.match(value) or _readable_in_pod(value)):
+                raise invalid(field, value, "use s3://bucket/prefix or a path the pod mounts: under "
+                              + " or ".join(f"{path}/" for path in READABLE_PATHS))
         check_int("workers", self.workers, minimum=1, maximum=64)
         check_quantity("memory", self.memory)
+        if isinstance(self.eval_fraction, bool) or not isinstance(self.eval_fraction, (int, float)) \
+                or not 0 <= self.eval_fraction < 1:
+            raise invalid("eval_fraction", self.eval_fraction, "use a number >= 0 and < 1 (0: no eval split)")
+        if self.txt_document not in TXT_DOCUMENTS:
+            raise invalid("txt_document", self.txt_document, f"use one of {', '.join(TXT_DOCUMENTS)}")
 
     @property
     def dataset_reference(self) -> str:
@@ -59,8 +71,14 @@ class DataPrepJob:
 
     def command(self) -> list[str]:
         return ["python", "-m", DATA_PREP_MODULE, "--input", self.input, "--tokenizer", self.tokenizer,
-                "--output", self.output, "--workers", str(self.workers), "--eval-fraction", self.eval_fraction,
-                "--no-progress", "--overwrite"]
+                "--output", self.output, "--workers", str(self.workers), "--eval-fraction", f"{self.eval_fraction:g}",
+                "--txt-document", self.txt_document, "--no-progress", "--overwrite"]
+
+
+def _readable_in_pod(path: str) -> bool:
+    parts = path.split("/")
+    return (".." not in parts and "\\" not in path and not any(c.isspace() for c in path)
+            and any(path.startswith(root + "/") and len(path) > len(root) + 1 for root in READABLE_PATHS))
 
 
 def data_prep_job(job: DataPrepJob) -> dict:

@@ -12,6 +12,7 @@ from eks_training.workloads.job_pods import (
     TrainingJob,
     c10d_rendezvous,
     fabric_env,
+    job_identity_env,
     torchrun_command,
     training_container,
     training_pod_spec,
@@ -42,6 +43,10 @@ def mpi_job(job: TrainingJob, *, slots_per_worker: int | None = None) -> dict:
         "slots_per_worker", slots_per_worker, minimum=1, maximum=facts.accelerators
     )
     env_flags = [flag for item in fabric_env(job) for flag in ("-x", f"{item['name']}={item['value']}")]
+    # Ranks started over SSH get only sshd's fixed environment: the metrics' job labels travel with -x, which
+    # forwards the launcher's own values (its env below, the namespace from the downward API).
+    identity = job_identity_env(job)
+    env_flags += [flag for item in identity for flag in ("-x", item["name"])]
     launcher_command = [
         "mpirun", "--allow-run-as-root",
         "-np", str(job.nodes), "--map-by", "ppr:1:node", "--bind-to", "none",
@@ -52,6 +57,7 @@ def mpi_job(job: TrainingJob, *, slots_per_worker: int | None = None) -> dict:
         "name": "launcher",
         "image": job.image,
         "command": launcher_command,
+        "env": identity,
         "resources": {"requests": {"cpu": "1", "memory": "2Gi"}, "limits": {"cpu": "2", "memory": "4Gi"}},
     }
     # The launcher needs no accelerator and runs on any node; the operator's RBAC for it is in mpi_operator.py.

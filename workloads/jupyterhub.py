@@ -255,14 +255,16 @@ def jupyterhub_values(
     if sum(p.default for p in profiles) > 1:
         raise invalid("profiles default", [p.slug for p in profiles if p.default], "mark at most one default")
     return {
-        # Hub, proxy and the user scheduler are platform services: on the system nodes, never on accelerators.
+        # Hub and proxy are platform services: on the system nodes, never on accelerators.
         "hub": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR), **(sign_in.hub_values() if sign_in else {})},
         # ClusterIP: a LoadBalancer Service here would be an internet-facing load balancer (kubectl port-forward,
         # or an ingress of the user's choosing, reaches it).
         "proxy": {"service": {"type": "ClusterIP"}, "chp": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}},
         # Placeholders and the hook pre-puller would sit on system nodes (user pods go to accelerator nodes that
-        # Karpenter creates per notebook): off.
-        "scheduling": {"userScheduler": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}, "userPlaceholder": {"enabled": False}},
+        # Karpenter creates per notebook): off. The user scheduler too: it packs user pods onto few nodes, which
+        # Karpenter's consolidation does here, and z2jh 4.4.0 runs it as kube-scheduler v1.30, outside the supported
+        # skew of our 1.31+ control planes; without it the cluster's own scheduler places notebooks.
+        "scheduling": {"userScheduler": {"enabled": False}, "userPlaceholder": {"enabled": False}},
         "prePuller": {"hook": {"enabled": False}},
         "singleuser": {
             # The chart's metadata block is a privileged NET_ADMIN init container, which the namespace's baseline

@@ -15,8 +15,8 @@ manifest meant when it was written as plain dicts:
   only where a pod asks for it (the Job is the only pod that uses the account).
 * container ``securityContext``: plus defaults to runAsNonRoot, readOnlyRootFilesystem, no privilege escalation,
   not privileged; all are given explicitly, with the capabilities drop.
-* ``imagePullPolicy``: plus defaults to Always; IfNotPresent is given, what the API server chose for the tagged
-  image before.
+* ``imagePullPolicy``: plus defaults to Always; IfNotPresent is given (the image is pinned by digest, so a pull
+  could only fetch the same bytes again).
 * resources: plus gives every container 1 CPU / 512Mi requests and 1.5 CPU / 2Gi limits unless told; the
   requests and the memory limit are given, and no CPU limit.
 * ``restartPolicy``: plus's Job defaults to Never; OnFailure is given (retry in the same pod, up to backoffLimit).
@@ -42,6 +42,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from datetime import date
 
 import cdk8s
 import cdk8s_plus_28 as kplus
@@ -51,7 +52,7 @@ import jsii
 from eks_training.core.validation import invalid
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
 from eks_training.core import upstream
-from eks_training.core.versions import MPI_OPERATOR_VERSION  # the one pin table
+from eks_training.core.versions import KUBECTL_IMAGES, MPI_OPERATOR_VERSION, default_kubernetes_version  # the pin table
 from eks_training.workloads.labels import common_labels
 from eks_training.workloads.namespaces import PodSecurity, api_objects_of
 from eks_training.workloads.network_policies import HTTPS_PORT, Port, allow_dns, allow_egress_to_cidr, network_policy
@@ -60,8 +61,6 @@ from eks_training.workloads.plus_pods import on_system_nodes, runtime_default_se
 #: sha256 of deploy/v2beta1/mpi-operator.yaml at the pinned tag of github.com/kubeflow/mpi-operator (the lock's).
 MPI_OPERATOR_SHA256 = upstream.file_artifact(f"charts/mpi-operator-{MPI_OPERATOR_VERSION}/mpi-operator.yaml").sha256
 MANIFEST_URL = "https://raw.githubusercontent.com/kubeflow/mpi-operator/{version}/deploy/v2beta1/mpi-operator.yaml"
-#: kubectl, curl and sha256sum in one small image.
-INSTALLER_IMAGE = "docker.io/alpine/k8s:1.33.4"
 NAMESPACE = "mpi-operator-install"
 COMPONENT = "mpi-operator"
 
@@ -91,6 +90,14 @@ kubectl delete clusterrolebinding mpi-operator-installer --ignore-not-found
 """
 
 RBAC_GROUP = "rbac.authorization.k8s.io"
+
+
+def installer_image(kubernetes_version: str) -> str:
+    """kubectl, curl and sha256sum in one small image, pinned by digest, with a kubectl inside the supported skew
+    (one minor version) of a ``kubernetes_version`` API server (:data:`~eks_training.core.versions.KUBECTL_IMAGES`)."""
+    if kubernetes_version not in KUBECTL_IMAGES:
+        raise invalid("kubernetes_version", kubernetes_version, f"use one of {', '.join(KUBECTL_IMAGES)}")
+    return KUBECTL_IMAGES[kubernetes_version]
 
 
 @jsii.implements(kplus.IApiResource, kplus.IApiEndpoint)
@@ -194,11 +201,18 @@ class MpiOperatorInstallChart(cdk8s.Chart):
     (a later deploy that changes this chart re-applies the bindings and the Job, which runs and unbinds again).
     While the Job runs, ``escalate``/``bind`` on the operator's role names would let a thief of its token write
     any rights into those roles and bind them: the window is the Job's run, in a namespace where nothing else runs.
+
+    * ``kubernetes_version``: the cluster's, which picks the installer image (default: the newest version in EKS
+      standard support today, as the cluster's own default).
+    * ``image``: another image with kubectl, curl and sha256sum (default: :func:`installer_image` of
+      ``kubernetes_version``).
     """
 
     def __init__(self, scope: constructs.Construct, id: str, *, version: str = MPI_OPERATOR_VERSION,
-                 sha256: str = MPI_OPERATOR_SHA256, image: str = INSTALLER_IMAGE) -> None:
+                 sha256: str = MPI_OPERATOR_SHA256, kubernetes_version: str | None = None,
+                 image: str | None = None) -> None:
         super().__init__(scope, id)
+        image = image or installer_image(kubernetes_version or default_kubernetes_version(date.today()))
         if not re.fullmatch(r"v\d+\.\d+\.\d+", version):
             raise invalid("version", version, "use a release tag such as v0.8.0")
         if not re.fullmatch(r"[0-9a-f]{64}", sha256):
@@ -247,7 +261,7 @@ class MpiOperatorInstallChart(cdk8s.Chart):
         runtime_default_seccomp(job)
         job.add_container(
             name="install", image=image, command=["/bin/sh", "-c", _SCRIPT],
-            # plus's default is Always; what the API server chose for a tagged image before.
+            # plus's default is Always; the digest pins the bytes, so a pull could only fetch them again.
             image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
             env_variables={
                 "MANIFEST_URL": kplus.EnvValue.from_value(MANIFEST_URL.format(version=version)),

@@ -37,6 +37,9 @@ def sbatch_script(job: TrainingJob, *, partition: str) -> str:
         f"mkdir -p {LOG_DIR}",
         'head_node=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)',
         f"export NCCL_DEBUG={job.nccl_debug}",
+        # The metrics' job labels (training.telemetry): srun hands the script's environment to every task.
+        f"export JOB_NAME={shlex.quote(job.name)}",
+        f"export POD_NAMESPACE={shlex.quote(job.namespace)}",
     ]
     if facts.efa_supported:
         lines += ["export FI_PROVIDER=efa", "export FI_EFA_USE_DEVICE_RDMA=1", "export RDMAV_FORK_SAFE=1"]

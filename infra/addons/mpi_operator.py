@@ -26,7 +26,9 @@ class MpiOperator(ClusterAddon):
                  after: Sequence[IConstruct] = ()) -> None:
         super().__init__(scope, id, cluster=cluster, after=after)
         self.install_manifest = self.add_chart("mpi-operator-install",
-                                               MpiOperatorInstallChart(self.k8s, "mpi-operator-install"),
+                                               MpiOperatorInstallChart(
+                                                   self.k8s, "mpi-operator-install",
+                                                   kubernetes_version=cluster.kubernetes_version),
                                                after=[cluster.system_nodegroup])
         self.support_manifest = None
         if namespaces:

@@ -28,8 +28,10 @@ class Volcano(ClusterAddon):
                  node_selector: Mapping[str, str] = SYSTEM_NODE_SELECTOR, version: HelmPin = VOLCANO,
                  after: Sequence[IConstruct] = ()) -> None:
         super().__init__(scope, id, cluster=cluster, after=after)
-        # custom.default_ns places the scheduler, controllers and admission webhook (and its init Job).
-        self.release = self.add_release(version, {"custom": {"default_ns": dict(node_selector)}})
+        # custom.default_ns places the scheduler, controllers and admission webhook (and its init Job); the chart's
+        # images are tagged by release, so a node pulls each once (the chart's default is Always).
+        self.release = self.add_release(version, {"custom": {"default_ns": dict(node_selector)},
+                                                  "basic": {"image_pull_policy": "IfNotPresent"}})
         self.queues_manifest = None
         if queues:
             chart = VolcanoQueuesChart(self.k8s, "volcano-queues", queues=list(queues))

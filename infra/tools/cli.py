@@ -47,16 +47,23 @@ def _render(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from eks_training.infra.tools.images import environment_images
-    from eks_training.infra.tools.job_render import render_job
+    from eks_training.core.names import checkpoint_path
+    from eks_training.infra.tools.job_render import derived_job_name, render_job
 
     config = load_environment(args.env)
+    name = args.name or derived_job_name(args.kind)
     rendered = render_job(config, args.kind, nodes=args.nodes, instance_type=args.instance_type, image=args.image,
                           images=lambda: environment_images(config, cdk_out=Path(args.cdk_out), account=args.account),
-                          name=args.name, namespace=args.namespace, train_args=args.train_args,
+                          name=name, namespace=args.namespace, train_args=args.train_args,
                           dataset=args.dataset, model=args.model, checkpoint_sidecar=args.checkpoint_sidecar,
                           checkpoint_s3_uri=args.checkpoint_s3_uri, data_input=args.data_input, tokenizer=args.tokenizer,
+                          eval_fraction=args.eval_fraction, txt_document=args.txt_document,
                           health_check=args.health_check, priority=args.priority, topology=args.topology,
                           topology_layer=args.topology_layer)
+    if not args.name:
+        # On stderr: stdout is the manifest, piped to kubectl.
+        print(f"job name: {name} (derived; its checkpoints: {checkpoint_path(name)}; render again with --name {name} "
+              "to resume it)", file=sys.stderr)
     if isinstance(rendered, str):
         sys.stdout.write(rendered)
     elif args.output == "json":
@@ -170,11 +177,18 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--model", default="1b", help="the trainer's --model size (default 1b)")
     render.add_argument("--account", help="the deploy account, when the environment file names none (image URIs)")
     render.add_argument("--cdk-out", default="cdk.out", help="the synthesized app to read image tags from")
-    render.add_argument("--data-input", help="data-prep: the corpus, s3://bucket/prefix or a path under /fsx")
-    render.add_argument("--tokenizer", help="data-prep: tokenizer.json, s3:// or a path under /fsx")
+    render.add_argument("--data-input", help="data-prep: the corpus, s3://bucket/prefix or a path under /fsx/data "
+                        "or /fsx/workspace (the folders the pod mounts)")
+    render.add_argument("--tokenizer", help="data-prep: tokenizer.json, s3:// or a path under /fsx/data or "
+                        "/fsx/workspace")
+    render.add_argument("--eval-fraction", type=float, help="data-prep: share of documents held out in eval/ "
+                        "(default 0.01; at least one document whenever there are two; 0: none)")
+    render.add_argument("--txt-document", choices=("file", "line"),
+                        help="data-prep: a .txt file is one document (file, the default) or one per line")
     render.add_argument("--health-check", action="store_true",
                         help="check each node's accelerators (all-reduce on the node) before training starts")
-    render.add_argument("--name", default="train")
+    render.add_argument("--name", help="the job's name, and so its checkpoint folder (default: a unique name, "
+                        "printed on stderr; give the same name again to resume a job)")
     render.add_argument("--namespace")
     render.add_argument("--train-args", help="extra trainer flags, one shell-quoted string")
     render.add_argument("--checkpoint-sidecar", action="store_true")

@@ -6,7 +6,9 @@ environment's node sources. Every bad argument raises :class:`RenderError` with 
 
 from __future__ import annotations
 
+import secrets
 import shlex
+import time
 from collections.abc import Callable, Mapping
 
 from eks_training.core.catalog import INSTANCE_TYPES, node_capacity
@@ -18,6 +20,12 @@ from eks_training.infra.config import PlatformConfig
 DEFAULT_MODEL = "1b"
 #: Kinds that run no training (so take no dataset or model).
 _NO_DATASET = ("health-check", "bionemo", "raycluster")
+
+
+def derived_job_name(kind: str) -> str:
+    """A job name no other render shares: the kind, the time and four random hex digits (a job's name is its
+    checkpoint folder, so a shared default made jobs resume each other's checkpoints)."""
+    return f"{kind}-{time.strftime('%m%d-%H%M%S')}-{secrets.token_hex(2)}"
 
 
 class RenderError(ValueError):
@@ -43,18 +51,21 @@ def instance_type_limits(config: PlatformConfig) -> dict[str, int]:
 
 def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = None, instance_type: str | None = None,
                image: str | None = None, images: Mapping[str, str] | Callable[[], Mapping[str, str]] | None = None,
-               name: str = "train",
+               name: str | None = None,
                namespace: str | None = None, train_args: str | None = None, dataset: str | None = None,
                model: str | None = DEFAULT_MODEL, checkpoint_sidecar: bool = False, checkpoint_s3_uri: str | None = None,
-               data_input: str | None = None, tokenizer: str | None = None,
-               health_check: bool = False, priority: str | None = None, topology: str = "auto",
-               topology_layer: int | None = None) -> list[dict] | str:
+               data_input: str | None = None, tokenizer: str | None = None, eval_fraction: float | None = None,
+               txt_document: str | None = None, health_check: bool = False, priority: str | None = None,
+               topology: str = "auto", topology_layer: int | None = None) -> list[dict] | str:
     """The objects (or, for slurm-batch, the sbatch script) of one job of ``kind_name`` in ``config``'s platform.
 
     ``images`` maps a variant (gpu, neuron, ray) to the environment's image (:func:`eks_training.infra.tools.images.
     environment_images`), or is a function returning that map, called only once the arguments are known good;
     ``image`` overrides it. Training kinds read ``dataset`` (prepared under the FSx data path)
-    and train ``model``; ``data-prep`` tokenizes ``data_input`` with ``tokenizer`` into ``dataset``.
+    and train ``model``; ``data-prep`` tokenizes ``data_input`` with ``tokenizer`` into ``dataset`` (``eval_fraction``
+    and ``txt_document`` as data prep's flags; default: its defaults). ``name`` is the
+    job's name and so its checkpoint folder; default: the kind's name, so two kinds never share one (the command
+    line derives a unique name per render instead, :func:`derived_job_name`).
 
     With Kueue on, a kind Kueue integrates is submitted to its namespace's LocalQueue with ``priority`` (a training
     priority; default training-default) and, for a multi-node kind, the topology request
@@ -68,6 +79,7 @@ def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = No
     if kind.service is not None and not getattr(config.services, kind.service):
         raise RenderError(f"kind: {kind.name} needs services.{kind.service}, which environment {config.name!r} "
                           "leaves off")
+    name = name or kind.name
     namespace = namespace or config.training_namespaces[0].name
     if namespace not in [n.name for n in config.training_namespaces]:
         raise RenderError(f"--namespace: {namespace!r} is not a training namespace of {config.name!r}"
@@ -82,8 +94,11 @@ def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = No
         system = node_capacity(config.system_nodes.instance_type)
         workers = max(1, int(system.allocatable_cpu) // 2)
         memory = f"{max(1, int(system.allocatable_memory / 2**30) // 2)}Gi"
+        extra = {key: value for key, value in (("eval_fraction", eval_fraction), ("txt_document", txt_document))
+                 if value is not None}
         job = DataPrepJob(name=name, namespace=namespace, image=image or _image(config, images, "gpu"),
-                          input=data_input, tokenizer=tokenizer, dataset=dataset, workers=workers, memory=memory)
+                          input=data_input, tokenizer=tokenizer, dataset=dataset, workers=workers, memory=memory,
+                          **extra)
         request = topology_request(config, kind, "", topology, topology_layer)  # one pod: a request is refused
         return kind.render(job, PlacementNames(kueue=_kueue_submission(config, kind, namespace, priority, request)))
     limits = instance_type_limits(config)

@@ -180,6 +180,9 @@ def _version_check(config: PlatformConfig, today: date) -> CheckResult:
     if status == "extended":
         return CheckResult("eks-version", subject, "warn", f"extended support (billed) since "
                            f"{release.end_of_standard_support}, ends {release.end_of_extended_support}")
+    if status == "unreleased":
+        return CheckResult("eks-version", subject, "FAIL", f"not on EKS before {release.on_eks_since}; choose an older "
+                           "version until then")
     return CheckResult("eks-version", subject, "FAIL", f"support ended {release.end_of_extended_support}; choose a newer version")
 
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import io
+import ipaddress
 import os
 import re
 import shutil
 import subprocess
 import tarfile
 import tempfile
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -96,32 +98,42 @@ def _pull_chart(artifact: Artifact, helm: Path | None) -> tuple[bytes, str]:
 
         helm = helm_binary()
     with tempfile.TemporaryDirectory(prefix="eks-training-pull-") as scratch:
-        reference = artifact.source
-        if artifact.oci and artifact.oci_digest:
-            # Pulled by digest: helm (>= 3.18) refuses a registry answer whose manifest is not this one.
-            reference = f"{artifact.source}:{artifact.version}@{artifact.oci_digest}"
-        command = [str(helm), "pull", reference, "--destination", scratch]
-        command += ["--version", artifact.version] if not (artifact.oci and artifact.oci_digest) else []
-        if not artifact.oci:
-            command = [str(helm), "pull", artifact.chart, "--repo", artifact.source, "--version", artifact.version,
-                       "--destination", scratch]
+        if artifact.oci:
+            command = [str(helm), "pull", artifact.source, "--version", artifact.version]
+            if _on_loopback(artifact.source):
+                command.append("--plain-http")  # a registry on this machine (a local mirror) speaks plain HTTP
+        else:
+            command = [str(helm), "pull", artifact.chart, "--repo", artifact.source, "--version", artifact.version]
+        command += ["--destination", scratch]
+        # Helm's own state goes to the scratch folder: a user's repositories or registry logins must not change a pull.
         env = {**os.environ, "HELM_CACHE_HOME": f"{scratch}/.cache", "HELM_CONFIG_HOME": f"{scratch}/.config",
                "HELM_DATA_HOME": f"{scratch}/.data"}
         done = subprocess.run(command, capture_output=True, text=True, timeout=_HELM_TIMEOUT_S, env=env, check=False)
         if done.returncode != 0:
             message = next((line for line in done.stderr.splitlines() if line.strip()), "no message")
-            raise upstream.UpstreamError(f"helm pull {reference} failed: {message.strip()}")
+            raise upstream.UpstreamError(f"helm pull {artifact.source} {artifact.version} failed: {message.strip()}")
         packages = sorted(Path(scratch).glob("*.tgz"))
         if len(packages) != 1:
-            raise upstream.UpstreamError(f"helm pull {reference} left {len(packages)} packages, expected one")
+            raise upstream.UpstreamError(f"helm pull {artifact.source} left {len(packages)} packages, expected one")
         verified_by = "unverified"
         if artifact.oci_digest:
+            # What the registry served is the manifest with this digest (helm prints it, having checked the blobs).
             printed = _OCI_DIGEST.search(done.stdout + done.stderr)
-            if printed is None or printed.group(1) != artifact.oci_digest:
-                got = printed.group(1) if printed else "no digest printed"
+            got = printed.group(1) if printed else "no digest printed by helm pull"
+            if got != artifact.oci_digest:
                 raise upstream.DigestMismatch(artifact, packages[0], "OCI manifest digest", artifact.oci_digest, got)
             verified_by = "oci manifest digest"
         return packages[0].read_bytes(), verified_by
+
+
+def _on_loopback(reference: str) -> bool:
+    host = urllib.parse.urlsplit(reference.replace("oci://", "http://", 1)).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _fetch_tree(artifact: Artifact, cache: Path, download: Download) -> Outcome:

@@ -109,8 +109,8 @@ def test_equal_tolerations_against_valueless_pool_taints_schedule_nowhere(prod, 
                                     '"operator": "Equal", "value": "true", "effect": "NoSchedule"')
     report = _check(prod, json.loads(text), snapshot=snap)
     failed = {f.subject for f in _failures(report, "scheduling")}
-    assert "job mpijob: MPIJob train worker" in failed and "job neuron-job: Job train" in failed
-    mpi = next(f for f in _failures(report, "scheduling") if f.subject == "job mpijob: MPIJob train worker")
+    assert "job mpijob: MPIJob mpijob worker" in failed and "job neuron-job: Job neuron-job" in failed
+    mpi = next(f for f in _failures(report, "scheduling") if f.subject == "job mpijob: MPIJob mpijob worker")
     assert "taint nvidia.com/gpu:NoSchedule not tolerated" in mpi.message
 
 
@@ -118,7 +118,7 @@ def test_jobs_that_fit_only_node_groups_at_zero_are_refused(prod, prod_jobs):
     snap = load_snapshot(copy.deepcopy(prod.template))
     snap.node_sources = [s for s in snap.node_sources if s.kind != "Karpenter pool"]
     report = _check(prod, prod_jobs, snapshot=snap)
-    neuron = next(f for f in _failures(report, "scheduling") if f.subject == "job neuron-job: Job train")
+    neuron = next(f for f in _failures(report, "scheduling") if f.subject == "job neuron-job: Job neuron-job")
     assert "fits only node group trn1-nodes, which never has a node" in neuron.message
 
 
@@ -153,8 +153,11 @@ def test_cert_manager_pinning_only_its_controller_fails(prod, prod_jobs):
 
 
 def _karpenter_statements(template):
-    policy = next(r for lid, r in template["Resources"].items()
-                  if lid.startswith("KarpenterControllerRoleDefaultPolicy"))
+    """The statements of the policy attached to the role Karpenter's Pod Identity association hands out."""
+    (role,) = [r["Properties"]["RoleArn"]["Fn::GetAtt"][0] for r in template["Resources"].values()
+               if r["Type"] == "AWS::EKS::PodIdentityAssociation" and r["Properties"]["ServiceAccount"] == "karpenter"]
+    policy = next(r for r in template["Resources"].values() if r["Type"] == "AWS::IAM::Policy"
+                  and {"Ref": role} in r["Properties"]["Roles"])
     return policy["Properties"]["PolicyDocument"]["Statement"]
 
 
@@ -261,7 +264,7 @@ def test_check_command_reads_a_synthesized_template(prod, tmp_path):
     text = out.getvalue()
     assert status == 0, text[-2000:]
     assert text.rstrip().endswith("0 failures: PASS")
-    worker = next(line for line in text.splitlines() if line.startswith("job mpijob: MPIJob train worker"))
+    worker = next(line for line in text.splitlines() if line.startswith("job mpijob: MPIJob mpijob worker"))
     assert "Karpenter pool gpu-h100 (p5.48xlarge)" in worker
 
 

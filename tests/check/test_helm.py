@@ -77,7 +77,7 @@ def test_importing_the_module_does_not_load_aws_cdk() -> None:
 @pytest.mark.parametrize(("chart", "version", "folder"), [
     ("volcano", "1.15.1", "volcano-1.15.1"),
     ("oci://public.ecr.aws/karpenter/karpenter", "1.14.1", "karpenter-1.14.1"),
-    ("oci://quay.io/jetstack/charts/cert-manager", "v1.19.1", "cert-manager-v1.19.1"),
+    ("oci://quay.io/jetstack/charts/cert-manager", "v1.21.1", "cert-manager-v1.21.1"),
     ("oci://ghcr.io/slinkyproject/charts/slurm-operator", "1.2.1", "slurm-operator-1.2.1"),
     ("oci://ghcr.io/slinkyproject/charts/slurm-operator-crds", "1.2.1", "slurm-operator-crds-1.2.1"),
     ("aws-efa-k8s-device-plugin", "v0.5.30", "aws-efa-k8s-device-plugin-v0.5.30"),
@@ -86,7 +86,7 @@ def test_importing_the_module_does_not_load_aws_cdk() -> None:
     ("kuberay-operator", "1.7.0", "kuberay-operator-1.7.0"),
     # The release spelling of the version may differ from the folder's by a leading "v".
     ("nvidia-device-plugin", "v0.20.0", "nvidia-device-plugin-0.20.0"),
-    ("oci://quay.io/jetstack/charts/cert-manager", "1.19.1", "cert-manager-v1.19.1"),
+    ("oci://quay.io/jetstack/charts/cert-manager", "1.21.1", "cert-manager-v1.21.1"),
 ])
 def test_chart_source_finds_the_pinned_chart(chart: str, version: str, folder: str) -> None:
     assert helm.chart_source(chart, version) == _chart(folder)
@@ -244,7 +244,7 @@ def test_subchart_values_are_judged_by_the_subchart_under_its_alias() -> None:
 
 @requires_charts
 def test_cert_manager_schema_errors_are_reported_at_their_key() -> None:
-    chart = _chart("cert-manager-v1.19.1")
+    chart = _chart("cert-manager-v1.21.1")
     assert helm.unknown_value_paths(chart, {"crds": {"enabled": True}, "nodeSelector": _SYSTEM,
                                             "webhook": {"nodeSelector": _SYSTEM},
                                             "cainjector": {"nodeSelector": _SYSTEM},

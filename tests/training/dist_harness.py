@@ -4,16 +4,22 @@ the command line does (with its exit watchdog), then writes this rank's losses a
 
 Test-only switches, in the environment: HARNESS_TRACE=1 records the global sample indices this rank trained
 on (OUT_DIR/trace-rank-R.json); HARNESS_HANG_RANK=R makes rank R stop before the final barrier, as a rank
-stuck at exit would.
+stuck at exit would; HARNESS_VANISH_IN_TEARDOWN=1 makes rank 1 vanish (SIGKILL) when it tears its process group
+down, and rank 0 block after its own teardown in a native call that holds the GIL, as gloo's destructor was seen
+to (joining its threads at the last reference's drop), so only a watchdog that needs no GIL can end it.
 """
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import json
 import os
+import signal
 import sys
 import time
+
+import torch.distributed as dist
 
 from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
 
@@ -35,8 +41,22 @@ def _traced_batch_at(original):
     return batch_at
 
 
+def _vanish_in_teardown(rank: int) -> None:
+    real_destroy = dist.destroy_process_group
+
+    def destroy(group=None):
+        if rank == 1:
+            os.kill(os.getpid(), signal.SIGKILL)
+        real_destroy(group)
+        ctypes.PyDLL(None).sleep(3600)  # PyDLL keeps the GIL during the call
+
+    dist.destroy_process_group = destroy
+
+
 if __name__ == "__main__":
     out_dir, argv = sys.argv[1], sys.argv[2:]
+    if os.environ.get("HARNESS_VANISH_IN_TEARDOWN"):
+        _vanish_in_teardown(int(os.environ.get("RANK", "0")))
     if os.environ.get("HARNESS_TRACE"):
         TokenDataset.batch_at = _traced_batch_at(TokenDataset.batch_at)
     config = parse_config(argv)

@@ -280,3 +280,76 @@ def test_a_missing_optional_package_names_the_flag_its_value_and_the_install() -
     assert (error.field, error.value) == ("--format", "parquet")
     assert error.allowed == ("pip install 'eks-training[data-prep]' first (this needs the Python package "
                              "'no_such_package_for_this_test', which is not installed)")
+
+
+def test_a_few_txt_files_still_get_an_eval_document_whatever_the_workers(corpus: dict, tmp_path: Path) -> None:
+    # Three one-document files at --eval-fraction 0.01: the hash draw alone would almost surely hold out none.
+    root = tmp_path / "books"
+    root.mkdir()
+    texts = make_documents(3, 11)
+    for index, text in enumerate(texts):
+        (root / f"book-{index}.txt").write_text(text)
+    eod_id = corpus["tokenizer"].token_to_id(EOD)
+    splits = {}
+    for workers in (1, 2):
+        out = tmp_path / f"w{workers}"
+        prepare(PrepOptions(input=str(root), output=str(out), tokenizer=str(corpus["tokenizer_path"]),
+                            eval_fraction=0.01, workers=workers, progress=False))
+        splits[workers] = {split: sorted(decode_documents(corpus["tokenizer"], read_split(out / split)[1], eod_id))
+                           for split in ("train", "eval")}
+        assert [read_split(out / split)[0]["documents"] for split in ("train", "eval")] == [2, 1]
+    assert splits[1] == splits[2] and sorted(splits[1]["train"] + splits[1]["eval"]) == sorted(texts)
+
+
+def test_a_failed_run_leaves_nothing_behind_and_the_retry_needs_no_overwrite(corpus: dict, tmp_path: Path) -> None:
+    root = tmp_path / "in"
+    root.mkdir()
+    (root / "a.txt").write_text("a good first document " * 50)
+    (root / "b.txt").write_bytes("caf\u00e9".encode("latin-1"))  # read after a.txt: fails mid-run
+    out = tmp_path / "out"
+    options = dict(input=str(root), output=str(out), tokenizer=str(corpus["tokenizer_path"]), progress=False)
+    with pytest.raises(ValueError, match="UTF-8 text"):
+        prepare(PrepOptions(**options))
+    assert list(out.iterdir()) == [] and [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+    (root / "b.txt").write_text("a good second document")
+    result = prepare(PrepOptions(**options))
+    assert result["splits"]["train"]["documents"] + result["splits"].get("eval", {"documents": 0})["documents"] == 2
+    # The tokenizer travels with the tokens (export copies it beside the model).
+    assert (out / "train" / "tokenizer.json").read_bytes() == Path(corpus["tokenizer_path"]).read_bytes()
+
+
+def test_a_llama_3_style_tokenizer_gets_its_beginning_of_text_token(corpus: dict, tmp_path: Path) -> None:
+    from tokenizers import processors
+
+    tokenizer = Tokenizer.from_file(str(corpus["tokenizer_path"]))
+    tokenizer.add_special_tokens(["<|begin_of_text|>"])
+    bos = tokenizer.token_to_id("<|begin_of_text|>")
+    tokenizer.post_processor = processors.TemplateProcessing(single="<|begin_of_text|> $A",
+                                                             special_tokens=[("<|begin_of_text|>", bos)])
+    tokenizer.save(str(tmp_path / "tokenizer.json"))
+    (tmp_path / "in").mkdir()
+    texts = ["one document here", "and a second one"]
+    (tmp_path / "in" / "a.txt").write_text("\n".join(texts))
+    prepare(PrepOptions(input=str(tmp_path / "in"), output=str(tmp_path / "out"), tokenizer=str(tmp_path),
+                        txt_document="line", eval_fraction=0, progress=False))
+    meta, tokens = read_split(tmp_path / "out" / "train")
+    eod = tokenizer.token_to_id(EOD)
+    expected = [t for text in texts for t in [bos, *tokenizer.encode(text, add_special_tokens=False).ids, eod]]
+    assert meta["bos_token_id"] == bos and tokens == expected
+    # The byte-level BPE without a post-processor (GPT-2 style) gets none.
+    prepare(PrepOptions(input=str(tmp_path / "in"), output=str(tmp_path / "plain"),
+                        tokenizer=str(corpus["tokenizer_path"]), txt_document="line", eval_fraction=0, progress=False))
+    assert read_split(tmp_path / "plain" / "train")[0]["bos_token_id"] is None
+
+
+def test_shards_shorter_than_a_sample_are_read_together_not_skipped(tmp_path: Path) -> None:
+    from eks_training.training.data import write_token_dir
+
+    # Ten 7-token shards (documents of small workers, or a tail) and seq_len 16: alone, none holds a sample.
+    shards = [[100 + 10 * shard + i for i in range(7)] for shard in range(10)]
+    write_token_dir(tmp_path, shards, 256)
+    dataset = TokenDataset(tmp_path, seq_len=16, micro_batch_size=1, shuffle=False)
+    stream = [token for shard in shards for token in shard]  # write_token_dir names them in this order
+    assert len(dataset) == (len(stream) - 1) // 16
+    rows = dataset.rows(0, len(dataset)).tolist()
+    assert rows == [stream[i * 16:i * 16 + 17] for i in range(len(dataset))]

@@ -1,7 +1,8 @@
 """The training images' Dockerfiles, checked without Docker: hadolint, pinned bases, pins shared with the
-requirements files and the platform's versions, what the MPI workers' sshd is told, and the build context.
+requirements files and the platform's versions, how the trainer gets in, the GPU image's nccl-tests stage, what the
+MPI workers' sshd is told, and the build context. (That every pin exists: test_dockerfile_pins_resolve.py.)
 
-The parsing helpers here are also what test_image_contract.py uses to read the GPU image's pip installs.
+The parsing helpers here are also what test_image_contract.py and test_dockerfile_pins_resolve.py use.
 """
 
 from __future__ import annotations
@@ -82,6 +83,13 @@ def _commands(run: str) -> list[list[str]]:
     return [c for c in commands + [current] if c]
 
 
+def _run_commands(path: Path) -> list[list[str]]:
+    """Every shell command of the RUN steps, in words (ARG defaults expanded)."""
+    steps = instructions(path)
+    values = arg_defaults(steps)
+    return [command for keyword, rest in steps if keyword == "RUN" for command in _commands(expand(rest, values))]
+
+
 def pip_installs(path: Path) -> list[PipInstall]:
     """Every `pip install` the Dockerfile runs, with ARG defaults and ENV-free `$VIRTUAL_ENV` resolved."""
     steps = instructions(path)
@@ -158,19 +166,37 @@ def test_base_images_are_pinned(dockerfile: Path) -> None:
             f"{dockerfile.name}: FROM {image} is not pinned to a tag or digest"
 
 
+#: Where every image keeps the trainer: core/ and training/ as eks_training.core and eks_training.training.
+TRAINER_ROOT = "/opt/eks-training"
+
+
+def trainer_copies(path: Path) -> list[tuple[str, str]]:
+    """(source, destination) of each COPY from the build context (COPY --from=<stage> is not the context)."""
+    copies = []
+    for keyword, rest in instructions(path):
+        if keyword == "COPY" and "--from=" not in rest:
+            words = [w for w in rest.split() if not w.startswith("--")]
+            copies.append((words[0], words[-1]))
+    return copies
+
+
 @pytest.mark.parametrize("dockerfile", DOCKERFILES, ids=lambda p: p.name)
-def test_python_pins_match_the_requirements_files_and_the_package_goes_in_without_deps(dockerfile: Path) -> None:
+def test_python_pins_match_the_requirements_files_and_the_trainer_is_copied_in(dockerfile: Path) -> None:
     installs = pip_installs(dockerfile)
     expected = requirement_pins("requirements.txt", "requirements-dev.txt")
     for install in installs:
         for name, version in pins(install.requirements).items():
             if name in expected:  # ray and pip are pinned only here
                 assert version == expected[name], f"{dockerfile.name}: {name}=={version}, requirements say {expected[name]}"
-    project = [i for i in installs if i.local]
-    # Exactly one install of the copied source, --no-deps: the library's CDK dependencies stay out of the image.
-    assert len(project) == 1 and "--no-deps" in project[0].flags and not project[0].requirements
-    copies = [rest.split() for keyword, rest in instructions(dockerfile) if keyword == "COPY"]
-    assert [c[-1] for c in copies] == project[0].local and all(c[-2] == "." for c in copies)
+    # No pip install of the project: its metadata would name the CDK dependencies and every package of pyproject,
+    # whose folders are not in the build context. The two folders the trainer needs are copied as they are.
+    assert not any(i.local for i in installs), f"{dockerfile.name}: pip installs a local path"
+    assert trainer_copies(dockerfile) == [("core", f"{TRAINER_ROOT}/eks_training/core"),
+                                          ("training", f"{TRAINER_ROOT}/eks_training/training")]
+    # ... and put on the interpreter's path by a .pth file in the site-packages of the Python that runs the trainer.
+    written = [c for c in _run_commands(dockerfile) if c[:3] == ["printf", "%s\\n", TRAINER_ROOT]]
+    assert len(written) == 1 and written[0][3] == ">", written
+    assert written[0][4].endswith("/eks-training.pth") and "sysconfig.get_path(" in written[0][4], written
 
 
 def _extra(name: str) -> set[str]:
@@ -194,8 +220,6 @@ _EXTRAS = {"Dockerfile.gpu": ("training", "data-prep"), "Dockerfile.ray": ("trai
 def test_images_install_every_dependency_their_commands_need(name: str) -> None:
     # Read from pyproject's extras, so a dependency added to the trainer fails here until every image has it.
     needed = set().union(*(_extra(extra) for extra in _EXTRAS[name])) | {"boto3", "pyyaml"}
-    if name == "Dockerfile.gpu":
-        needed.add("pydantic")  # `eks-training data prepare`: the CLI module imports the config models
     installed = {n for i in pip_installs(REPO / "training" / name) for n in pins(i.requirements)}
     assert needed - installed - _FROM_BASE.get(name, set()) == set()
     assert "ray" in installed or name != "Dockerfile.ray"  # Ray Train for the RayJob entrypoint
@@ -227,8 +251,11 @@ def _printed_file(dockerfile: Path, target: str) -> list[str]:
     raise AssertionError(f"{dockerfile.name} writes no {target}")
 
 
-def test_mpi_worker_sshd_serves_root_and_non_root_operator_setups() -> None:
-    dockerfile = REPO / "training" / "Dockerfile.gpu"
+@pytest.mark.parametrize("name", ["Dockerfile.gpu", "Dockerfile.neuron"])
+def test_mpi_worker_sshd_serves_root_and_non_root_operator_setups(name: str) -> None:
+    # Both images run MPIJobs: the GPU one for mpirun training and the health check, the Neuron one for the health
+    # check (nccom-test launches over MPI); their workers run /usr/sbin/sshd -De as the image's user.
+    dockerfile = REPO / "training" / name
     server = _printed_file(dockerfile, "/etc/ssh/sshd_config")
     client = _printed_file(dockerfile, "/etc/ssh/ssh_config.d/mpi-operator.conf")
     options = [line.split(None, 1) for line in server]
@@ -241,13 +268,62 @@ def test_mpi_worker_sshd_serves_root_and_non_root_operator_setups() -> None:
     assert {value for key, value in options if key == "HostKey"} == {f"{home}/.ssh/id_rsa", "/root/.ssh/id_rsa"}
     assert ("UsePAM", "no") in [tuple(o) for o in options] and ("StrictModes", "no") in [tuple(o) for o in options]
     setenv = dict(item.split("=", 1) for key, value in options if key == "SetEnv" for item in value.split())
-    path = setenv["PATH"].split(":")
-    # Sessions sshd starts (mpirun's daemons, then torchrun) find the venv first and Open MPI's daemon.
-    assert path[0] == "/opt/venv/bin" and "/opt/amazon/openmpi/bin" in path and "/usr/bin" in path
+    if name == "Dockerfile.gpu":
+        path = setenv["PATH"].split(":")
+        # Sessions sshd starts (mpirun's daemons, then torchrun or all_reduce_perf) find the venv first, Open MPI's
+        # daemon and nccl-tests.
+        assert path[0] == "/opt/venv/bin" and "/opt/amazon/openmpi/bin" in path and "/usr/bin" in path
+        assert "/opt/nccl-tests/bin" in path
+    else:
+        # The DLC sets PATH and LD_LIBRARY_PATH (Neuron tools, Open MPI, EFA): sshd passes the build's values on.
+        assert setenv["PATH"] == "${PATH}" and setenv["LD_LIBRARY_PATH"] == "${LD_LIBRARY_PATH}"
     assert "StrictHostKeyChecking no" in " ".join(client) and "UserKnownHostsFile /dev/null" in " ".join(client)
     runs = " ".join(rest for keyword, rest in instructions(dockerfile) if keyword == "RUN")
     assert "rm -f /etc/ssh/ssh_host_*" in runs  # no host private key shared by every container of the image
     assert re.search(r"useradd [^&]*--uid 1000 [^&]*trainer", runs)
+
+
+def stages(path: Path) -> dict[str, list[tuple[str, str]]]:
+    """Stage name (``final`` for the last, unnamed one) -> its instructions after FROM (with FROM itself first)."""
+    result: dict[str, list[tuple[str, str]]] = {}
+    current: list[tuple[str, str]] | None = None
+    for keyword, rest in instructions(path):
+        if keyword == "FROM":
+            words = rest.split()
+            name = words[2] if len(words) == 3 and words[1].upper() == "AS" else "final"
+            current = result.setdefault(name, [])
+        if current is not None:
+            current.append((keyword, rest))
+    return result
+
+
+def test_the_gpu_image_carries_nccl_tests_built_against_its_own_cuda_and_mpi() -> None:
+    from eks_training.workloads.job_healthcheck import NCCL_ALL_REDUCE
+
+    dockerfile = REPO / "training" / "Dockerfile.gpu"
+    parts = stages(dockerfile)
+    bases = dict(zip(parts, base_images(dockerfile)))
+    assert set(parts) == {"nccl-tests", "final"}
+    # The build stage is NVIDIA's devel image of exactly the runtime base's CUDA version and Ubuntu release.
+    build = re.fullmatch(r"nvidia/cuda:(\d+\.\d+\.\d+)-devel-(ubuntu[\d.]+)", bases["nccl-tests"])
+    final = re.fullmatch(r"nvidia/cuda:(\d+\.\d+\.\d+)-runtime-(ubuntu[\d.]+)", bases["final"])
+    assert build and final and build.groups() == final.groups(), bases
+    # ... and torch's CUDA (PyPI's 2.13 wheels are CUDA 13.0 builds) has the base's CUDA major version.
+    torch = {n: v for i in pip_installs(dockerfile) for n, v in pins(i.requirements).items()}["torch"]
+    assert (torch.split(".")[:2], build.group(1).split(".")[0]) == (["2", "13"], "13")
+    # MPI=1 against the EFA installer's Open MPI, the one whose mpirun the launcher runs; same installer version.
+    build_runs = " ".join(rest for keyword, rest in parts["nccl-tests"] if keyword == "RUN")
+    assert "MPI=1" in build_runs and "MPI_HOME=/opt/amazon/openmpi" in build_runs
+    assert re.search(r"git clone --depth 1 --branch \$\{NCCL_TESTS_VERSION\} https://github.com/NVIDIA/nccl-tests.git",
+                     build_runs)
+    assert sum("efa_installer.sh" in rest for keyword, rest in parts["nccl-tests"] + parts["final"]) == 2
+    assert re.search(r"ARG NCCL_TESTS_VERSION=v\d+\.\d+\.\d+", "\n".join(f"{k} {r}" for k, r in parts["nccl-tests"]))
+    # Only the built binaries reach the runtime image, onto PATH (the health check calls all_reduce_perf by name).
+    copies = [rest for keyword, rest in parts["final"] if keyword == "COPY" and "--from=" in rest]
+    assert copies == ["--from=nccl-tests /opt/nccl-tests/bin /opt/nccl-tests/bin"]
+    assert "cp /tmp/nccl-tests/build/*_perf /opt/nccl-tests/bin/" in build_runs and NCCL_ALL_REDUCE.endswith("_perf")
+    env = " ".join(rest for keyword, rest in parts["final"] if keyword == "ENV")
+    assert "/opt/nccl-tests/bin" in re.search(r"PATH=(\S+)", env).group(1).split(":")
 
 
 # ---------------------------------------------------------------------------------------- build context
@@ -306,18 +382,15 @@ def build_context(target: Path) -> Path:
     return target
 
 
-def test_build_context_holds_only_the_package() -> None:
+def test_build_context_holds_only_what_the_trainer_imports() -> None:
     rules = dockerignore_rules()
-    assert dockerignore_admits("pyproject.toml", rules) and dockerignore_admits("README.md", rules)
-    assert dockerignore_admits("training/data_prep.py", rules) and dockerignore_admits("infra/environments/dev.yaml", rules)
-    for path in ("tests/training/test_data_prep.py", ".venv/bin/python", "node_modules/x/index.js", "cdk.out/a.json",
-                 ".git/HEAD", "docs/architecture-dev.png", "training/__pycache__/data.cpython-311.pyc", "app.py"):
+    for path in ("core/versions.py", "training/data_prep.py", "training/Dockerfile.gpu", "training/configs/x.yaml"):
+        assert dockerignore_admits(path, rules), path
+    for path in ("infra/environments/dev.yaml", "constructs/karpenter.py", "workloads/imports/sources.json",
+                 "pyproject.toml", "README.md", "tests/training/test_data_prep.py", ".venv/bin/python",
+                 "node_modules/x/index.js", "cdk.out/a.json", ".git/HEAD", "training/__pycache__/data.cpython-311.pyc",
+                 "app.py"):
         assert not dockerignore_admits(path, rules), path
-    # Whatever the repository holds at top level, only the package's folders (as pyproject maps them) reach the build.
-    import tomllib
-
-    folders = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"].values())
-    for folder in folders:
-        assert dockerignore_admits(f"{folder}/any_module.py", rules), folder
-    top = {p.name for p in REPO.iterdir() if dockerignore_admits(p.name, rules)}
-    assert top == {"pyproject.toml", "README.md"} | {f for f in folders if (REPO / f).exists()}
+    # Whatever the repository holds at top level, only core/ and training/ reach the build: training imports no
+    # other part of the package (tests/test_layers.py).
+    assert {p.name for p in REPO.iterdir() if dockerignore_admits(p.name, rules)} == {"core", "training"}

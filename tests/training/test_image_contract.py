@@ -1,14 +1,15 @@
 """The GPU image's Python layer suffices, proven without Docker.
 
 A fresh virtual environment (no system site-packages) gets exactly the packages training/Dockerfile.gpu
-installs, read from its `pip install` lines, plus the project installed `--no-deps` from a copy of the build
-context that .dockerignore lets through, as the Dockerfile's `COPY . /src` + `pip install --no-deps /src` do.
-Then the commands the rendered jobs run are run with that environment alone on PATH: the data-prep job
-(`eks-training data prepare`, the console script, with no CDK installed) and the trainer through torchrun
-exactly as `torchrun_command` renders it (3 steps on CPU); the checkpoint sidecar's module is imported with
-the trainer's (each extra torch start costs seconds, so it is not run separately).
+installs, read from its `pip install` lines, plus the trainer as the Dockerfile puts it there: core/ and training/
+of a copy of the build context that .dockerignore lets through, copied under one folder that a .pth file in the
+venv's site-packages names (the Dockerfile's two COPY lines and its printf). Then the commands the rendered jobs
+run are run with that environment alone on PATH: the data-prep job (`python -m eks_training.training.data_prep`,
+as `DataPrepJob.command` renders it, with no CDK installed) and the trainer through torchrun exactly as
+`torchrun_command` renders it (3 steps on CPU); the checkpoint sidecar's module is imported with the trainer's
+(each extra torch start costs seconds, so it is not run separately).
 
-The one substitution: the Dockerfile takes torch from the CUDA index (download.pytorch.org/whl/cu128); here
+The one substitution: the Dockerfile takes PyPI's torch, the CUDA 13.0 build with gigabytes of CUDA wheels; here
 the same torch version comes as the build this test environment runs (the CPU one, e.g. 2.13.0+cpu), which
 pip finds where it found that one (on this machine: the wheel on local disk, /opt/wheels). Everything else
 is installed as written, `pip==25.3` included (without byte-compiling, which only costs time). The
@@ -22,6 +23,7 @@ import json
 import math
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
@@ -32,12 +34,12 @@ from pathlib import Path
 import pytest
 from tokenizers import Tokenizer, models, pre_tokenizers
 
+from eks_training.workloads.job_data_prep import DATA_PREP_MODULE
 from eks_training.workloads.job_pods import TrainingJob, c10d_rendezvous, torchrun_command
-from test_dockerfiles import REPO, build_context, pip_installs
+from test_dockerfiles import REPO, TRAINER_ROOT, build_context, pip_installs, pins, trainer_copies
 from training_helpers import read_records
 
 DOCKERFILE = REPO / "training" / "Dockerfile.gpu"
-CUDA_INDEX_PREFIX = "https://download.pytorch.org/whl/cu"
 
 
 def _clean_env(venv: Path) -> dict[str, str]:
@@ -66,21 +68,24 @@ def image_venv(tmp_path_factory: pytest.TempPathFactory) -> dict:
     installs = pip_installs(DOCKERFILE)
     assert installs, "Dockerfile.gpu installs nothing with pip"
     for install in installs:
-        if install.local:  # the project's own source: from the .dockerignore'd context, as COPY . /src sends it
-            targets = [str(build_context(root / "context"))]
-        else:
-            targets = install.requirements
-        index = []
-        if install.index_url and install.index_url.startswith(CUDA_INDEX_PREFIX):
-            # The CUDA build -> the build of the same version this test environment runs (the CPU one), so pip
+        targets = install.requirements
+        if "torch" in pins(install.requirements):
+            # PyPI's CUDA build -> the build of the same version this test environment runs (the CPU one), so pip
             # takes it from where it took that one instead of fetching gigabytes of CUDA libraries.
             local = version("torch")
             assert [f"torch=={local.split('+')[0]}"] == install.requirements, (install.requirements, local)
             targets = [f"torch=={local}"]
-        elif install.index_url:
-            index = ["--index-url", install.index_url]
+        index = ["--index-url", install.index_url] if install.index_url else []
         # --no-compile: byte-compiling torch's thousands of modules is most of the install time and proves nothing.
         _run([venv / "bin" / "pip", "install", "--quiet", "--no-compile", *install.flags, *index, *targets], env, root)
+    # The trainer, as the Dockerfile's COPY lines and .pth file put it: from the .dockerignore'd context.
+    context = build_context(root / "context")
+    image_root = root / TRAINER_ROOT.lstrip("/")
+    for source, destination in trainer_copies(DOCKERFILE):
+        shutil.copytree(context / source, root / destination.lstrip("/"))
+    purelib = _run([venv / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                   env, root).stdout.strip()
+    Path(purelib, "eks-training.pth").write_text(f"{image_root}\n")
     return {"venv": venv, "env": env, "seconds": time.monotonic() - started}
 
 
@@ -104,8 +109,8 @@ def test_gpu_image_python_layer_runs_the_rendered_jobs(image_venv: dict, tmp_pat
     python = venv / "bin" / "python"
     print(f"\nimage venv built in {image_venv['seconds']:.1f} s")
 
-    # The package comes from the venv (not this checkout), and neither CDK nor the platform code is in it or needed;
-    # the trainer, data-prep and sidecar modules all import.
+    # The package comes from the image's folder (not this checkout), and neither CDK nor the platform code is in it
+    # or needed; the trainer, data-prep and sidecar modules all import.
     started = time.monotonic()
     probe = _run([python, "-c", (
         "import sys, importlib.util\n"
@@ -114,7 +119,8 @@ def test_gpu_image_python_layer_runs_the_rendered_jobs(image_venv: dict, tmp_pat
         "print(importlib.util.find_spec('aws_cdk') is None)\n"
         "print(sorted(m for m in sys.modules if m.startswith(('aws_cdk', 'jsii', 'eks_training.infra',"
         " 'eks_training.constructs', 'eks_training.workloads'))))")], env, tmp_path).stdout.splitlines()
-    assert probe[0].startswith(str(venv)) and probe[1:] == ["True", "[]"]
+    assert probe[0] == str(venv.parent / TRAINER_ROOT.lstrip("/") / "eks_training" / "training")
+    assert probe[1:] == ["True", "[]"]
     print(f"first import of the trainer modules (torch's bytecode compiled here): {time.monotonic() - started:.1f} s")
 
     # JupyterHub's GPU profiles start this image with the singleuser server: the command must be there.
@@ -130,8 +136,8 @@ def test_gpu_image_python_layer_runs_the_rendered_jobs(image_venv: dict, tmp_pat
         for _ in range(300):
             handle.write(json.dumps({"text": " ".join(rng.choice(words) for _ in range(rng.randint(10, 60)))}) + "\n")
     started = time.monotonic()
-    # The console script pip installed: the CLI runs without CDK (not installed here at all).
-    prepared = _run([venv / "bin" / "eks-training", "data", "prepare", "--input", tmp_path / "corpus",
+    # The module the data-prep Job runs (python -m, as DataPrepJob.command renders it), without CDK.
+    prepared = _run([python, "-m", DATA_PREP_MODULE, "--input", tmp_path / "corpus",
                      "--output", tmp_path / "data", "--tokenizer", tmp_path / "tokenizer.json",
                      "--eval-fraction", "0.1", "--no-progress"], env, tmp_path)
     print(f"data prep in the image venv: {time.monotonic() - started:.1f} s; {prepared.stdout.strip()}")

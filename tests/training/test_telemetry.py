@@ -422,3 +422,23 @@ def test_a_training_run_with_emf_prints_cloudwatch_records(token_data, tmp_path,
         assert (record["Namespace"], record["Job"]) == ("ai-research", "llm-run")
         names = {m["Name"] for m in record["_aws"]["CloudWatchMetrics"][0]["Metrics"]}
         assert {"loss", "tokens_per_second"} <= names and all(isinstance(record[n], (int, float)) for n in names)
+
+
+def test_a_metrics_file_in_a_missing_folder_is_created_and_an_unusable_one_is_one_line(token_data, tmp_path):
+    from eks_training.training.config import ConfigError, parse_config
+    from eks_training.training.device import select_runtime
+    from eks_training.training.train import train
+    from training_helpers import TINY_FLAGS, read_records
+
+    target = tmp_path / "runs" / "llm" / "metrics.jsonl"
+    train(parse_config(["--data", str(token_data), *TINY_FLAGS, "--max-steps", "3", "--metrics-file", str(target)]),
+          select_runtime("cpu", env={}))
+    assert [r["step"] for r in read_records(target) if "loss" in r] == [1, 2, 3]
+
+    (tmp_path / "a-file").write_text("")
+    bad = tmp_path / "a-file" / "metrics.jsonl"
+    with pytest.raises(ConfigError) as raised:  # before the model is built: on every rank alike
+        train(parse_config(["--data", str(token_data), *TINY_FLAGS, "--max-steps", "3", "--metrics-file", str(bad)]),
+              select_runtime("cpu", env={}))
+    assert str(raised.value) == (f"--metrics-file='{bad}' is not allowed: a file path in a folder this process can "
+                                 "create and write (File exists)")

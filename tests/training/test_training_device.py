@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import datetime
 import sys
 import types
 from pathlib import Path
@@ -71,6 +72,8 @@ def test_xla_runtime_routes_through_torch_xla(fake_xla: list[tuple], monkeypatch
     assert not runtime.reads_host_every_step
     runtime.init_process_group()
     assert joined == [(("xla",), {"init_method": "xla://"})]
+    runtime.init_process_group(30)  # --collective-timeout bounds the group's collectives
+    assert joined[1] == (("xla",), {"init_method": "xla://", "timeout": datetime.timedelta(seconds=30)})
     parameter = torch.nn.Parameter(torch.ones(2))
     parameter.grad = torch.ones(2)
     optimizer = torch.optim.SGD([parameter], lr=0.5)
@@ -120,7 +123,7 @@ def test_ranks_leave_together_unless_one_failed(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(device_module.dist, "barrier", lambda **kwargs: calls.append("barrier"))
     monkeypatch.setattr(device_module.dist, "destroy_process_group", lambda: calls.append("destroy"))
     runtime = select_runtime("cpu", env={})
-    monkeypatch.setattr(runtime, "init_process_group", lambda: None)
+    monkeypatch.setattr(runtime, "init_process_group", lambda timeout=None: None)
     with pytest.raises(RuntimeError) if fails else contextlib.nullcontext():
         with device_module.running(runtime):
             if fails:

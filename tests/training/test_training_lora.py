@@ -17,6 +17,7 @@ from eks_training.training.lora import LoRALinear
 from eks_training.training.model import LlamaDecoder, ModelArgs
 from eks_training.training.parallel import build_for_training
 from eks_training.training.train import train
+from eks_training.training.weights import decoder_args, hf_name, our_name
 
 from training_helpers import TINY_FLAGS
 
@@ -47,12 +48,13 @@ def test_lora_checkpoint_holds_adapters_only_and_exports_merged(token_data: Path
     assert export.main(["merge", "--checkpoint-dir", str(tmp_path / "lora"), "--out", str(out), "--dtype", "fp32"]) == 0
     weights = load_file(str(out / "model.safetensors"))
     assert not any("lora" in name or ".base." in name for name in weights)
-    assert set(load_file(str(out / "adapter_model.safetensors"))) == {
-        name for name, p in lora.model.named_parameters() if p.requires_grad}
-    assert json.loads((out / "adapter_config.json").read_text())["r"] == 4
-    args = ModelArgs(**json.loads((out / "config.json").read_text())["args"])
-    merged = LlamaDecoder(args)
-    merged.load_state_dict(weights)
+    assert not list(out.glob("adapter*"))  # the adapters are in their own folder, not beside the merged model
+    adapter = tmp_path / "merged-adapter"
+    assert set(load_file(str(adapter / "adapter_model.safetensors"))) == {
+        "base_model.model." + hf_name(name) for name, p in lora.model.named_parameters() if p.requires_grad}
+    assert json.loads((adapter / "adapter_config.json").read_text())["r"] == 4
+    merged = LlamaDecoder(ModelArgs(**decoder_args(json.loads((out / "config.json").read_text()))))
+    merged.load_state_dict({our_name(name): tensor for name, tensor in weights.items()})
     tokens = torch.randint(0, 256, (2, 16), generator=torch.Generator().manual_seed(0))
     with torch.no_grad():
         torch.testing.assert_close(merged(tokens), lora.model.eval()(tokens), atol=1e-5, rtol=1e-4)

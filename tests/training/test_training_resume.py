@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from eks_training.training.checkpoint import complete_steps
+from eks_training.training.data import synthetic_tokens, write_token_dir
 
 from training_helpers import TINY_FLAGS, quiet_env, read_records
 
@@ -63,3 +64,43 @@ def test_killed_run_resumes_like_an_uninterrupted_one(token_data: Path, tmp_path
         assert got[step]["lr"] == pytest.approx(expected[step]["lr"], rel=1e-6), step
         assert got[step]["loss"] == pytest.approx(expected[step]["loss"], abs=1e-5), step
     assert sorted(p.name for p in ckpt.iterdir()) == [f"step-{MAX_STEPS - EVERY}", f"step-{MAX_STEPS}"]
+
+
+
+def _train(data: Path, ckpt: Path, metrics: Path, *flags: str):
+    from eks_training.training.config import parse_config
+    from eks_training.training.device import select_runtime
+    from eks_training.training.train import train
+
+    return train(parse_config(["--data", str(data), *TINY_FLAGS, "--max-steps", "2", "--warmup-steps", "0",
+                               "--checkpoint-dir", str(ckpt), "--checkpoint-every", "2", "--metrics-file", str(metrics),
+                               *flags]), select_runtime("cpu", env={}))
+
+
+def test_a_complete_run_says_so_and_a_checkpoint_of_another_run_is_refused(token_data: Path, tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture) -> None:
+    from eks_training.training.config import ConfigError
+
+    ckpt, metrics = tmp_path / "ckpt", tmp_path / "metrics.jsonl"
+    _train(token_data, ckpt, metrics)
+    trained = read_records(metrics)
+    capsys.readouterr()
+
+    again = _train(token_data, ckpt, metrics)
+    stderr = capsys.readouterr().err
+    assert f"already complete: {ckpt}/step-2 is at step 2 and --max-steps is 2; nothing to train" in stderr
+    assert "resumed from" not in stderr and again.final_step == 2 and not again.losses
+    added = read_records(metrics)[len(trained):]
+    assert [r.get("event") for r in added] == ["already_complete"] and not any("loss" in r for r in added)
+
+    # Another sequence length, or another dataset, in the same folder: one line (exit 2 from the command line).
+    other_data = tmp_path / "other"
+    write_token_dir(other_data, [synthetic_tokens(5000, 256, seed=7)], 256)
+    for flags, field, theirs, ours in ((["--seq-len", "16", "--max-steps", "3"], "--seq-len", "32", "16"),
+                                       (["--data", str(other_data), "--max-steps", "3"], "--data", token_data, other_data)):
+        with pytest.raises(ConfigError) as refused:
+            _train(token_data, ckpt, metrics, *flags)
+        assert str(refused.value) == (
+            f"--checkpoint-dir='{ckpt}' is not allowed: a folder of this run's checkpoints: step-2 was written "
+            f"with {field} {theirs} (this run: {ours}); give the job its own --name or --checkpoint-dir")
+    assert complete_steps(ckpt) == [2]

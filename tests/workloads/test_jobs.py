@@ -151,18 +151,19 @@ def test_gpu_kind_refuses_a_trainium_type() -> None:
 
 
 @pytest.mark.parametrize("field", ["input", "tokenizer"])
-@pytest.mark.parametrize("value", ["relative/corpus", "http://example.com/corpus", "s3://B/x", None])
-def test_data_prep_refuses_a_source_that_is_neither_s3_nor_an_absolute_path(field: str, value: object) -> None:
+@pytest.mark.parametrize("value", ["relative/corpus", "http://example.com/corpus", "s3://B/x", None,
+                                   "/fsx/tokenizers/llama", "/fsx/data", "/fsx/workspace/../../etc"])
+def test_data_prep_refuses_a_source_its_pod_cannot_read(field: str, value: object) -> None:
     from eks_training.core.validation import InvalidValue
     from eks_training.workloads.job_data_prep import DataPrepJob
 
-    sources = {"input": "s3://corpus-bucket/raw/", "tokenizer": "/fsx/tokenizers/llama", field: value}
+    sources = {"input": "s3://corpus-bucket/raw/", "tokenizer": "/fsx/data/tokenizers/llama", field: value}
     with pytest.raises(InvalidValue) as caught:
         DataPrepJob(name="prep", namespace="ml", image="repo/trainer:1", dataset="wiki", **sources)
     assert (caught.value.field, caught.value.value) == (field, value)
-    assert caught.value.allowed == "use s3://bucket/prefix or an absolute path (e.g. under /fsx)"
+    assert caught.value.allowed == "use s3://bucket/prefix or a path the pod mounts: under /fsx/data/ or /fsx/workspace/"
     DataPrepJob(name="prep", namespace="ml", image="repo/trainer:1", dataset="wiki",
-                **{**sources, field: "s3://corpus-bucket/raw/" if field == "input" else "/fsx/tokenizers/llama"})
+                **{**sources, field: "s3://corpus-bucket/raw/" if field == "input" else "/fsx/workspace/tokenizers/x"})
 
 
 @pytest.mark.parametrize(("chart_name", "kind", "options"), [

@@ -18,7 +18,6 @@ from eks_training.workloads.slinky.parts import (
 )
 from eks_training.workloads.slinky.secrets import GeneratedSecret, secret_ref
 from eks_training.workloads.slinky.settings import (
-    SIDECAR_IMAGE,
     SLINKY_API_VERSION,
     SSSD_CONF_KEY,
     ExternalMariaDb,
@@ -26,6 +25,7 @@ from eks_training.workloads.slinky.settings import (
     SlurmControllerSettings,
     SlurmLoginSettings,
     SlurmPartition,
+    sidecar,
 )
 
 _NLB_ANNOTATION_PREFIX = "service.beta.kubernetes.io/aws-load-balancer-"
@@ -93,7 +93,7 @@ def build_nodeset(
             "resources": resources(partition.cpu, partition.memory, extended),
             "volumeMounts": [*fsx_mounts(), {"name": "shm", "mountPath": "/dev/shm"}],
         },
-        "logfile": {"image": SIDECAR_IMAGE},
+        "logfile": sidecar(),
         "template": {
             "metadata": POD_LABELS,
             "spec": {
@@ -148,7 +148,7 @@ def build_controller(
             "resources": resources(settings.cpu, settings.memory),
         },
         "reconfigure": {"image": slurm_image("slurmctld", image_tag)},
-        "logfile": {"image": SIDECAR_IMAGE},
+        "logfile": sidecar(),
         "template": {"metadata": POD_LABELS, "spec": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}},
         "persistence": persistence,
     }
@@ -226,7 +226,7 @@ def build_login_set(
             "resources": resources(settings.cpu, settings.memory),
             "volumeMounts": fsx_mounts(),
         },
-        "initconf": {"image": SIDECAR_IMAGE},
+        "initconf": sidecar(),
         "template": {"metadata": POD_LABELS, "spec": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR),
                                                         "volumes": fsx_pod_volumes()}},
         "service": {**({"metadata": {"annotations": annotations}} if annotations else {}), "spec": service_spec},

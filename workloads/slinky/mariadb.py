@@ -6,8 +6,9 @@ what the plain objects meant, the values are given:
 * the selector: plus would select the pods by its own ``cdk8s.io/metadata.addr`` label; the StatefulSet selects
   (and the Service routes to) ``app.kubernetes.io/name``/``instance`` as before (``select=False`` and the labels).
 * ``automountServiceAccountToken`` false (plus's default, said here: the database never talks to the API);
-  container security context and ``imagePullPolicy: IfNotPresent`` given (plus defaults to Always); requests and
-  a memory limit equal to the request, no CPU limit (plus would request 1 CPU / 512Mi and limit 1.5 CPU / 2Gi).
+  container security context and ``imagePullPolicy: IfNotPresent`` given (plus defaults to Always; the image is
+  pinned by digest); requests and a memory limit equal to the request, no CPU limit (plus would request 1 CPU /
+  512Mi and limit 1.5 CPU / 2Gi).
   plus writes memory in Mi: ``accounting.memory`` must be whole mebibytes ("4Gi" is written ``4096Mi``).
 * plus writes what the API server would default to the same values: ``podManagementPolicy: OrderedReady``,
   ``updateStrategy`` RollingUpdate with partition 0, ``minReadySeconds: 0``, the probes' ``failureThreshold: 3``,
@@ -27,6 +28,7 @@ import cdk8s
 import cdk8s_plus_28 as kplus
 import constructs
 
+from eks_training.core.versions import MARIADB_IMAGE  # pinned by digest (re-exported here)
 from eks_training.workloads.labels import common_labels
 from eks_training.workloads.plus_pods import (
     hardened_container,
@@ -37,8 +39,6 @@ from eks_training.workloads.plus_pods import (
 from eks_training.workloads.slinky.secrets import GeneratedSecret
 from eks_training.workloads.slinky.settings import COMPONENT, InClusterMariaDb
 
-#: MariaDB 11.4 is an LTS release (supported to 2029) and a database slurmdbd supports.
-MARIADB_IMAGE = "docker.io/library/mariadb:11.4"
 _MARIADB_SECRET_DIR = "/run/secrets/mariadb"
 MARIADB_PORT = 3306
 

@@ -10,8 +10,7 @@ where they would change what the plain objects meant:
   pod asks for the token itself (true, as before), and no other pod uses the account.
 * container ``securityContext``: plus's runAsNonRoot/readOnlyRootFilesystem/no escalation/not privileged are
   given explicitly with the capabilities drop (:func:`~eks_training.workloads.plus_pods.hardened_container`).
-* ``imagePullPolicy``: IfNotPresent (plus's default is Always; IfNotPresent is what the API server chose for the
-  tagged image); resources: 50m / 64Mi requests and a 64Mi memory limit, no CPU limit (plus's defaults are
+* ``imagePullPolicy``: IfNotPresent (plus's default is Always; the image is pinned by digest); resources: 50m / 64Mi requests and a 64Mi memory limit, no CPU limit (plus's defaults are
   1 CPU / 512Mi requests, 1.5 CPU / 2Gi limits); ``restartPolicy``: OnFailure (plus's Job default is Never).
 * system nodes through required node affinity (plus has no nodeSelector), the pod's seccompProfile through a
   JSON patch (plus-28 has none), as in :mod:`eks_training.workloads.mpi_operator_install`.
@@ -29,6 +28,7 @@ import cdk8s
 import cdk8s_plus_28 as kplus
 import constructs
 
+from eks_training.core.versions import PYTHON_IMAGE
 from eks_training.workloads.labels import common_labels
 from eks_training.workloads.plus_pods import (
     hardened_container,
@@ -39,7 +39,8 @@ from eks_training.workloads.plus_pods import (
 from eks_training.workloads.slinky.parts import POD_LABELS
 from eks_training.workloads.slinky.settings import COMPONENT
 
-SECRET_GENERATOR_IMAGE = "docker.io/library/python:3.13-alpine"
+#: Python's standard library is all the script needs (core.versions pins it by digest).
+SECRET_GENERATOR_IMAGE = PYTHON_IMAGE
 #: Runs in the generator Job's pod (see generate_secrets.py: random bytes from os.urandom, existing Secrets left as
 #: they are). A file of its own so it is read, linted and tested as the Python it is, not as a string.
 SECRET_GENERATOR_SCRIPT = package_files.files(__package__).joinpath("generate_secrets.py").read_text(encoding="utf-8")

@@ -10,6 +10,7 @@ from typing import Literal
 
 from eks_training.core.catalog import ACCELERATOR_RESOURCE, instance_facts
 from eks_training.core.validation import invalid
+from eks_training.core.versions import ALPINE_IMAGE
 from eks_training.workloads.k8s_objects import check_choice, check_dns_label, check_dns_subdomain, check_int, quantity_value
 
 SLINKY_API_VERSION = "slinky.slurm.net/v1beta1"
@@ -18,8 +19,13 @@ SLURM_IMAGE_REGISTRY = "ghcr.io/slinkyproject"
 #: The slurm chart 1.2.1 default (Slurm 26.05); 25.11 tags are accepted too.
 DEFAULT_SLURM_IMAGE_TAG = "26.05-ubuntu26.04"
 SUPPORTED_SLURM_RELEASES = ("25.11", "26.05")
-#: The logfile/initconf sidecars only need a shell; the upstream chart's `alpine:latest` is pinned here.
-SIDECAR_IMAGE = "docker.io/library/alpine:3.22"
+#: The logfile/initconf sidecars only need a shell; the upstream chart's `alpine:latest`, pinned by digest here.
+SIDECAR_IMAGE = ALPINE_IMAGE
+
+
+def sidecar() -> dict[str, str]:
+    """A Slinky sidecar container (logfile, initconf): the pinned shell image, never pulled again once on the node."""
+    return {"image": SIDECAR_IMAGE, "imagePullPolicy": "IfNotPresent"}
 COMPONENT = "slurm"
 SSSD_CONF_KEY = "sssd.conf"
 

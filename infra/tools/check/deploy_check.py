@@ -35,7 +35,7 @@ from typing import Any
 import yaml
 
 from eks_training.core import upstream
-from eks_training.core.versions import KUBERNETES_RELEASES, MPI_OPERATOR_VERSION
+from eks_training.core.versions import KARPENTER, KUBERNETES_RELEASES, MPI_OPERATOR_VERSION
 from eks_training.infra.addons.network_policies import namespaces_of
 from eks_training.infra.config import PlatformConfig
 from eks_training.infra.tools.check import helm
@@ -57,7 +57,7 @@ from eks_training.infra.tools.check.placement import (
 from eks_training.infra.tools.check.queues import Admitted, kueue_objects, queue_findings, trainjob_pods
 from eks_training.infra.tools.check.reachability import unreachable
 from eks_training.infra.tools.check.snapshot import DEVICE_RESOURCES, PlatformSnapshot, load_snapshot, text
-from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import KARPENTER_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR
 
 KARPENTER_REFERENCE = "reference/karpenter-1.14-cloudformation.yaml"
 MPI_OPERATOR_MANIFEST = f"charts/mpi-operator-{MPI_OPERATOR_VERSION}/mpi-operator.yaml"
@@ -217,16 +217,21 @@ def _modelled_release(release, report: CheckReport) -> list[PodTemplate]:
     would fail every accelerated pod for a chart we could not read); any other release is listed as not checked."""
     name = release.chart.rstrip("/").rsplit("/", 1)[-1]
     known = upstream.chart_artifact(release.chart, release.version)
-    why = (f"chart {name} {release.version} is not at hand ({upstream.how_to_get(known)})" if known
-           else f"chart {name} {release.version} is no artifact this release pins")
+    if known is None:
+        why, how = f"chart {name} {release.version} is no artifact this release pins", ""
+    elif known.tree_sha256 is None and known.sha256 is None and known.oci_digest is None:
+        why = f"chart {name} {release.version} is in no mirror of ours and its upstream publishes no digest"
+        how = f"; `eks-training fetch-upstream --trust-on-first-use {known.path}` brings it"
+    else:
+        why, how = f"chart {name} {release.version} is not at hand", f"; {upstream.how_to_get(known)}"
     plugin = next((p for p in DEVICE_PLUGINS if p.chart == name), None)
     if plugin is None:
-        report.notes.append(f"helm release {release.release}: {why}; its values and pods are not checked")
+        report.notes.append(f"helm release {release.release}: {why}, so its values and pods are not checked{how}")
         return []
     where = ".".join(plugin.placement_values)
-    report.notes.append(f"helm release {release.release}: {why}; its {plugin.daemonset} DaemonSet is modelled from our "
-                        f"values ({where + '.' if where else ''}nodeSelector/tolerations/affinity, without the chart's "
-                        "defaults for keys we leave unset), its other keys are unchecked")
+    report.notes.append(f"helm release {release.release}: {why}, so its {plugin.daemonset} DaemonSet is modelled from "
+                        f"our values ({where + '.' if where else ''}nodeSelector/tolerations/affinity, without the "
+                        f"chart's defaults for keys we leave unset) and its other keys are unchecked{how}")
     placement = release.values
     for key in plugin.placement_values:
         placement = placement.get(key) or {}
@@ -242,8 +247,8 @@ def _manifest_pods(snap: PlatformSnapshot, report: CheckReport) -> list[PodTempl
         if obj.get("kind") == "Job" and "mpi-operator" in (obj.get("metadata") or {}).get("name", ""):
             operator = _mpi_operator_pods()
             if not operator:
-                report.notes.append(f"manifest {lid}: the MPI Operator release manifest ({MPI_OPERATOR_MANIFEST}) is not "
-                                    f"at hand, so the operator's own pods are not placed: "
+                report.notes.append(f"manifest {lid}: the MPI Operator release manifest is not at hand, so the "
+                                    "operator's own pods are not placed; "
                                     f"{upstream.how_to_get(upstream.file_artifact(MPI_OPERATOR_MANIFEST))}")
             pods += operator
     return pods
@@ -480,14 +485,18 @@ def _check_sign_in(snap: PlatformSnapshot, report: CheckReport) -> None:
 
 
 def _check_iam(snap: PlatformSnapshot, report: CheckReport, target: CheckTarget) -> None:
-    roles = [lid for lid, r in snap.of_type("AWS::IAM::Role").items() if lid.startswith("KarpenterControllerRole")]
+    # The controller's role is the one its Pod Identity association hands to Karpenter's ServiceAccount.
+    roles = [association["Properties"]["RoleArn"]["Fn::GetAtt"][0]
+             for association in snap.of_type("AWS::EKS::PodIdentityAssociation").values()
+             if association["Properties"].get("ServiceAccount") == KARPENTER_SERVICE_ACCOUNT
+             and association["Properties"].get("Namespace") == KARPENTER.namespace
+             and isinstance(association["Properties"].get("RoleArn"), dict) and "Fn::GetAtt" in association["Properties"]["RoleArn"]]
     if not roles:
         return
     reference = upstream.file_path(KARPENTER_REFERENCE)
     if reference is None:
-        report.notes.append(f"IAM: Karpenter's reference policy ({KARPENTER_REFERENCE}) is not at hand, so the controller "
-                            f"policy is not compared with it: "
-                            f"{upstream.how_to_get(upstream.file_artifact(KARPENTER_REFERENCE))}")
+        report.notes.append("IAM: Karpenter's reference policy is not at hand, so the controller policy is not compared "
+                            f"with it; {upstream.how_to_get(upstream.file_artifact(KARPENTER_REFERENCE))}")
         return
     statements = [s for r in snap.of_type("AWS::IAM::Policy").values()
                   if any(isinstance(role, dict) and role.get("Ref") in roles for role in r["Properties"].get("Roles", []))
@@ -523,6 +532,9 @@ def _check_version(snap: PlatformSnapshot, report: CheckReport, today: date) -> 
     elif status == "ended":
         report.fail("version", "EKS cluster", "Version",
                     f"Kubernetes {release.version} left extended support on {release.end_of_extended_support}")
+    elif status == "unreleased":
+        report.fail("version", "EKS cluster", "Version",
+                    f"Kubernetes {release.version} is not on EKS before {release.on_eks_since}: the cluster cannot be created")
     elif status == "unrecorded":
         report.notes.append(f"Kubernetes {release.version}: EKS support dates not recorded; not checked")
 

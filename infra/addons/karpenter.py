@@ -1,0 +1,50 @@
+"""Karpenter and its node pools on a TrainingCluster (pins: core.versions.KARPENTER, KARPENTER_CRD).
+
+The platform stack builds this itself (the pools come from the environment's capacity section, and the network is
+tagged for Karpenter's discovery first), so the module defines no ``ADDON`` entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from constructs import Construct, IConstruct
+
+from eks_training.constructs.cluster import TrainingCluster
+from eks_training.constructs.karpenter import KarpenterController
+from eks_training.core.validation import invalid
+from eks_training.core.versions import KARPENTER
+from eks_training.infra.addons import ClusterAddon
+from eks_training.workloads.karpenter import KarpenterPool, KarpenterPoolsChart
+
+
+class Karpenter(ClusterAddon):
+    """The Karpenter controller (CRDs, controller, node role, interruption queue, Pod Identity) and one NodePool with
+    its EC2NodeClass per pool.
+
+    * ``cluster_name``: the EKS cluster's name as a plain string (Karpenter finds subnets and security groups by the
+      ``karpenter.sh/discovery`` tag with this value; tag them: ``TrainingNetwork.tag_for_karpenter``).
+    * ``pools``: the node pools (:class:`KarpenterPool`: instance types, accelerator, limit, capacity types, EFA).
+    * ``node_repair``: Karpenter's node repair, which reads the node monitoring agent's conditions. Default: False.
+    * ``version``: the chart version. Default: :data:`KARPENTER`'s.
+
+    Attributes: ``controller`` (the :class:`KarpenterController`), ``pools_manifest``.
+    """
+
+    def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, cluster_name: str,
+                 pools: Sequence[KarpenterPool], node_repair: bool = False, version: str = KARPENTER.version,
+                 after: Sequence[IConstruct] = ()) -> None:
+        super().__init__(scope, id, cluster=cluster, after=after)
+        if not pools:
+            raise invalid(f"{self.node.path}: pools", list(pools), "at least one KarpenterPool")
+        self.controller = KarpenterController(
+            self, "Controller", cluster=cluster.cluster, cluster_name=cluster_name, version=version,
+            pod_identity_dependency=cluster.addons["eks-pod-identity-agent"], node_repair=node_repair)
+        # Installed with wait: its controller pods need the system nodes to exist first.
+        for release in (self.controller.crd_chart, self.controller.chart):
+            self._depend(release, [cluster.system_nodegroup])
+        chart = KarpenterPoolsChart(self.k8s, "karpenter-pools", cluster_name=cluster_name,
+                                    node_role_name=self.controller.node_role_name, pools=list(pools))
+        # NodePools need the CRDs, and on destroy must go before the controller so their nodes drain.
+        self.pools_manifest = self.add_chart("karpenter-pools", chart,
+                                             after=[self.controller.chart, self.controller.node_role])

@@ -1,0 +1,18 @@
+"""Karpenter's CRDs as their own release (upstream's karpenter-crd chart), so that a version bump upgrades them."""
+
+from __future__ import annotations
+
+from eks_training.core.versions import KARPENTER, KARPENTER_CRD
+
+
+def test_the_crd_chart_goes_in_first_at_the_controllers_version_and_the_controller_skips_its_crds(prod):
+    releases = {r["Release"]: r for r in prod.helm_releases.values()}
+    crds, controller = releases[KARPENTER_CRD.release], releases[KARPENTER.release]
+    assert (crds["Chart"], crds["Version"], crds["Namespace"]) == (
+        "oci://public.ecr.aws/karpenter/karpenter-crd", KARPENTER.version, KARPENTER.namespace)
+    assert controller["Version"] == crds["Version"]
+    # Helm installs a chart's crds/ only on first install and never upgrades them: the controller leaves them alone,
+    # and CloudFormation creates the CRD release before it (and deletes it after).
+    assert controller.get("SkipCrds") is True and not crds.get("SkipCrds")
+    resource = prod.template["Resources"][controller["LogicalId"]]
+    assert crds["LogicalId"] in resource.get("DependsOn", [])
