@@ -66,7 +66,7 @@ RESOURCE_SKIPS: dict[tuple[str, str], str] = {
     ("CKV_AWS_33", "AWS::KMS::Key.BucketsKey*"):
         "the wildcard principal is bounded by conditions: this account only, the FSx-for-Lustre-S3 service-linked "
         "role (whose name ends in a random suffix, so it cannot be named), and only through S3 in the region",
-    ("CKV_AWS_27", "AWS::SQS::Queue.KarpenterInterruptionQueue*"):
+    ("CKV_AWS_27", "AWS::SQS::Queue.Karpenter*InterruptionQueue*"):
         "the queue is encrypted with SQS-managed SSE (SqsManagedSseEnabled, as Karpenter's reference template does; "
         "test_skipped_queue_is_encrypted holds it to that): checkov 3.3.30 only reads KmsMasterKeyId, and a KMS key "
         "would need a key policy that lets EventBridge deliver the interruption events",
@@ -159,7 +159,7 @@ def test_skip_reasons_are_real_sentences() -> None:
 
 def test_skipped_queue_is_encrypted(prod) -> None:
     queues = {lid: r for lid, r in prod.template["Resources"].items()
-              if fnmatch.fnmatchcase(f"{r['Type']}.{lid}", "AWS::SQS::Queue.KarpenterInterruptionQueue*")}
+              if fnmatch.fnmatchcase(f"{r['Type']}.{lid}", "AWS::SQS::Queue.Karpenter*InterruptionQueue*")}
     assert queues, "the Karpenter interruption queue is gone: remove its CKV_AWS_27 skip"
     for lid, queue in queues.items():
         assert queue["Properties"].get("SqsManagedSseEnabled") is True or queue["Properties"].get("KmsMasterKeyId"), lid
