@@ -82,6 +82,11 @@ class InstanceFacts:
     def total_accelerator_memory_gib(self) -> float:
         return self.accelerators * self.accelerator_memory_gib
 
+    @property
+    def network_layers(self) -> int:
+        """How many layers of the EC2 network hierarchy label this type's nodes (0: EC2 publishes no topology)."""
+        return NETWORK_LAYERS.get(self.instance_type, 0)
+
 
 def _gpu(t: str, name: str, n: int, mem: float, efa: int, cards: int, vcpus: int, ram: int, nvme: int,
          tflops: float) -> InstanceFacts:
@@ -122,6 +127,30 @@ _ROWS: tuple[InstanceFacts, ...] = (
 )
 
 INSTANCE_TYPES: dict[str, InstanceFacts] = {row.instance_type: row for row in _ROWS}
+
+#: Network nodes EC2's instance topology returns per type (EC2 User Guide, "Prerequisites for Amazon EC2 topology":
+#: 3 for p4d, p4de, p5, p5e, p5en, every g6e size, trn1, trn1n, trn2; 4 for p6-b200). EKS labels each node of these
+#: types with one `topology.k8s.aws/network-node-layer-N` per layer, N=1 the top of the hierarchy and the last the
+#: node the instance plugs into. g5, g6 and inf2 get none.
+NETWORK_LAYERS: dict[str, int] = {
+    **dict.fromkeys(("p4d.24xlarge", "p4de.24xlarge", "p5.48xlarge", "p5e.48xlarge", "p5en.48xlarge",
+                     "g6e.xlarge", "g6e.12xlarge", "g6e.48xlarge",
+                     "trn1.2xlarge", "trn1.32xlarge", "trn1n.32xlarge", "trn2.48xlarge"), 3),
+    "p6-b200.48xlarge": 4,
+}
+NETWORK_LAYER_LABEL_PREFIX = "topology.k8s.aws/network-node-layer-"
+#: The level below every network layer: one node.
+HOSTNAME_LABEL = "kubernetes.io/hostname"
+
+
+def network_layer_label(layer: int) -> str:
+    """The node label of network layer ``layer`` (1 is the top of the hierarchy)."""
+    return f"{NETWORK_LAYER_LABEL_PREFIX}{layer}"
+
+
+def network_labels(instance_type: str) -> tuple[str, ...]:
+    """The network layer labels every node of ``instance_type`` carries, top layer first (none for most types)."""
+    return tuple(network_layer_label(n) for n in range(1, instance_facts(instance_type).network_layers + 1))
 
 
 class UnsupportedInstanceTypeError(InvalidValue):

@@ -119,13 +119,13 @@ CHARTS: tuple[Artifact, ...] = (
     # Slinky's reference chart for a Slurm cluster: the tests compare our Slinky objects with what it renders.
     _chart(HelmPin("slurm", "oci://ghcr.io/slinkyproject/charts/slurm", "1.2.1", "slurm"),
            tree="c8c7ee50a59ce6d68f18601a9aee278a406f02e57e4e51f57cade8e6b7009f1b"),
-    _chart(HelmPin("kueue", "oci://registry.k8s.io/kueue/charts/kueue", "0.19.2", "kueue-system"),
+    _chart(versions.KUEUE,
            tree="7a47eba1339fe620d886a2ecdbe5f2d49b525f18faec7d584de9882cf0c78fbd",
            oci_digest="sha256:ab436c33ef6c6b9b9e95b633e618bca0e0e436d6581d3b27bd12fc8a8026ab34"),
-    _chart(HelmPin("jobset", "oci://registry.k8s.io/jobset/charts/jobset", "0.12.0", "jobset-system"),
+    _chart(versions.JOBSET,
            tree="0d3e9be7f9180d50ff4195820702708f296163058072ab20e4c6ae57ca54fce4",
            oci_digest="sha256:02808a890a0b0e03a1d3bf5959e2f562b3b47c15e446bbba358c1d24e1f81b24"),
-    _chart(HelmPin("kubeflow-trainer", "oci://ghcr.io/kubeflow/charts/kubeflow-trainer", "2.3.0", "kubeflow-system"),
+    _chart(versions.KUBEFLOW_TRAINER,
            tree="ba42a102c3bc80eb50442c57e3655af3aaed9fcc39c252c2280bf06daa68535d"),
 )
 

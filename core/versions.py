@@ -120,6 +120,11 @@ EFA_DEVICE_PLUGIN = HelmPin("aws-efa-k8s-device-plugin", "aws-efa-k8s-device-plu
 #: z2jh 4.4.0 (2026-06-10) ships JupyterHub 5.5.0 and KubeSpawner 7.0.0 and needs Kubernetes >= 1.28. Its main
 #: branch already asks for >= 1.32, so a later chart would drop our Kubernetes 1.31 clusters.
 JUPYTERHUB = HelmPin("jupyterhub", "jupyterhub", "4.4.0", "jupyterhub", "https://hub.jupyter.org/helm-chart/")
+#: Kueue: quotas, queues and topology-aware admission for the training namespaces.
+KUEUE = HelmPin("kueue", "oci://registry.k8s.io/kueue/charts/kueue", "0.19.2", "kueue-system")
+#: JobSet 0.12.0, the version Kubeflow Trainer 2.3.0 names as its dependency; installed as its own release.
+JOBSET = HelmPin("jobset", "oci://registry.k8s.io/jobset/charts/jobset", "0.12.0", "jobset-system")
+KUBEFLOW_TRAINER = HelmPin("kubeflow-trainer", "oci://ghcr.io/kubeflow/charts/kubeflow-trainer", "2.3.0", "kubeflow-system")
 #: The MPI Operator has no chart upstream: its release manifest at this tag, applied by an in-cluster Job.
 MPI_OPERATOR_VERSION = "v0.8.0"
 

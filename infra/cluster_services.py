@@ -40,7 +40,8 @@ class ClusterServices(Construct):
             if missing:
                 raise invalid(f"add-on {addon.name!r} depends_on", missing, "add-ons the environment turns on: turn "
                                                                             "them on in services, or this one off")
-            self.installed[addon.name] = addon.build(self, parts, [self.installed[n] for n in addon.depends_on])
+            first = [*addon.depends_on, *(n for n in addon.after_enabled if n in names)]
+            self.installed[addon.name] = addon.build(self, parts, [self.installed[n] for n in first])
 
     @property
     def releases(self) -> dict[str, eks.HelmChart]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import re
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -37,6 +38,48 @@ ENVIRONMENTS_DIR = Path(__file__).resolve().parent / "environments"
 KUBERNETES_VERSIONS = tuple(KUBERNETES_RELEASES)
 
 _DNS_LABEL = re.compile(r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$")
+
+
+@dataclass(frozen=True)
+class KueueFlavorSource:
+    """One Kueue ResourceFlavor: the nodes of one instance type of one node source (or the system nodes), and how many
+    of them the source can ever hold."""
+
+    name: str
+    #: The node group's or Karpenter pool's name (its nodes' `eks-training/pool` label); "system" for the system nodes.
+    source: str
+    kind: str  # "node group" | "Karpenter pool" | "system"
+    instance_type: str
+    max_nodes: int
+    #: The most accelerators the source holds at once: a pool's limit is shared by the flavors of its types.
+    source_accelerators: int
+    #: Network layers its nodes carry for topology-aware admission; 0: a quota-only flavor. Only node groups get them:
+    #: Kueue places by topology only on nodes that exist (it counts Ready nodes), and a Karpenter pool has none until
+    #: a pod asks for one, which a queued job never does before admission.
+    topology_layers: int = 0
+
+    @property
+    def accelerator(self) -> str | None:
+        return INSTANCE_TYPES[self.instance_type].accelerator if self.kind != "system" else None
+
+    def resources(self, quota: "KueueQuotaConfig") -> dict[str, int]:
+        """``quota`` as amounts: accelerators, cpu, memory_gib and EFA interfaces (cpu and memory default to what the
+        accelerators' whole nodes offer, so a job of N nodes fits a quota of N nodes' accelerators)."""
+        capacity = node_capacity(self.instance_type)
+        if self.kind == "system":
+            return {"accelerators": 0, "cpu": quota.cpu or 0, "memory_gib": quota.memory_gib or 0, "efa": 0}
+        nodes = -(-quota.accelerators // capacity.accelerators)
+        return {"accelerators": quota.accelerators,
+                "cpu": quota.cpu if quota.cpu is not None else nodes * int(capacity.allocatable_cpu),
+                "memory_gib": quota.memory_gib if quota.memory_gib is not None
+                else nodes * int(capacity.allocatable_memory / 2**30),
+                "efa": nodes * capacity.efa_interfaces}
+
+    def capacity(self) -> dict[str, int]:
+        """The most this flavor's nodes ever offer (accelerators: the source's, shared by a pool's flavors)."""
+        node = node_capacity(self.instance_type)
+        return {"accelerators": self.source_accelerators, "cpu": self.max_nodes * int(node.allocatable_cpu),
+                "memory_gib": self.max_nodes * int(node.allocatable_memory / 2**30)}
 
 
 class ConfigError(Exception):
@@ -387,6 +430,33 @@ class VolcanoQueueConfig(_Model):
     reclaimable: Bool = True
 
 
+class KueueQuotaConfig(_Model):
+    """A queue's nominal quota on one ResourceFlavor: what it may hold at once without borrowing."""
+
+    #: A flavor of the environment: a node group's or Karpenter pool's name (a pool of several instance types has one
+    #: flavor per type, `<pool>-<size>`, e.g. gpu-g5-12xlarge), or `system` (CPU jobs on the system nodes).
+    flavor: Name
+    #: GPUs or Neuron devices (by the flavor's accelerator); 0 on `system`.
+    accelerators: NonNegativeInt = 0
+    #: vCPUs; None: what `accelerators` worth of whole nodes offer (required on `system`).
+    cpu: PositiveInt | None = None
+    #: Memory in GiB; None: what `accelerators` worth of whole nodes offer (required on `system`).
+    memory_gib: PositiveInt | None = None
+    #: Accelerators it may borrow from its cohort beyond its quota when others leave theirs idle; None: no limit.
+    borrowing_limit: NonNegativeInt | None = None
+
+
+class KueueQueueConfig(_Model):
+    """A team's Kueue ClusterQueue: its quotas, the namespaces that submit to it (each gets a LocalQueue of this name)
+    and the cohort whose idle quota it may borrow."""
+
+    name: Name
+    namespaces: tuple[Name, ...] = Field(min_length=1)
+    quotas: tuple[KueueQuotaConfig, ...] = Field(min_length=1)
+    #: Queues of one cohort lend each other what they leave idle (and reclaim it); None: this queue keeps to itself.
+    cohort: Name | None = "training"
+
+
 class SlurmPartitionConfig(_Model):
     """A Slurm partition: one Slinky NodeSet on one accelerated instance type."""
 
@@ -447,6 +517,16 @@ class ServicesConfig(_Model):
     #: Default-deny NetworkPolicies per workload namespace (and the VPC CNI's policy agent that enforces them).
     network_policies: Bool = True
     volcano_queues: tuple[VolcanoQueueConfig, ...] = (VolcanoQueueConfig(name="ml-training-queue"),)
+    #: Kueue: every Kubernetes job kind `eks-training render` writes (but volcano-job) is queued by team quota.
+    kueue: Bool = False
+    #: Required with `kueue: true`: one ClusterQueue per team; every training namespace in exactly one of them.
+    kueue_queues: tuple[KueueQueueConfig, ...] = ()
+    #: Kubeflow Trainer v2 (and JobSet, which it runs on): the `trainjob` kind and one ClusterTrainingRuntime per
+    #: GPU instance type of the environment.
+    kubeflow_trainer: Bool = False
+    #: Restarts of the whole job after a pod or a node is lost (TrainJob, indexed Job, Volcano Job), each resuming
+    #: from the newest complete checkpoint.
+    job_max_restarts: Annotated[int, Field(ge=0, le=100)] = 3
     slurm_partitions: tuple[SlurmPartitionConfig, ...] = ()
     ray_worker_instance_type: str | None = None
     ray_max_workers: NonNegativeInt = 4
@@ -645,6 +725,76 @@ class PlatformConfig(_Model):
                 demand.append((f"services.slurm_partitions[{i}].max_nodes", partition.max_nodes, partition.max_nodes, 1))
         return demand
 
+    @model_validator(mode="after")
+    def _kueue_queues(self) -> "PlatformConfig":
+        services = self.services
+        names = [q.name for q in services.kueue_queues]
+        if not services.kueue:
+            if names:
+                raise invalid("services.kueue_queues", names, "none while services.kueue is false (they would be "
+                              "ignored): set kueue: true, or remove them")
+            return self
+        flavors = {f.name: f for f in self.kueue_flavors()}
+        every_name = [f.name for f in self.kueue_flavors()]
+        clashes = sorted({n for n in every_name if every_name.count(n) > 1})
+        if clashes:
+            raise invalid("capacity names", clashes, "names whose Kueue flavors differ: 'system' is the system nodes' "
+                          "flavor, and a pool of several types makes <pool>-<size> flavors")
+        if len(set(names)) != len(names):
+            raise invalid("services.kueue_queues names", names, "give each queue a unique name")
+        training = [n.name for n in self.training_namespaces]
+        owner: dict[str, str] = {}
+        used: dict[str, list[tuple[str, dict[str, int]]]] = {}
+        for i, queue in enumerate(services.kueue_queues):
+            for namespace in queue.namespaces:
+                field = f"services.kueue_queues[{i}].namespaces"
+                if namespace not in training:
+                    raise invalid(field, namespace, f"a training namespace: {', '.join(training)}")
+                if namespace in owner:
+                    raise invalid(field, namespace, f"one queue per namespace ({namespace!r} submits to {owner[namespace]!r})")
+                owner[namespace] = queue.name
+            seen: set[str] = set()
+            for j, quota in enumerate(queue.quotas):
+                where = f"services.kueue_queues[{i}].quotas[{j}]"
+                flavor = flavors.get(quota.flavor)
+                if flavor is None:
+                    raise invalid(f"{where}.flavor", quota.flavor, f"a flavor of the environment: {', '.join(flavors)}")
+                if quota.flavor in seen:
+                    raise invalid(f"{where}.flavor", quota.flavor, "one quota per flavor in a queue")
+                seen.add(quota.flavor)
+                if flavor.kind == "system" and (quota.accelerators or not quota.cpu or not quota.memory_gib):
+                    raise invalid(f"{where}.flavor", quota.flavor, "system with cpu and memory_gib and no accelerators "
+                                  "(its nodes have none)")
+                used.setdefault(quota.flavor, []).append((queue.name, flavor.resources(quota)))
+        missing = [n for n in training if n not in owner]
+        if missing:
+            raise invalid("services.kueue_queues", names, f"a queue for every training namespace ({', '.join(missing)} "
+                          "has none: add it to a queue's namespaces)")
+        _check_quotas_fit(flavors, used)
+        return self
+
+    def kueue_flavors(self) -> tuple[KueueFlavorSource, ...]:
+        """The Kueue ResourceFlavors of the environment: each accelerated node group, each instance type of each
+        Karpenter pool, and the system nodes."""
+        flavors = []
+        for group in self.accelerated_node_groups:
+            facts = INSTANCE_TYPES[group.instance_type]
+            flavors.append(KueueFlavorSource(group.name, group.name, "node group", group.instance_type, group.max_size,
+                                             group.max_size * facts.accelerators, facts.network_layers))
+        for pool in self.capacity.karpenter_pools:
+            for instance_type in pool.instance_types:
+                name = pool.name if len(pool.instance_types) == 1 else f"{pool.name}-{instance_type.split('.', 1)[1]}"
+                flavors.append(KueueFlavorSource(name, pool.name, "Karpenter pool", instance_type,
+                                                 pool.max_accelerators // INSTANCE_TYPES[instance_type].accelerators,
+                                                 pool.max_accelerators))
+        flavors.append(KueueFlavorSource("system", "system", "system", self.system_nodes.instance_type,
+                                         self.system_nodes.max_size, 0))
+        return tuple(flavors)
+
+    def kueue_queue(self, namespace: str) -> KueueQueueConfig | None:
+        """The Kueue queue ``namespace`` submits to (None without Kueue)."""
+        return next((q for q in self.services.kueue_queues if namespace in q.namespaces), None)
+
     @property
     def accelerated_node_groups(self) -> tuple[NodeGroupConfig, ...]:
         return (*self.capacity.gpu_node_groups, *self.capacity.trainium_node_groups)
@@ -668,6 +818,30 @@ class PlatformConfig(_Model):
     def efa(self) -> bool:
         """Whether any node of the environment has EFA interfaces."""
         return any(g.efa for g in self.accelerated_node_groups) or any(p.efa for p in self.capacity.karpenter_pools)
+
+
+def _check_quotas_fit(flavors: dict[str, KueueFlavorSource], used: dict[str, list[tuple[str, dict[str, int]]]]) -> None:
+    """The queues' nominal quotas add up to no more than the nodes can ever hold (a pool's accelerators are shared by
+    its flavors): quota beyond that would admit jobs whose pods never find a node."""
+    by_source: dict[str, list[str]] = {}
+    for name, flavor in flavors.items():
+        by_source.setdefault(flavor.source, []).append(name)
+    for source, names in by_source.items():
+        for resource, unit in (("accelerators", ""), ("cpu", " vCPUs"), ("memory_gib", " GiB")):
+            if resource == "accelerators":
+                groups = [names]  # one limit for every flavor of the source
+            else:
+                groups = [[name] for name in names]
+            for group in groups:
+                total = sum(amounts[resource] for name in group for _, amounts in used.get(name, []))
+                limit = flavors[group[0]].capacity()[resource]
+                if total > limit:
+                    queues = sorted({queue for name in group for queue, _ in used.get(name, [])})
+                    flavor = flavors[group[0]]
+                    nodes = "the system nodes" if flavor.kind == "system" else f"{flavor.kind} {source}"
+                    raise invalid(f"services.kueue_queues {resource} on {', '.join(group)}", total,
+                                  f"at most {limit}{unit}, what {nodes} can ever hold (queues {', '.join(queues)} "
+                                  f"add up to {total}{unit})")
 
 
 def _field_path(loc: tuple[Any, ...]) -> str:

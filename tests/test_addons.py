@@ -21,7 +21,7 @@ def test_every_module_defines_one_addon_with_a_unique_name():
     names = [a.name for a in addons]
     assert len(names) == len(set(names))
     assert {"nvidia-device-plugin", "neuron-device-plugin", "efa-device-plugin", "volcano", "kuberay", "mpi-operator",
-            "cert-manager", "slinky", "jupyterhub"} <= set(names)
+            "cert-manager", "slinky", "jupyterhub", "kueue", "jobset", "kubeflow-trainer"} <= set(names)
     for addon in addons:
         assert callable(addon.enabled) and callable(addon.build) and isinstance(addon.depends_on, tuple)
 
@@ -32,6 +32,7 @@ def test_install_order_puts_dependencies_first_whatever_the_discovery_order():
     assert [x.name for x in install_order([c, a, b])] == ["c", "b", "a"]
     real = [x.name for x in install_order(discover())]
     assert real.index("cert-manager") < real.index("slinky")
+    assert real.index("jobset") < real.index("kubeflow-trainer")
 
 
 def test_cycles_and_unknown_dependencies_are_one_line_errors():
@@ -42,9 +43,9 @@ def test_cycles_and_unknown_dependencies_are_one_line_errors():
 
 
 @pytest.mark.parametrize(("name", "expected"), [
-    ("dev", {"nvidia-device-plugin", "volcano", "kuberay", "mpi-operator"}),
+    ("dev", {"nvidia-device-plugin", "volcano", "kuberay", "mpi-operator", "kueue", "jobset", "kubeflow-trainer"}),
     ("staging", {"nvidia-device-plugin", "neuron-device-plugin", "efa-device-plugin", "volcano", "kuberay",
-                 "mpi-operator", "cert-manager", "slinky", "jupyterhub"}),
+                 "mpi-operator", "cert-manager", "slinky", "jupyterhub", "kueue", "jobset", "kubeflow-trainer"}),
 ])
 def test_each_environment_enables_what_its_config_and_capacity_ask_for(name, expected):
     from eks_training.infra.config import load_environment
@@ -52,14 +53,16 @@ def test_each_environment_enables_what_its_config_and_capacity_ask_for(name, exp
     config = load_environment(name)
     enabled = {a.name for a in discover() if a.enabled(config)}
     assert expected <= enabled  # other add-ons (observability, security) may join the set
-    optional = {"neuron-device-plugin", "efa-device-plugin", "cert-manager", "slinky", "jupyterhub"}
+    optional = {"neuron-device-plugin", "efa-device-plugin", "cert-manager", "slinky", "jupyterhub", "kueue", "jobset",
+                "kubeflow-trainer"}
     assert not (optional - expected) & enabled
 
 
 def test_the_stack_installs_every_enabled_addon_once(prod):
     releases = {p["Release"] for p in prod.helm_releases.values()}
     assert {"nvidia-device-plugin", "neuron-helm-chart", "aws-efa-k8s-device-plugin", "volcano", "kuberay-operator",
-            "cert-manager", "slurm-operator-crds", "slurm-operator", "jupyterhub", "karpenter-crd", "karpenter"} == releases
+            "cert-manager", "slurm-operator-crds", "slurm-operator", "jupyterhub", "karpenter-crd", "karpenter", "kueue",
+            "jobset", "kubeflow-trainer"} == releases
 
 
 def test_the_observability_addon_lands_in_prod_with_node_repair_everywhere(prod):
@@ -102,6 +105,10 @@ def other_app():
     from eks_training.infra.addons.kuberay import KubeRay
     from eks_training.infra.addons.nvidia_device_plugin import NvidiaDevicePlugin
     from eks_training.infra.addons.volcano import Volcano
+    from eks_training.infra.addons.jobset import JobSet
+    from eks_training.infra.addons.kubeflow_trainer import KubeflowTrainer
+    from eks_training.infra.addons.kueue import Kueue
+    from eks_training.workloads.kueue import Flavor, Quota, TeamQueue
     from eks_training.workloads.volcano import VolcanoQueue
 
     app = cdk.App(context={"@aws-cdk/aws-eks:defaultToAL2023": True})
@@ -119,6 +126,12 @@ def other_app():
         "ray": KubeRay(stack, "KubeRay", cluster=cluster),
     }
     made["after"] = Volcano(stack, "Volcano2", cluster=cluster, after=[made["cert"]])
+    made["kueue"] = Kueue(stack, "Kueue", cluster=cluster, node_selector={"pool": "ops"},
+                          flavors=[Flavor("ops", {"pool": "ops"})],
+                          queues=[TeamQueue("team-a", ("team-a",), (Quota("ops", {"cpu": 8, "memory": "32Gi"}),))])
+    made["jobset"] = JobSet(stack, "JobSet", cluster=cluster)
+    made["trainer"] = KubeflowTrainer(stack, "Trainer", cluster=cluster, instance_types=["g6e.12xlarge"],
+                                      image="registry.example/trainer:1", max_restarts=5, after=[made["jobset"]])
     template = app.synth().get_stack_by_name("Other").template
     return stack, cluster, made, template
 
@@ -175,3 +188,31 @@ def test_an_add_on_refuses_a_cluster_that_is_not_ours_in_one_line() -> None:
     stack = cdk.Stack(cdk.App(), "S")
     with pytest.raises(ValueError, match=r"^S/Volcano: cluster='str' is not allowed: a TrainingCluster"):
         Volcano(stack, "Volcano", cluster="my-cluster")  # type: ignore[arg-type]
+
+
+def test_kueue_manages_only_its_queues_namespaces_and_trainer_runs_on_the_jobset_release(other_app) -> None:
+    import json
+
+    import yaml
+
+    stack, cluster, made, template = other_app
+    _, kueue = _resource(stack, template, made["kueue"].release)
+    values = json.loads(kueue["Properties"]["Values"])
+    assert values["controllerManager"]["nodeSelector"] == {"pool": "ops"}
+    assert values["controllerManager"]["manager"]["image"] == {"repository": "registry.k8s.io/kueue/kueue",
+                                                               "tag": "v0.19.2", "pullPolicy": "IfNotPresent"}
+    config = yaml.safe_load(values["managerConfig"]["controllerManagerConfigYaml"])
+    assert config["managedJobsNamespaceSelector"]["matchExpressions"] == [
+        {"key": "kubernetes.io/metadata.name", "operator": "In", "values": ["team-a"]}]
+    assert "trainer.kubeflow.org/trainjob" in config["integrations"]["frameworks"]
+    release_id, _ = _resource(stack, template, made["kueue"].release)
+    _, queues = _resource(stack, template, made["kueue"].queues_manifest)
+    assert release_id in queues["DependsOn"]
+    jobset_id, _ = _resource(stack, template, made["jobset"].release)
+    trainer_id, trainer = _resource(stack, template, made["trainer"].release)
+    assert jobset_id in trainer["DependsOn"]
+    assert json.loads(trainer["Properties"]["Values"])["jobset"] == {"install": False}
+    _, runtimes = _resource(stack, template, made["trainer"].runtimes_manifest)
+    assert trainer_id in runtimes["DependsOn"]
+    text = json.dumps(runtimes["Properties"]["Manifest"])
+    assert "eks-training-g6e-12xlarge" in text and '\\"maxRestarts\\":5' in text.replace(" ", "")

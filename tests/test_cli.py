@@ -69,8 +69,8 @@ def test_list_shows_every_kind(capsys) -> None:
     status, out, _ = _run(capsys, "list")
     assert status == 0
     assert [line.split()[0] for line in out.splitlines()] == [
-        "mpijob", "volcano-job", "neuron-job", "pytorch-job", "raycluster", "rayjob", "slurm-batch", "bionemo",
-        "data-prep", "health-check"]
+        "mpijob", "volcano-job", "neuron-job", "pytorch-job", "trainjob", "raycluster", "rayjob", "slurm-batch",
+        "bionemo", "data-prep", "health-check"]
 
 
 def test_plan_writes_deepspeed_config(capsys, tmp_path) -> None:

@@ -15,6 +15,7 @@ from eks_training.infra.tools.cli import main
 from eks_training.infra.tools.images import environment_images
 from eks_training.infra.tools.job_render import RenderError, render_job
 from eks_training.training.config import parse_config
+from eks_training.workloads.job_trainjob import trainjob_pod_spec
 from eks_training.workloads.jobs import JOB_KINDS
 from support.fsx import assert_namespace_fsx
 from support.k8s_schemas import validate_k8s_objects
@@ -30,6 +31,21 @@ TRAINING_KINDS = sorted(set(JOB_KINDS) - NOT_THE_TRAINER)
 @pytest.fixture(scope="module")
 def prod_images(prod):
     return environment_images(prod.config, cdk_out=prod.outdir, account=ACCOUNT)
+
+
+@pytest.fixture(scope="module")
+def prod_runtimes(prod):
+    """The ClusterTrainingRuntimes prod installs, by name."""
+    return {obj["metadata"]["name"]: obj for _, obj in prod.kubernetes_objects() if obj["kind"] == "ClusterTrainingRuntime"}
+
+
+def as_run(rendered, runtimes):
+    """The rendered objects with each TrainJob replaced by the pod template Trainer runs for it (its runtime's pod
+    with the TrainJob's image, command and env): the pods are what mount volumes and run commands."""
+    if isinstance(rendered, str):
+        return rendered
+    return [trainjob_pod_spec(obj, runtimes[obj["spec"]["runtimeRef"]["name"]]) if obj["kind"] == "TrainJob" else obj
+            for obj in rendered]
 
 
 def _strings(node):
@@ -68,8 +84,10 @@ def trainer_argvs(rendered) -> list[list[str]]:
 
 
 @pytest.mark.parametrize("kind", TRAINING_KINDS)
-def test_every_training_kind_parses_with_the_trainers_parser_and_uses_the_mounted_volume(prod, prod_images, kind):
-    rendered = render_job(prod.config, kind, images=prod_images, dataset="wiki", namespace="ai-research")
+def test_every_training_kind_parses_with_the_trainers_parser_and_uses_the_mounted_volume(prod, prod_images,
+                                                                                        prod_runtimes, kind):
+    rendered = as_run(render_job(prod.config, kind, images=prod_images, dataset="wiki", namespace="ai-research"),
+                      prod_runtimes)
     argvs = trainer_argvs(rendered)
     assert argvs, f"{kind}: no trainer command found"
     for argv in argvs:
@@ -144,7 +162,10 @@ def test_render_uses_the_environments_own_images(prod, prod_images, kind):
         argv += ["--data-input", "s3://corpus-bucket/raw/", "--tokenizer", "s3://corpus-bucket/tokenizer.json"]
     with redirect_stdout(out):
         assert main(argv) == 0
-    images = {c["image"] for obj in json.loads(out.getvalue()) for c in (*_all(obj, "containers"), *_all(obj, "initContainers"))}
+    rendered = json.loads(out.getvalue())
+    images = {c["image"] for obj in rendered for c in (*_all(obj, "containers"), *_all(obj, "initContainers"))}
+    # A TrainJob names its image for the runtime's trainer container.
+    images |= {obj["spec"]["trainer"]["image"] for obj in rendered if obj["kind"] == "TrainJob"}
     assert images and images <= set(prod_images.values())
     # Pinned: the tag is the hash of the image's inputs, in the deploy account's bootstrap repository.
     for image in images:
@@ -345,3 +366,19 @@ def test_metrics_carry_the_job_labels_through_the_sbatch_script(tmp_path):
     done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, timeout=240)
     assert done.returncode == 0, done.stderr[-3000:]
     assert _emf_labels(done.stdout) == {("slurm", "llm-slurm")}
+
+
+def test_trainjob_runs_on_its_types_runtime_with_the_environments_gpu_image(prod, prod_images, prod_runtimes):
+    (trainjob,) = render_job(prod.config, "trainjob", images=prod_images, dataset="wiki", nodes=4)
+    runtime = prod_runtimes[trainjob["spec"]["runtimeRef"]["name"]]
+    pod = trainjob_pod_spec(trainjob, runtime)["spec"]
+    # The runtime's own containers (the health gate) run the stack's GPU image: the tag is its inputs' hash.
+    assert {c["image"].rsplit(":", 1)[1] for c in pod["initContainers"]} == {prod_images["gpu"].rsplit(":", 1)[1]}
+    (node,) = pod["containers"]
+    assert node["image"] == prod_images["gpu"] and node["command"][0] == "torchrun"
+    assert node["resources"]["limits"]["nvidia.com/gpu"] == "8" and node["resources"]["limits"]["vpc.amazonaws.com/efa"] == "32"
+    assert pod["serviceAccountName"] == "training" and pod["nodeSelector"] == {"node.kubernetes.io/instance-type": "p5.48xlarge"}
+    # torchrun's static rendezvous comes from the PET_* variables Trainer sets; the TrainJob must not set them.
+    assert not any(e["name"].startswith("PET_") for e in node["env"])
+    assert trainjob["spec"]["trainer"]["numNodes"] == 4 and "--nnodes=4" in node["command"]
+    validate_k8s_objects([trainjob, runtime], kubernetes_versions=("1.31", "1.35"))

@@ -156,7 +156,8 @@ def test_each_kubernetes_version_synthesizes_cleanly(version, tmp_path):
 #: Custom resource API group -> the Helm release (or installer chart) that brings its CRDs.
 OPERATOR_OF_GROUP = {"karpenter.sh": "karpenter", "karpenter.k8s.aws": "karpenter", "batch.volcano.sh": "volcano",
                      "scheduling.volcano.sh": "volcano", "ray.io": "kuberay-operator",
-                     "slinky.slurm.net": "slurm-operator"}
+                     "slinky.slurm.net": "slurm-operator", "kueue.x-k8s.io": "kueue",
+                     "trainer.kubeflow.org": "kubeflow-trainer"}
 
 
 def test_every_custom_resource_manifest_depends_on_its_operator_release(prod):
@@ -178,7 +179,8 @@ def test_prod_installs_every_operator_at_its_pinned_version(prod):
                         "kuberay-operator": "1.7.0", "cert-manager": "v1.21.1", "slurm-operator-crds": "1.2.1",
                         "slurm-operator": "1.2.1",
                         "nvidia-device-plugin": "0.20.0", "neuron-helm-chart": "1.9.0",
-                        "aws-efa-k8s-device-plugin": "v0.5.30", "jupyterhub": "4.4.0"}
+                        "aws-efa-k8s-device-plugin": "v0.5.30", "jupyterhub": "4.4.0", "kueue": "0.19.2",
+                        "jobset": "0.12.0", "kubeflow-trainer": "2.3.0"}
     mpi = [obj for _, obj in prod.kubernetes_objects() if obj["kind"] == "Job" and "mpi-operator" in obj["metadata"]["name"]]
     env = {e["name"]: e["value"] for e in mpi[0]["spec"]["template"]["spec"]["containers"][0]["env"]}
     assert env["MANIFEST_URL"].endswith("/v0.8.0/deploy/v2beta1/mpi-operator.yaml") and len(env["MANIFEST_SHA256"]) == 64

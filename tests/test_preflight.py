@@ -114,7 +114,10 @@ def test_spot_only_pool_uses_no_on_demand_quota() -> None:
     # dev's pool (8 GPUs, spot + on-demand) at worst is 8 / 4 = 2 g5.12xlarge x 48 vCPUs (8 g5.xlarge is only 32)
     dev = load_environment("dev")
     assert preflight.on_demand_vcpus(dev) == {"L-DB2E81BA": 96}
-    spot_only = parse_config({**dev.model_dump(mode="json"), "capacity": {"karpenter_pools": [
+    data = dev.model_dump(mode="json")
+    # Its Kueue quotas name the pool replaced here: queueing is beside the point.
+    data["services"].update(kueue=False, kueue_queues=[])
+    spot_only = parse_config({**data, "capacity": {"karpenter_pools": [
         {"name": "gpu", "instance_types": ["g5.xlarge"], "capacity_types": ["spot"], "efa": False}]}})
     assert preflight.on_demand_vcpus(spot_only) == {}
 
@@ -145,7 +148,8 @@ def _reserved_config(capacity_type: str = "capacity-reservation") -> Any:
                                              "capacity_type": capacity_type,
                                              "capacity_reservation_id": "cr-0123456789abcdef0"}]}
     # No Karpenter pool and a group at size 0: no notebook capacity, so no JupyterHub either.
-    base["services"] = {**base["services"], "slurm_partitions": [], "jupyterhub": False}
+    base["services"] = {**base["services"], "slurm_partitions": [], "jupyterhub": False,
+                        "kueue": False, "kueue_queues": []}  # its queues name the pools replaced here
     return parse_config(base)
 
 

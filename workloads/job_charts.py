@@ -43,7 +43,7 @@ class JobChart(_ObjectsChart):
         if selected.is_script:
             raise invalid("kind", kind, "a kind that renders Kubernetes objects (this one renders an sbatch script: use "
                           "sbatch_script())")
-        super().__init__(scope, id, selected.build(job, names))
+        super().__init__(scope, id, selected.render(job, names))
 
 
 class PyTorchJobChart(_ObjectsChart):

@@ -56,8 +56,21 @@ def headless_service(job: TrainingJob, component: str) -> dict:
     }
 
 
+def restart_limits(max_restarts: int) -> dict:
+    """How the indexed Job survives a lost pod or node: each rank's pod is created again up to ``max_restarts``
+    times (`backoffLimitPerIndex`), and one rank past that fails the Job (`maxFailedIndexes: 0`).
+
+    A lost rank breaks every collective, so the others fail too and come back with it: all ranks meet again at
+    rank 0's stable host name and resume from the newest complete checkpoint. 0: no restart (`backoffLimit: 0`).
+    """
+    check_int("max_restarts", max_restarts, minimum=0, maximum=100)
+    if max_restarts == 0:
+        return {"backoffLimit": 0}
+    return {"backoffLimitPerIndex": max_restarts, "maxFailedIndexes": 0}
+
+
 def indexed_job(job: TrainingJob, *, component: str, init_containers: list[dict] = (), extra_env: list[dict] = (),
-                extra_mounts: list[dict] = (), extra_volumes: list[dict] = ()) -> dict:
+                extra_mounts: list[dict] = (), extra_volumes: list[dict] = (), max_restarts: int = 3) -> dict:
     """The indexed batch Job: one pod per node, each running torchrun with its completion index as node rank."""
     env = [_NODE_RANK_ENV, *extra_env]
     trainer = training_container(job, torchrun_command(job, *_static_rendezvous(job)), extra_env=env, extra_mounts=extra_mounts)
@@ -73,20 +86,19 @@ def indexed_job(job: TrainingJob, *, component: str, init_containers: list[dict]
             "completionMode": "Indexed",
             "completions": job.nodes,
             "parallelism": job.nodes,
-            # A lost member breaks every collective: fail the job rather than retry one pod alone.
-            "backoffLimit": 0,
+            **restart_limits(max_restarts),
             "template": {"metadata": {"labels": common_labels(component)}, "spec": pod_spec},
         },
     }
 
 
-def pytorch_job(job: TrainingJob) -> list[dict]:
+def pytorch_job(job: TrainingJob, *, max_restarts: int = 3) -> list[dict]:
     """GPU torchrun on an indexed Job plus its headless Service (no operator needed)."""
     job.require_accelerator("pytorch-job", "nvidia")
-    return [headless_service(job, COMPONENT), indexed_job(job, component=COMPONENT)]
+    return [headless_service(job, COMPONENT), indexed_job(job, component=COMPONENT, max_restarts=max_restarts)]
 
 
-def neuron_job(job: TrainingJob, *, precompile_steps: int | None = None) -> list[dict]:
+def neuron_job(job: TrainingJob, *, precompile_steps: int | None = None, max_restarts: int = 3) -> list[dict]:
     """Trainium torchrun on an indexed Job plus its headless Service, with the shared Neuron compile cache.
 
     `precompile_steps` adds a `neuron_parallel_compile` init container that runs that many steps to compile
@@ -105,5 +117,6 @@ def neuron_job(job: TrainingJob, *, precompile_steps: int | None = None) -> list
         ))
     return [
         headless_service(job, "neuron"),
-        indexed_job(job, component="neuron", init_containers=inits, extra_env=cache_env, extra_mounts=[cache_mount]),
+        indexed_job(job, component="neuron", init_containers=inits, extra_env=cache_env, extra_mounts=[cache_mount],
+                    max_restarts=max_restarts),
     ]

@@ -15,17 +15,31 @@ from eks_training.workloads.job_healthcheck import health_check
 from eks_training.workloads.job_indexed import neuron_job, pytorch_job
 from eks_training.workloads.job_mpi import mpi_job
 from eks_training.workloads.job_pods import TrainingJob
+from eks_training.workloads.job_queueing import (
+    BATCH_JOB,
+    MPIJOB,
+    RAYCLUSTER,
+    RAYJOB,
+    TRAINJOB,
+    KueueIntegration,
+    KueueSubmission,
+    submit,
+)
 from eks_training.workloads.job_ray import ray_cluster_for, ray_job_for
+from eks_training.workloads.job_trainjob import train_job
 from eks_training.workloads.job_volcano import volcano_job
 from eks_training.workloads.sbatch import sbatch_script
 
 
 @dataclass(frozen=True)
 class PlacementNames:
-    """Where the platform schedules a job beyond its namespace: the Volcano queue and the Slurm partition."""
+    """Where the platform schedules a job beyond its namespace: the Volcano queue, the Slurm partition, the Kueue
+    LocalQueue (None: not queued by Kueue), and how often a lost pod or node restarts the whole job."""
 
     queue: str | None = None
     partition: str | None = None
+    kueue: KueueSubmission | None = None
+    max_restarts: int = 3
 
 
 @dataclass(frozen=True)
@@ -39,10 +53,22 @@ class JobKind:
     multi_node: bool = True
     #: The environment image variant it runs ("gpu" means the neuron image on Trainium); None: the user's own.
     image: str | None = "gpu"
+    #: The Kueue integration that admits it; None: it queues elsewhere (a Volcano queue, a Slurm partition).
+    kueue: KueueIntegration | None = None
+    #: The `services` switch of the environment the kind needs on (its operator); None: the platform's defaults.
+    service: str | None = None
 
     @property
     def is_script(self) -> bool:
         return self.name == "slurm-batch"
+
+    def render(self, job, names: PlacementNames) -> "list[dict] | str":
+        """What the kind renders for ``job``, submitted through ``names.kueue`` when the kind has a Kueue
+        integration and the environment queues with Kueue."""
+        rendered = self.build(job, names)
+        if names.kueue is None or self.kueue is None:
+            return rendered
+        return submit(rendered, self.kueue, names.kueue, multi_node=self.multi_node)
 
 
 def _needs(value: str | None, field: str, kind: str) -> str:
@@ -53,28 +79,32 @@ def _needs(value: str | None, field: str, kind: str) -> str:
 
 JOB_KINDS: dict[str, JobKind] = {kind.name: kind for kind in (
     JobKind("mpijob", "nvidia", "MPIJob kubeflow.org/v2beta1: mpirun launcher + GPU workers over EFA",
-            lambda job, names: [mpi_job(job)]),
+            lambda job, names: [mpi_job(job)], kueue=MPIJOB),
     JobKind("volcano-job", "nvidia", "Volcano Job: gang-scheduled torchrun in a queue",
-            lambda job, names: [volcano_job(job, queue=_needs(names.queue, "queue", "volcano-job"))]),
+            lambda job, names: [volcano_job(job, queue=_needs(names.queue, "queue", "volcano-job"),
+                                            max_retry=names.max_restarts)]),
     JobKind("neuron-job", "neuron", "indexed batch Job on Trainium with a headless Service and compile cache",
-            lambda job, names: neuron_job(job, precompile_steps=10)),
+            lambda job, names: neuron_job(job, precompile_steps=10, max_restarts=names.max_restarts), kueue=BATCH_JOB),
     JobKind("pytorch-job", "nvidia", "indexed batch Job running torchrun on GPUs (no operator needed)",
-            lambda job, names: pytorch_job(job)),
+            lambda job, names: pytorch_job(job, max_restarts=names.max_restarts), kueue=BATCH_JOB),
+    JobKind("trainjob", "nvidia", "Kubeflow Trainer TrainJob: torchrun on the platform's runtime, restarted whole",
+            lambda job, names: [train_job(job)], kueue=TRAINJOB, service="kubeflow_trainer"),
+    # Under Kueue the cluster runs at its full size: Kueue reserves quota for all of it and refuses autoscaling.
     JobKind("raycluster", "nvidia", "KubeRay RayCluster ray.io/v1 with autoscaling GPU workers",
-            lambda job, names: [ray_cluster_for(job)], image="ray"),
+            lambda job, names: [ray_cluster_for(job)], image="ray", kueue=RAYCLUSTER),
     JobKind("rayjob", "nvidia", "KubeRay RayJob ray.io/v1 running Ray Train",
-            lambda job, names: [ray_job_for(job)], image="ray"),
+            lambda job, names: [ray_job_for(job)], image="ray", kueue=RAYJOB),
     JobKind("slurm-batch", "any", "sbatch script for the Slinky login pods (one torchrun per node)",
             lambda job, names: sbatch_script(job, partition=_needs(names.partition, "partition", "slurm-batch"))),
     JobKind("bionemo", "nvidia", "BioNeMo batch Job on one 8-GPU node, config from a ConfigMap",
-            lambda job, names: [bionemo_job(job)], multi_node=False, image=None),
+            lambda job, names: [bionemo_job(job)], multi_node=False, image=None, kueue=BATCH_JOB),
     # "none": CPU only; built from a DataPrepJob (input, tokenizer, dataset) instead of a TrainingJob.
     JobKind("data-prep", "none", "batch Job on CPU: tokenize a corpus (s3:// or FSx) into a dataset on FSx",
-            lambda job, names: [data_prep_job(job)], multi_node=False),
+            lambda job, names: [data_prep_job(job)], multi_node=False, kueue=BATCH_JOB),
     # "any": the check runs on whichever accelerated type the training will use; the builder picks nccl-tests or
     # nccom-test from the type, and render_job checks the type against the environment's capacity as usual.
     JobKind("health-check", "any", "MPIJob: all-reduce bus bandwidth across the nodes (nccl-tests / nccom-test), names a slow node",
-            lambda job, names: health_check(job)),
+            lambda job, names: health_check(job), kueue=MPIJOB),
 )}
 
 

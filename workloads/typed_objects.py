@@ -41,6 +41,10 @@ GENERATED_CLASSES: dict[tuple[str, str], tuple[str, str]] = {
        for kind in ("Controller", "NodeSet", "LoginSet", "RestApi", "Accounting")},
     ("karpenter.sh/v1", "NodePool"): ("sh.karpenter", "NodePool"),
     ("karpenter.k8s.aws/v1", "EC2NodeClass"): ("aws.k8s.karpenter", "Ec2NodeClass"),
+    **{("kueue.x-k8s.io/v1beta2", kind): ("io.x_k8s.kueue", kind)
+       for kind in ("ResourceFlavor", "ClusterQueue", "LocalQueue", "Cohort", "Topology", "WorkloadPriorityClass")},
+    ("trainer.kubeflow.org/v1alpha1", "TrainJob"): ("org.kubeflow.trainer", "TrainJob"),
+    ("trainer.kubeflow.org/v1alpha1", "ClusterTrainingRuntime"): ("org.kubeflow.trainer", "ClusterTrainingRuntime"),
 }
 #: API groups with generated classes: an object of such a group whose kind has none is refused, not left untyped.
 TYPED_GROUPS = frozenset(api_version.split("/")[0] for api_version, _ in GENERATED_CLASSES)

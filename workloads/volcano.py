@@ -18,6 +18,7 @@ from eks_training.workloads.k8s_objects import (
     quantity_value,
 )
 from eks_training.workloads.labels import common_labels
+from eks_training.workloads.priorities import TRAINING_PRIORITIES, TrainingPriority
 from eks_training.workloads.typed_objects import emit_typed
 
 COMPONENT = "volcano"
@@ -109,24 +110,6 @@ def volcano_queue(queue: VolcanoQueue) -> dict:
         "metadata": {"name": queue.name, "labels": common_labels(COMPONENT)},
         "spec": spec,
     }
-
-
-@dataclass(frozen=True)
-class TrainingPriority:
-    """A PriorityClass for training pods (`priorityClassName` in job templates)."""
-
-    name: str
-    value: int
-    preempts: bool
-    description: str
-
-
-# Far below the system classes (2,000,000,000+). Low-priority runs never preempt, so backfill cannot evict real work.
-TRAINING_PRIORITIES = (
-    TrainingPriority("training-high", 100000, True, "Urgent training runs: may preempt lower-priority training pods."),
-    TrainingPriority("training-default", 10000, True, "Normal training runs: may preempt training-low pods."),
-    TrainingPriority("training-low", 1000, False, "Backfill and experiments: never preempts, first to be preempted."),
-)
 
 
 def priority_class(priority: TrainingPriority) -> dict:

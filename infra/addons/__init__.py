@@ -158,6 +158,9 @@ class AddonEntry:
     #: Builds the add-on construct in ``scope`` from the stack's parts; ``after`` is what it depends on.
     build: Callable[[Construct, StackParts, Sequence[IConstruct]], Construct]
     depends_on: tuple[str, ...] = ()
+    #: Installed after these where the environment turns them on, not needing them otherwise (their admission
+    #: webhooks admit objects this one applies).
+    after_enabled: tuple[str, ...] = ()
 
 
 def discover() -> list[AddonEntry]:
@@ -187,6 +190,9 @@ def install_order(addons: Sequence[Any]) -> list[Any]:
                 raise ValueError(f"add-on {addon.name!r} depends_on {name!r}, which is no add-on "
                                  f"(known: {', '.join(sorted(by_name))})")
             visit(by_name[name])
+        for name in getattr(addon, "after_enabled", ()):
+            if name in by_name:
+                visit(by_name[name])
         visiting.discard(addon.name)
         ordered.append(addon)
 

@@ -96,4 +96,5 @@ def _build(scope, parts, after) -> KubeRay:
                                     if m)])
 
 
-ADDON = AddonEntry("kuberay", enabled=lambda config: config.services.kuberay, build=_build)
+# Kueue's webhooks admit the RayClusters of the namespaces it manages: with Kueue on, they exist first.
+ADDON = AddonEntry("kuberay", enabled=lambda config: config.services.kuberay, build=_build, after_enabled=("kueue",))

@@ -58,7 +58,8 @@ def _render(args: argparse.Namespace) -> int:
                           dataset=args.dataset, model=args.model, checkpoint_sidecar=args.checkpoint_sidecar,
                           checkpoint_s3_uri=args.checkpoint_s3_uri, data_input=args.data_input, tokenizer=args.tokenizer,
                           eval_fraction=args.eval_fraction, txt_document=args.txt_document,
-                          health_check=args.health_check)
+                          health_check=args.health_check, priority=args.priority, topology=args.topology,
+                          topology_layer=args.topology_layer)
     if not args.name:
         # On stderr: stdout is the manifest, piped to kubectl.
         print(f"job name: {name} (derived; its checkpoints: {checkpoint_path(name)}; render again with --name {name} "
@@ -192,6 +193,12 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--train-args", help="extra trainer flags, one shell-quoted string")
     render.add_argument("--checkpoint-sidecar", action="store_true")
     render.add_argument("--checkpoint-s3-uri")
+    render.add_argument("--priority", help="with Kueue: training-high, training-default (the default) or training-low")
+    render.add_argument("--topology", default="auto", help="with Kueue, multi-node kinds: place the pods within one "
+                        "network layer, preferred or required (auto: preferred where only topology-aware node groups "
+                        "serve the type; none: no request)")
+    render.add_argument("--topology-layer", type=int, help="with --topology preferred|required: the network layer "
+                        "(default: the lowest, the nodes' own)")
     render.add_argument("-o", "--output", choices=("yaml", "json"), default="yaml")
     render.set_defaults(handler=_render)
     subparsers.add_parser("list", help="show the job kinds").set_defaults(handler=_list)

@@ -55,7 +55,8 @@ def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = No
                namespace: str | None = None, train_args: str | None = None, dataset: str | None = None,
                model: str | None = DEFAULT_MODEL, checkpoint_sidecar: bool = False, checkpoint_s3_uri: str | None = None,
                data_input: str | None = None, tokenizer: str | None = None, eval_fraction: float | None = None,
-               txt_document: str | None = None, health_check: bool = False) -> list[dict] | str:
+               txt_document: str | None = None, health_check: bool = False, priority: str | None = None,
+               topology: str = "auto", topology_layer: int | None = None) -> list[dict] | str:
     """The objects (or, for slurm-batch, the sbatch script) of one job of ``kind_name`` in ``config``'s platform.
 
     ``images`` maps a variant (gpu, neuron, ray) to the environment's image (:func:`eks_training.infra.tools.images.
@@ -65,12 +66,19 @@ def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = No
     and ``txt_document`` as data prep's flags; default: its defaults). ``name`` is the
     job's name and so its checkpoint folder; default: the kind's name, so two kinds never share one (the command
     line derives a unique name per render instead, :func:`derived_job_name`).
+
+    With Kueue on, a kind Kueue integrates is submitted to its namespace's LocalQueue with ``priority`` (a training
+    priority; default training-default) and, for a multi-node kind, the topology request
+    :func:`topology_request` makes of ``topology`` and ``topology_layer``.
     """
     from eks_training.workloads.job_data_prep import DataPrepJob
     from eks_training.workloads.job_pods import TrainingJob
     from eks_training.workloads.jobs import PlacementNames, job_kind
 
     kind = job_kind(kind_name)
+    if kind.service is not None and not getattr(config.services, kind.service):
+        raise RenderError(f"kind: {kind.name} needs services.{kind.service}, which environment {config.name!r} "
+                          "leaves off")
     name = name or kind.name
     namespace = namespace or config.training_namespaces[0].name
     if namespace not in [n.name for n in config.training_namespaces]:
@@ -91,7 +99,8 @@ def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = No
         job = DataPrepJob(name=name, namespace=namespace, image=image or _image(config, images, "gpu"),
                           input=data_input, tokenizer=tokenizer, dataset=dataset, workers=workers, memory=memory,
                           **extra)
-        return kind.build(job, PlacementNames())
+        request = topology_request(config, kind, "", topology, topology_layer)  # one pod: a request is refused
+        return kind.render(job, PlacementNames(kueue=_kueue_submission(config, kind, namespace, priority, request)))
     limits = instance_type_limits(config)
     wanted = kind.accelerator
     if instance_type is None:
@@ -138,7 +147,76 @@ def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = No
                       train_args=tuple(shlex.split(train_args or "")), checkpoint_s3_uri=s3_uri, dataset=dataset,
                       model=model if kind.name not in _NO_DATASET else None, health_check=health_check)
     queues = config.services.volcano_queues
-    return kind.build(job, PlacementNames(queue=queues[0].name if queues else None, partition=partition))
+    request = topology_request(config, kind, instance_type, topology, topology_layer)
+    names = PlacementNames(queue=queues[0].name if queues else None, partition=partition,
+                           kueue=_kueue_submission(config, kind, namespace, priority, request),
+                           max_restarts=config.services.job_max_restarts)
+    return kind.render(job, names)
+
+
+#: How `render` asks Kueue to place a multi-node job: ``auto`` asks for the lowest network layer, preferred, where
+#: only topology-aware flavors serve the instance type (a Karpenter pool serving it too is taken instead, without a
+#: request: Kueue places by topology only on nodes that already exist); ``preferred`` and ``required`` ask for a
+#: topology-aware flavor; ``none`` asks for none.
+TOPOLOGY_CHOICES = ("auto", "preferred", "required", "none")
+
+
+def topology_request(config: PlatformConfig, kind, instance_type: str, topology: str = "auto",
+                     layer: int | None = None):
+    """The Kueue topology request of a ``kind`` job on ``instance_type`` nodes (None: none), or a one-line
+    RenderError for a request the environment cannot serve."""
+    from eks_training.core.catalog import network_layer_label
+    from eks_training.workloads.job_queueing import TopologyRequest
+
+    if topology not in TOPOLOGY_CHOICES:
+        raise RenderError(f"--topology: {topology!r} is not allowed: use one of {', '.join(TOPOLOGY_CHOICES)}")
+    explicit = topology in ("preferred", "required")
+    if layer is not None and not explicit:
+        raise RenderError(f"--topology-layer: {layer} is not allowed without --topology preferred or required")
+    if not explicit and topology == "none":
+        return None
+    if explicit and not config.services.kueue:
+        raise RenderError(f"--topology: {topology} needs Kueue, which environment {config.name!r} does not install "
+                          "(services.kueue)")
+    if not config.services.kueue or kind.kueue is None or not kind.multi_node:
+        if explicit:
+            raise RenderError(f"--topology: {kind.name} is not a multi-node job Kueue places (use none)")
+        return None
+    flavors = [f for f in config.kueue_flavors() if f.instance_type == instance_type]
+    aware = [f for f in flavors if f.topology_layers]
+    if not explicit:
+        if not aware or len(aware) < len(flavors):
+            return None
+        layer, required = aware[0].topology_layers, False
+    else:
+        if not aware:
+            raise RenderError(f"--topology: {instance_type} has no topology-aware flavor in {config.name!r} (node groups "
+                              "of types that carry EC2 network labels have one; Karpenter pools place no job by topology)")
+        layers = min(f.topology_layers for f in aware)
+        layer = layers if layer is None else layer
+        if not 1 <= layer <= layers:
+            raise RenderError(f"--topology-layer: {layer} is not allowed: {instance_type} nodes carry network layers "
+                              f"1 to {layers} (1 is the top of the hierarchy, {layers} the nodes' own)")
+        required = topology == "required"
+    return TopologyRequest(network_layer_label(layer), required=required)
+
+
+def _kueue_submission(config: PlatformConfig, kind, namespace: str, priority: str | None, request):
+    """Where ``kind``'s job queues in ``namespace``: its LocalQueue (None: no Kueue, or a kind Kueue does not admit)."""
+    from eks_training.workloads.job_queueing import KueueSubmission
+    from eks_training.workloads.priorities import DEFAULT_PRIORITY, TRAINING_PRIORITIES
+
+    if priority is not None and priority not in [p.name for p in TRAINING_PRIORITIES]:
+        raise RenderError(f"--priority: {priority!r} is not allowed: use one of "
+                          f"{', '.join(p.name for p in TRAINING_PRIORITIES)}")
+    queue = config.kueue_queue(namespace)
+    if queue is None or kind.kueue is None:
+        if priority is not None:
+            why = "does not queue in Kueue (it has its own queue)" if config.services.kueue else \
+                f"queues in Kueue, which environment {config.name!r} does not install (services.kueue)"
+            raise RenderError(f"--priority: {kind.name} {why}")
+        return None
+    return KueueSubmission(local_queue=queue.name, priority=priority or DEFAULT_PRIORITY, topology=request)
 
 
 def _need_dataset(kind: str, dataset: str | None) -> None:

@@ -52,8 +52,8 @@ def test_prod_places_every_pod_template_and_every_job_kind_on_demand(prod, prod_
     for placement in report.placements:
         assert placement.pod.owner[:78] in text
     kinds = {p.pod.owner.split(":")[0].removeprefix("job ") for p in report.placements if p.pod.owner.startswith("job ")}
-    assert kinds == {"mpijob", "volcano-job", "neuron-job", "pytorch-job", "raycluster", "rayjob", "bionemo",
-                     "health-check", "data-prep"}
+    assert kinds == {"mpijob", "volcano-job", "neuron-job", "pytorch-job", "trainjob", "raycluster", "rayjob",
+                     "bionemo", "health-check", "data-prep"}
     accelerated = [p for p in report.placements if p.pod.owner.startswith("job ") and p.pod.accelerated]
     assert len(accelerated) >= 7
     for placement in accelerated:

@@ -21,7 +21,7 @@ def _job(kind: str, **overrides) -> TrainingJob:
     options = dict(name="llm", namespace="training", image="repo/trainer:1",
                    instance_type="trn1.32xlarge" if spec.accelerator == "neuron" else "p4d.24xlarge",
                    nodes=4 if spec.multi_node else 1,
-                   checkpoint_s3_uri=None if kind.startswith("ray") else "s3://ckpt-bucket/llm")
+                   checkpoint_s3_uri=None if kind.startswith("ray") or kind == "trainjob" else "s3://ckpt-bucket/llm")
     return TrainingJob(**{**options, **overrides})
 
 

@@ -29,7 +29,10 @@ from eks_training.workloads.karpenter import (
     ec2_node_class,
     node_pool,
 )
+from eks_training.workloads.job_queueing import TRAINJOB, KueueSubmission, TopologyRequest, submit
+from eks_training.workloads.job_trainjob import cluster_training_runtime, train_job
 from eks_training.workloads.kuberay import RayGpuWorkers
+from eks_training.workloads.kueue import Flavor, KueueQueuesChart, NetworkTopology, Quota, TeamQueue, kueue_objects
 from eks_training.workloads.slinky import SlurmClusterChart, SlurmPartition
 from eks_training.workloads.typed_objects import (
     GENERATED_CLASSES,
@@ -65,6 +68,20 @@ PARTITIONS = [
 ]
 
 
+KUEUE_FLAVORS = [
+    Flavor("gpu-p5", {"eks-training/pool": "gpu-p5", "node.kubernetes.io/instance-type": "p5.48xlarge"},
+           node_taints=({"key": "nvidia.com/gpu", "value": "true", "effect": "NoSchedule"},), topology=NetworkTopology(3)),
+    Flavor("system", {"eks-training/role": "system"}),
+]
+KUEUE_QUEUES = [
+    TeamQueue("llm", ("training",), (
+        Quota("gpu-p5", {"cpu": 380, "memory": "3690Gi", "nvidia.com/gpu": 16, "vpc.amazonaws.com/efa": 64},
+              {"nvidia.com/gpu": 8}),
+        Quota("system", {"cpu": 8, "memory": "32Gi"})), cohort="training"),
+    TeamQueue("research", ("ai-research",), (Quota("system", {"cpu": 4, "memory": "16Gi"}),), cohort="training"),
+]
+
+
 def _job(**changes) -> TrainingJob:
     values = dict(name="llm", namespace="training", image="repo/trainer:1", instance_type="p4d.24xlarge", nodes=2)
     return TrainingJob(**{**values, **changes})
@@ -89,6 +106,11 @@ def builder_objects() -> list[dict]:
         volcano_job(_job(checkpoint_s3_uri="s3://ckpt/llm"), queue="llm", max_retry=2),
         ray_cluster_for(_job()),
         ray_job_for(_job()),
+        *kueue_objects(flavors=KUEUE_FLAVORS, queues=KUEUE_QUEUES),
+        cluster_training_runtime(instance_type="p5.48xlarge", image="repo/trainer:1", max_restarts=3),
+        *submit([train_job(_job(instance_type="p5.48xlarge"))], TRAINJOB,
+                KueueSubmission("llm", topology=TopologyRequest("topology.k8s.aws/network-node-layer-3")),
+                multi_node=True),
     ]
     slurm = SlurmClusterChart(cdk8s.App(), "slurm", cluster_name="ml", partitions=PARTITIONS)
     objects += [obj for obj in chart_objects(slurm) if obj["apiVersion"].startswith("slinky.slurm.net/")]
@@ -130,6 +152,9 @@ def _chart_cases() -> list[tuple[str, object, set[str]]]:
         ("health-check", lambda app: JobChart(app, "c", kind="health-check", job=_job(), names=names), {"MPIJob"}),
         ("volcano-job", lambda app: JobChart(app, "c", kind="volcano-job", job=_job(), names=names), {"Job"}),
         ("rayjob", lambda app: JobChart(app, "c", kind="rayjob", job=_job(), names=names), {"RayJob"}),
+        ("trainjob", lambda app: JobChart(app, "c", kind="trainjob", job=_job(), names=names), {"TrainJob"}),
+        ("kueue", lambda app: KueueQueuesChart(app, "c", flavors=KUEUE_FLAVORS, queues=KUEUE_QUEUES),
+         {"Topology", "ResourceFlavor", "Cohort", "ClusterQueue", "LocalQueue", "WorkloadPriorityClass"}),
         ("raycluster", lambda app: RayClusterChart(
             app, "c", namespace="training", name="ray", service_account_name="training",
             workers=RayGpuWorkers(instance_type="p4d.24xlarge", gpus_per_worker=8, cpu="90", memory="1000Gi")),

@@ -36,8 +36,9 @@ class ImportSource:
 
     @property
     def module(self) -> str:
-        """The package cdk8s import makes for the group, relative to this one (`ray.io` -> `io.ray`)."""
-        return ".".join(reversed(self.group.split(".")))
+        """The package cdk8s import makes for the group, relative to this one (`ray.io` -> `io.ray`; a '-', which
+        no Python name takes, becomes '_': `kueue.x-k8s.io` -> `io.x_k8s.kueue`)."""
+        return ".".join(reversed(self.group.replace("-", "_").split(".")))
 
 
 SOURCES = (
@@ -54,6 +55,20 @@ SOURCES = (
     ),
     ImportSource("karpenter.sh", ("karpenter/karpenter.sh_nodepools.yaml",), ("v1",)),
     ImportSource("karpenter.k8s.aws", ("karpenter/karpenter.k8s.aws_ec2nodeclasses.yaml",), ("v1",)),
+    # v1beta1 is still served (deprecated); v1beta2 is the storage version, the one we write.
+    ImportSource(
+        "kueue.x-k8s.io",
+        tuple(f"kueue/kueue.x-k8s.io_{plural}.yaml" for plural in (
+            "resourceflavors", "clusterqueues", "localqueues", "cohorts", "topologies", "workloadpriorityclasses")),
+        ("v1beta2",),
+    ),
+    # TrainingRuntime (namespaced) is left out: the platform's runtimes are cluster-wide.
+    ImportSource(
+        "trainer.kubeflow.org",
+        ("kubeflow-trainer/trainer.kubeflow.org_trainjobs.yaml",
+         "kubeflow-trainer/trainer.kubeflow.org_clustertrainingruntimes.yaml"),
+        ("v1alpha1",),
+    ),
 )
 
 

@@ -57,6 +57,7 @@ from eks_training.infra.tools.check.placement import (
     place,
     pod_templates,
 )
+from eks_training.infra.tools.check.queues import Admitted, kueue_objects, queue_findings, trainjob_pods
 from eks_training.infra.tools.check.reachability import unreachable
 from eks_training.infra.tools.check.snapshot import DEVICE_RESOURCES, PlatformSnapshot, load_snapshot, text
 from eks_training.core.names import KARPENTER_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR
@@ -91,6 +92,8 @@ class CheckReport:
     device_plugins: dict[str, list[str]] = field(default_factory=dict)
     failures: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: Where Kueue admits each queued job kind through each LocalQueue (:mod:`.queues`).
+    admitted: list[Admitted] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -148,14 +151,17 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
     if target.jobs is None:
         report.notes.append("job kinds: this app is not one of our environments, so the jobs `eks-training render` "
                             "makes are not placed (check an environment with --env or --config)")
+    runtimes = kueue_objects(snap).runtimes
     for kind, objects in (target.jobs or {}).items():
         for obj in objects:
             pods += pod_templates(f"job {kind}", obj)
+            pods += trainjob_pods(f"job {kind}", obj, runtimes)
     advertised, report.device_plugins = advertised_by_source(snap.node_sources, pods)
     _check_device_plugins(snap, report, pods)
     placements = place([p for p in pods if not p.daemonset], snap.node_sources, advertised)
     report.placements = placements
     _check_placements(report, placements)
+    _check_queues(snap, report, target, advertised)
     _check_pinned(snap, report, placements)
     _check_release_order(snap, report, releases_pods, placements)
     _check_storage(snap, report, releases_pods)
@@ -333,6 +339,14 @@ def _check_placements(report: CheckReport, placements: list[Placement]) -> None:
             report.fail("scheduling", pod.owner, "pod template",
                         f"an accelerated pod that fits only standing capacity ({', '.join(s.name for s in placement.fits)}); "
                         "no node source creates a node for it on demand")
+
+
+def _check_queues(snap: PlatformSnapshot, report: CheckReport, target: CheckTarget,
+                  advertised: Mapping[str, set[str]]) -> None:
+    """Kueue: each queued job kind is admissible through every LocalQueue and lands where its flavor says; every
+    quota is usable (:mod:`.queues`)."""
+    for subject, field_, message in queue_findings(snap, target.jobs, advertised, report.admitted):
+        report.fail("queues", subject, field_, message)
 
 
 def _check_pinned(snap: PlatformSnapshot, report: CheckReport, placements: list[Placement]) -> None:
@@ -593,6 +607,12 @@ def format_report(report: CheckReport) -> str:
     for placement in report.placements:
         where = ", ".join(s.name for s in placement.reachable) or "NOWHERE"
         lines.append(f"{placement.pod.owner[:78]:78} {where}")
+    if report.admitted:
+        lines += ["", f"{'QUEUED JOB':60} {'LOCAL QUEUE':24} ADMITTED ON (PODSET: FLAVOR)"]
+        for entry in report.admitted:
+            flavors = ", ".join(f"{podset}: {flavor}" for podset, flavor in entry.flavors.items())
+            lines.append(f"{entry.job[:60]:60} {entry.local_queue[:24]:24} {flavors}"
+                         f"{' (borrowing from its cohort)' if entry.borrows else ''}")
     lines += ["", f"{'DEVICE PLUGIN':78} RUNS ON"]
     for owner, landing in report.device_plugins.items():
         lines.append(f"{owner[:78]:78} {', '.join(landing) or 'NOWHERE'}")

@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from eks_training.core.cfn_text import cfn_text
-from eks_training.core.catalog import EFA_RESOURCE, node_capacity
+from eks_training.core.catalog import EFA_RESOURCE, HOSTNAME_LABEL, INSTANCE_TYPES, network_labels, node_capacity
 from eks_training.core.names import LABEL_ROLE
 
 KUBERNETES_RESOURCE = "Custom::AWSCDK-EKS-KubernetesResource"
@@ -269,9 +269,16 @@ def _capacity(instance_type: str) -> dict[str, Decimal]:
     return capacity
 
 
+#: A label every node of a source carries with a value of its own (a host name, a network node id).
+PER_NODE_VALUE = "per-node"
+
+
 def _well_known(instance_type: str, zone: str | None) -> dict[str, str]:
+    # EKS labels the nodes of the types EC2 publishes a topology for with each network layer (the catalog's count).
+    network = network_labels(instance_type) if instance_type in INSTANCE_TYPES else ()
     labels = {"kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64",
-              "node.kubernetes.io/instance-type": instance_type}
+              "node.kubernetes.io/instance-type": instance_type, HOSTNAME_LABEL: PER_NODE_VALUE,
+              **dict.fromkeys(network, PER_NODE_VALUE)}
     if zone:
         labels["topology.kubernetes.io/zone"] = zone
     return labels

@@ -1,0 +1,142 @@
+"""Kueue: jobs queue by team quota, and multi-node jobs are placed by network topology (pin: core.versions.KUEUE)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import yaml
+from constructs import Construct, IConstruct
+
+from eks_training.constructs.cluster import TrainingCluster
+from eks_training.core.catalog import ACCELERATOR_RESOURCE, EFA_RESOURCE, accelerator_taint
+from eks_training.core.names import LABEL_INSTANCE_TYPE, SYSTEM_NODE_SELECTOR
+from eks_training.core.validation import invalid
+from eks_training.core.versions import KUEUE, HelmPin
+from eks_training.infra.addons import AddonEntry, ClusterAddon
+from eks_training.workloads.job_queueing import KUEUE_FRAMEWORKS
+from eks_training.workloads.kueue import Flavor, KueueQueuesChart, NetworkTopology, Quota, TeamQueue
+from eks_training.workloads.network_policies import OperatorNamespacePolicy, Port
+from eks_training.workloads.priorities import TRAINING_PRIORITIES, TrainingPriority
+
+#: The label each node source's own controller puts on its nodes, naming the source: EKS on a managed node group's
+#: nodes, Karpenter on a NodePool's (what a flavor selects: Kueue writes it into the admitted pods' node selector).
+SOURCE_LABEL = {"node group": "eks.amazonaws.com/nodegroup", "Karpenter pool": "karpenter.sh/nodepool"}
+#: Where the release's image comes from: the in-repo chart names the staging registry (the release tooling rewrites
+#: it in the published package), so the release and the chart the check renders both name the promoted image.
+KUEUE_IMAGE = "registry.k8s.io/kueue/kueue"
+#: The ports the API server calls in Kueue's namespace: the admission webhooks and the visibility APIService.
+KUEUE_WEBHOOK_PORT, KUEUE_VISIBILITY_PORT = 9443, 8082
+#: The chart's webhook configurations (failurePolicy Fail); Kueue's own certificate manager sets their CA bundles.
+KUEUE_WEBHOOKS = (("mutatingwebhookconfiguration", "kueue-mutating-webhook-configuration"),
+                  ("validatingwebhookconfiguration", "kueue-validating-webhook-configuration"))
+
+
+def manager_configuration(namespaces: Sequence[str], frameworks: Sequence[str]) -> dict:
+    """Kueue's `Configuration` (config.kueue.x-k8s.io/v1beta2): the chart's defaults, the job integrations our kinds
+    use, and only the training namespaces managed (its webhooks see nothing else, so no platform Job elsewhere ever
+    waits on Kueue)."""
+    return {
+        "apiVersion": "config.kueue.x-k8s.io/v1beta2",
+        "kind": "Configuration",
+        "health": {"healthProbeBindAddress": ":8081"},
+        "metrics": {"bindAddress": ":8443"},
+        "webhook": {"port": 9443},
+        "leaderElection": {"leaderElect": True, "resourceName": "c1f6bfd2.kueue.x-k8s.io"},
+        "controller": {"groupKindConcurrency": {"Job.batch": 5, "Pod": 5, "Workload.kueue.x-k8s.io": 10,
+                                                "LocalQueue.kueue.x-k8s.io": 5, "ClusterQueue.kueue.x-k8s.io": 5,
+                                                "ResourceFlavor.kueue.x-k8s.io": 1}},
+        "clientConnection": {"qps": 300, "burst": 500},
+        "managedJobsNamespaceSelector": {"matchExpressions": [
+            {"key": "kubernetes.io/metadata.name", "operator": "In", "values": sorted(namespaces)}]},
+        "integrations": {"frameworks": list(frameworks)},
+    }
+
+
+class Kueue(ClusterAddon):
+    """Kueue's controller and webhooks, and the flavors, queues and priorities that admit the training jobs.
+
+    * ``flavors``: the ResourceFlavors (:class:`Flavor`), in the order queues try them.
+    * ``queues``: one :class:`TeamQueue` per team; each of its namespaces gets its LocalQueue.
+    * ``priorities``: the WorkloadPriorityClasses. Default: the training priorities.
+    * ``frameworks``: Kueue's job integrations. Default: those the platform's job kinds use.
+    * ``node_selector``: where Kueue's controller runs. Default: the system nodes.
+    * ``version``: the chart pin. Default: :data:`KUEUE`.
+
+    Its namespace is made by the add-on (baseline Pod Security, default deny, DNS and the API out, the webhook and
+    visibility ports in from the VPC).
+
+    Attributes: ``release`` (the Helm release), ``webhooks_ready`` (waiters for its webhooks' CA bundles),
+    ``queues_manifest`` (flavors, queues, priorities).
+    """
+
+    def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, flavors: Sequence[Flavor],
+                 queues: Sequence[TeamQueue], priorities: Sequence[TrainingPriority] = TRAINING_PRIORITIES,
+                 frameworks: Sequence[str] = KUEUE_FRAMEWORKS, node_selector: Mapping[str, str] = SYSTEM_NODE_SELECTOR,
+                 version: HelmPin = KUEUE, after: Sequence[IConstruct] = ()) -> None:
+        super().__init__(scope, id, cluster=cluster, after=after)
+        if isinstance(queues, (str, bytes)) or not queues:
+            raise invalid(f"{self.node.path}: queues", queues, "at least one TeamQueue (Kueue admits nothing without)")
+        namespaces = [namespace for queue in queues for namespace in queue.namespaces]
+        values = {
+            "controllerManager": {"nodeSelector": dict(node_selector), "manager": {"image": {
+                "repository": KUEUE_IMAGE, "tag": f"v{version.version}", "pullPolicy": "IfNotPresent"}}},
+            "managerConfig": {"controllerManagerConfigYaml": yaml.safe_dump(
+                manager_configuration(namespaces, frameworks), sort_keys=False)},
+        }
+        self.release = self.add_release(version, values, namespace=OperatorNamespacePolicy(
+            version.namespace, webhook_ports=(Port(KUEUE_WEBHOOK_PORT), Port(KUEUE_VISIBILITY_PORT))))
+        # Helm's wait returns before Kueue has written its webhooks' CA bundles: what they admit waits for both.
+        self.webhooks_ready = [self.wait_for_webhook(name, kind=kind, after=self.release) for kind, name in KUEUE_WEBHOOKS]
+        chart = KueueQueuesChart(self.k8s, "kueue-queues", flavors=list(flavors), queues=list(queues),
+                                 priorities=list(priorities))
+        self.queues_manifest = self.add_chart("kueue-queues", chart, after=[self.release, *self.webhooks_ready])
+
+
+# --- from an environment's config ----------------------------------------------------------------------------------
+
+
+def flavors_of(config) -> list[Flavor]:
+    """A flavor per node source and instance type of the environment: the labels that name its source and type, and
+    the taint its nodes carry; topology-aware where the config says its nodes carry network layers (node groups)."""
+    flavors = []
+    for source in config.kueue_flavors():
+        if source.kind == "system":
+            flavors.append(Flavor(source.name, dict(SYSTEM_NODE_SELECTOR)))
+            continue
+        labels = {SOURCE_LABEL[source.kind]: source.source, LABEL_INSTANCE_TYPE: source.instance_type}
+        network = NetworkTopology(source.topology_layers) if source.topology_layers else None
+        flavors.append(Flavor(source.name, labels, node_taints=(accelerator_taint(source.accelerator),),
+                              topology=network))
+    return flavors
+
+
+def queues_of(config) -> list[TeamQueue]:
+    """The environment's queues with each quota in Kubernetes resources (cpu and memory default to what the
+    accelerators' whole nodes offer; EFA interfaces follow the nodes)."""
+    sources = {f.name: f for f in config.kueue_flavors()}
+    queues = []
+    for queue in config.services.kueue_queues:
+        quotas = []
+        for quota in queue.quotas:
+            source = sources[quota.flavor]
+            amounts = source.resources(quota)
+            nominal: dict[str, str | int] = {"cpu": amounts["cpu"], "memory": f"{amounts['memory_gib']}Gi"}
+            borrowing = {}
+            if source.accelerator is not None:
+                resource = ACCELERATOR_RESOURCE[source.accelerator]
+                nominal[resource] = amounts["accelerators"]
+                if quota.borrowing_limit is not None:
+                    borrowing[resource] = quota.borrowing_limit
+                if amounts["efa"]:
+                    nominal[EFA_RESOURCE] = amounts["efa"]
+            quotas.append(Quota(quota.flavor, nominal, borrowing))
+        queues.append(TeamQueue(queue.name, tuple(queue.namespaces), tuple(quotas), cohort=queue.cohort))
+    return queues
+
+
+ADDON = AddonEntry(
+    "kueue", enabled=lambda config: config.services.kueue,
+    build=lambda scope, parts, after: Kueue(
+        scope, "Kueue", cluster=parts.cluster, flavors=flavors_of(parts.config), queues=queues_of(parts.config),
+        # LocalQueues go into the training namespaces.
+        after=[*after, *(m for m in (parts.namespaces_manifest,) if m)]))
