@@ -92,6 +92,10 @@ PLATFORM_NAMESPACES: dict[str, str] = {
     SLURM_NAMESPACE: "the Slurm cluster",
     "jupyterhub": "JupyterHub",
     "nvidia-device-plugin": "the NVIDIA device plugin",
+    "neuron-healthcheck-system": "the Neuron node problem detector",
+    "kueue-system": "Kueue",
+    "jobset-system": "JobSet",
+    "kubeflow-system": "Kubeflow Trainer",
     "argocd": "Argo CD (the GitOps Applications)",
 }
 

@@ -68,7 +68,16 @@ RESOURCE_SKIPS: dict[tuple[str, str], str] = {
     ("LAMBDA_INSIDE_VPC", "AWS::Lambda::Function.AWS679f53fac002430cb0da5b7982bd2287*"):
         "the AwsCustomResource handler calls one AWS API (fsx:UpdateFileSystem on the platform's file system) and "
         "reaches nothing in the VPC; putting it there would only add ENIs and a NAT path to the same public endpoint",
-    ("SQS_QUEUE_KMS_MASTER_KEY_ID_RULE", "AWS::SQS::Queue.KarpenterInterruptionQueue*"):
+    ("LAMBDA_CONCURRENCY_CHECK", "AWS::Lambda::Function.CustomS3AutoDeleteObjectsCustomResourceProviderHandler*"):
+        "aws-cdk-lib's bucket-emptying handler (dev and staging buckets are deleted with the stack), invoked only by "
+        "CloudFormation on delete; reserved concurrency would take capacity from the account's pool",
+    ("LAMBDA_DLQ_CHECK", "AWS::Lambda::Function.CustomS3AutoDeleteObjectsCustomResourceProviderHandler*"):
+        "CloudFormation invokes the bucket-emptying handler synchronously and gets its failure back (the delete "
+        "fails and says so): a dead-letter queue would never receive anything",
+    ("LAMBDA_INSIDE_VPC", "AWS::Lambda::Function.CustomS3AutoDeleteObjectsCustomResourceProviderHandler*"):
+        "the bucket-emptying handler calls S3 on the stack's own buckets only (its role is limited to them) and "
+        "reaches nothing in the VPC",
+    ("SQS_QUEUE_KMS_MASTER_KEY_ID_RULE", "AWS::SQS::Queue.KarpenterControllerInterruptionQueue*"):
         "the queue is encrypted with SQS-managed SSE (SqsManagedSseEnabled, as Karpenter's reference template does; "
         "tests/test_checkov.py holds it to that): a KMS key would need a key policy that lets EventBridge deliver "
         "the interruption events, and the events hold no data of ours",
@@ -77,7 +86,7 @@ RESOURCE_SKIPS: dict[tuple[str, str], str] = {
     ("IAM_POLICYDOCUMENT_NO_WILDCARD_RESOURCE", "AWS::IAM::Policy.ClusterFsxCsiRoleDefaultPolicy*"):
         "fsx:DescribeFileSystems and iam:CreateServiceLinkedRole take no resource ARN (the latter is conditioned on "
         "the FSx service name); every statement that acts on a file system is conditioned on the stack's owner tag",
-    ("IAM_POLICYDOCUMENT_NO_WILDCARD_RESOURCE", "AWS::IAM::Policy.KarpenterControllerRoleDefaultPolicy*"):
+    ("IAM_POLICYDOCUMENT_NO_WILDCARD_RESOURCE", "AWS::IAM::Policy.KarpenterControllerControllerRoleDefaultPolicy*"):
         "Karpenter 1.14's reference policy: the EC2 Describe calls, pricing and the instance-profile listing take no "
         "resource ARN (Describe is conditioned on the region); the deploy check compares the policy with the reference",
     ("NO_UNRESTRICTED_ROUTE_TO_IGW", "AWS::EC2::Route.NetworkVpcpublicSubnet*DefaultRoute*"):

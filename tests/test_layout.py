@@ -50,8 +50,21 @@ def test_readme_opens_with_the_two_commands():
     assert commands[:2] == ["make synth", "make test"]
 
 
-def test_ci_runs_exactly_the_readme_test_command():
+def test_ci_runs_the_readme_test_command_then_its_first_command_in_a_bare_clone():
+    """.ci/run: the README's test command as printed, then the README's first command for every environment in a
+    fresh clone with no mirror and an empty HOME, failing on Node's end-of-life banner."""
+    readme_commands = (REPO / "README.md").read_text().split("```")[1].split()
+    assert readme_commands == ["make", "synth", "make", "test"], readme_commands
     script = (REPO / ".ci" / "run").read_text()
-    steps = [line.strip() for line in script.splitlines() if line.strip() and not line.strip().startswith("#")
-             and not line.startswith(("set ", "cd ", "export "))]
-    assert steps == ["make test"]
+    lines = [line.strip() for line in script.splitlines() if line.strip() and not line.strip().startswith("#")]
+    assert lines.count("make test") == 1
+    tail = lines[lines.index("make test") + 1:]
+    clone = next(line for line in tail if line.startswith("git clone"))
+    assert "$bare/alone/" in clone, "the clone has a folder of its own: nothing beside it"
+    assert "for env in dev staging prod; do" in tail
+    synth = next(line for line in tail if "make synth" in line)
+    assert 'make synth ENV="$env"' in synth
+    runner = " ".join(tail[tail.index("for env in dev staging prod; do"):])
+    for isolation in ("env -u EKS_TRAINING_MIRROR", "-u XDG_CACHE_HOME", 'HOME="$bare/home"'):
+        assert isolation in runner, f".ci/run's bare-clone synth lacks {isolation!r}"
+    assert "end-of-life" in runner and "exit 1" in runner

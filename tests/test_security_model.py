@@ -66,7 +66,7 @@ def test_slurm_nodes_have_a_node_role_of_their_own_without_ssm(prod) -> None:
     assert "AmazonEKSWorkerNodePolicy" in policies and "AmazonEC2ContainerRegistryPullOnly" in policies
     assert "SSM" not in policies and "Policies" not in role["Properties"]
     # Karpenter may pass it to EC2, and EKS admits its nodes.
-    passed = [s for s in _statements(prod, "KarpenterControllerRole") if "iam:PassRole" in _actions(s)]
+    passed = [s for s in _statements(prod, "KarpenterControllerControllerRole") if "iam:PassRole" in _actions(s)]
     assert "SlurmNodeRole" in json.dumps(passed)
     assert any("SlurmNodeRole" in json.dumps(e["Properties"]["PrincipalArn"]) and e["Properties"]["Type"] == "EC2_LINUX"
                for e in prod.resources("AWS::EKS::AccessEntry").values())

@@ -120,7 +120,10 @@ def test_nodes_that_join_before_the_cni_addon_have_no_pod_networking(prod):
     assert {f.subject.split(" (")[0] for f in networking} == {
         "node group ClusterNodegroupSystemNodes2A8EB028", "node group p5-nodes", "node group trn1-nodes",
         "Karpenter nodes of EC2NodeClass gpu-a100", "Karpenter nodes of EC2NodeClass gpu-h100",
-        "Karpenter nodes of EC2NodeClass trn1", "Karpenter nodes of EC2NodeClass trn1n"}
+        "Karpenter nodes of EC2NodeClass trn1", "Karpenter nodes of EC2NodeClass trn1n",
+        # The Slurm partitions' pools of their own (slurmd is privileged).
+        "Karpenter nodes of EC2NodeClass slurm-gpu-a100", "Karpenter nodes of EC2NodeClass slurm-gpu-h100",
+        "Karpenter nodes of EC2NodeClass slurm-trainium"}
     assert _about(networking, "node group p5-nodes", "eks-pod-identity-agent")
 
 
@@ -249,6 +252,8 @@ def test_karpenter_losing_its_rights_dns_and_cni_before_its_node_pools_fails(pro
     policy, access = _lid(template, "KarpenterControllerControllerRoleDefaultPolicy"), _lid(template, "KarpenterControllerNodeAccess")
     coredns = _addon(template, "coredns")
     _drop_dependencies(template, karpenter, role, policy, access, coredns, _addon(template, "vpc-cni"))
+    # The pools now name their nodes' access entries themselves: as before, they did not.
+    _drop_dependencies(template, _lid(template, "KarpenterKarpenterPools"), access)
     findings, _ = _lifecycle(prod, template=template)
     teardown = _about(findings, "manifest KarpenterKarpenterPools", "delete, step", "NodeClaims")
     assert len(teardown) == 1

@@ -261,6 +261,8 @@ class _Lifecycle:
         return steps
 
     def create(self, lid: str) -> str:
+        if lid not in self.create_steps:  # known to the snapshot (a chart's release) but not a template resource
+            return "create"
         return f"create, step {self.create_steps[lid]} of {max(self.create_steps.values())}"
 
     def delete(self, lid: str) -> str:
