@@ -29,8 +29,9 @@ synth: install
 		&& { sed -n '/^Not checked:/,/^$$/p' cdk.out/check-$(ENV).txt; tail -n 1 cdk.out/check-$(ENV).txt; } \
 		|| { cat cdk.out/check-$(ENV).txt; exit 1; }
 
+# worksteal: a worker that runs out of tests takes some of the other's, so the long ones do not end the run alone.
 test: install-dev
-	$(PY) -m pytest -n 2 -q
+	$(PY) -m pytest -n 2 --dist worksteal -q
 
 # Deploy (AWS credentials for the environment's account; Docker builds the training images the stack pushes).
 deploy: install

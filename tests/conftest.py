@@ -76,3 +76,15 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         print(f"\nCI: {len(_UPSTREAM_SKIPS)} tests skipped for missing upstream artifacts (set EKS_TRAINING_MIRROR): "
               f"{', '.join(_UPSTREAM_SKIPS[:3])}{' ...' if len(_UPSTREAM_SKIPS) > 3 else ''}", file=sys.stderr)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+# --- the long tests first, on both xdist workers, so that neither is left running one alone at the end ---------
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # `make test` uses --dist worksteal, which hands each worker one contiguous half of this list and then lets an
+    # idle worker take tests from the other's tail: each half starts with half of the slow tests.
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    fast = [item for item in items if item.get_closest_marker("slow") is None]
+    first = slow[0::2] + fast[:max(0, len(items) // 2 - len(slow[0::2]))]
+    items[:] = first + slow[1::2] + fast[len(first) - len(slow[0::2]):]

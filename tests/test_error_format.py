@@ -80,6 +80,7 @@ def _violations() -> dict[str, list[int]]:
     return found
 
 
+@pytest.mark.slow
 def test_user_input_errors_go_through_invalid() -> None:
     assert _violations() == {}, "raise invalid(field, value, allowed) from eks_training.core.validation instead"
 

@@ -13,6 +13,7 @@ import tomllib
 import zipfile
 from pathlib import Path
 
+import pytest
 from packaging.requirements import Requirement
 
 REPO = Path(__file__).resolve().parent.parent
@@ -81,6 +82,7 @@ def _source_modules(source: Path) -> list[str]:
             for path in (source / folder).rglob("*.py") if "__pycache__" not in path.parts]
 
 
+@pytest.mark.slow
 def test_other_cdk_app_uses_a_regular_install(tmp_path):
     wheels = tmp_path / "wheels"
     source = _clean_source(tmp_path / "source")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import os
 import subprocess
 import sys
@@ -34,6 +36,7 @@ def test_every_part_maps_into_the_import_root():
         assert Path(module.__file__).resolve().parent == REPO / folder
 
 
+@pytest.mark.slow
 def test_training_package_never_imports_cdk():
     code = ("import sys, eks_training.training; import pkgutil, importlib\n"
             "for m in pkgutil.iter_modules(eks_training.training.__path__):\n"

@@ -114,6 +114,16 @@ class Port:
                                           protocol=getattr(kplus.NetworkProtocol, self.protocol))
 
 
+def _check_cross_namespace(allowance, namespace_field: str, namespace: str) -> None:
+    """The checks a flow between two namespaces takes (CrossNamespaceIngress, NamespaceEgress)."""
+    check_dns_label("allowance name", allowance.name)
+    where = f"allowance {allowance.name!r}"
+    check_dns_label(f"{where} {namespace_field}", namespace)
+    check_labels(f"{where} from_labels", allowance.from_labels)
+    check_labels(f"{where} to_labels", allowance.to_labels)
+    _check_ports(where, allowance.ports)
+
+
 def _check_ports(where: str, ports: object) -> tuple[Port, ...]:
     if isinstance(ports, (str, bytes, Port)) or not isinstance(ports, Sequence) or not ports \
             or not all(isinstance(p, Port) for p in ports):
@@ -156,12 +166,7 @@ class CrossNamespaceIngress:
     to_labels: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        check_dns_label("allowance name", self.name)
-        where = f"allowance {self.name!r}"
-        check_dns_label(f"{where} from_namespace", self.from_namespace)
-        check_labels(f"{where} from_labels", self.from_labels)
-        check_labels(f"{where} to_labels", self.to_labels)
-        _check_ports(where, self.ports)
+        _check_cross_namespace(self, "from_namespace", self.from_namespace)
 
 
 @dataclass(frozen=True)
@@ -357,12 +362,7 @@ class NamespaceEgress:
     to_labels: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        check_dns_label("allowance name", self.name)
-        where = f"allowance {self.name!r}"
-        check_dns_label(f"{where} to_namespace", self.to_namespace)
-        check_labels(f"{where} from_labels", self.from_labels)
-        check_labels(f"{where} to_labels", self.to_labels)
-        _check_ports(where, self.ports)
+        _check_cross_namespace(self, "to_namespace", self.to_namespace)
 
 
 @dataclass(frozen=True)
