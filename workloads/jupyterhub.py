@@ -47,7 +47,7 @@ class NotebookProfile:
     """One notebook choice on the spawn page.
 
     `accelerators` GPUs or Neuron devices of `instance_type` (whose kind picks the GPU or Neuron image);
-    `efa` adds every EFA interface of the instance; `mount_fsx` mounts the FSx claim at /shared.
+    `efa` adds every EFA interface of the instance; `mount_fsx` mounts the FSx claims at /fsx (the data read-only, its own folder of the workspace).
     `cpu_guarantee` (cores) and `mem_guarantee` (KubeSpawner bytes such as "64G", also the limit) must stay
     below the instance's capacity.
     """
@@ -112,7 +112,7 @@ DEFAULT_NOTEBOOK_PROFILES: tuple[NotebookProfile, ...] = (
     NotebookProfile(
         slug="gpu-8",
         display_name="8x NVIDIA A100 GPUs with EFA and FSx (p4d.24xlarge)",
-        description="Multi-GPU development on a whole node; FSx for Lustre at /shared.",
+        description="Multi-GPU development on a whole node; FSx for Lustre at /fsx.",
         instance_type="p4d.24xlarge",
         accelerators=8,
         cpu_guarantee=90,
@@ -123,7 +123,7 @@ DEFAULT_NOTEBOOK_PROFILES: tuple[NotebookProfile, ...] = (
     NotebookProfile(
         slug="trainium",
         display_name="16x AWS Trainium devices (trn1.32xlarge)",
-        description="Neuron development on a whole Trainium node; FSx for Lustre at /shared.",
+        description="Neuron development on a whole Trainium node; FSx for Lustre at /fsx.",
         instance_type="trn1.32xlarge",
         accelerators=16,
         cpu_guarantee=120,

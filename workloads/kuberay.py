@@ -2,7 +2,7 @@
 
 The head runs no tasks (`num-cpus: "0"`) so a busy driver never starves the GCS; GPU workers land on the
 training instance type, tolerate the GPU taint, request EFA interfaces (without them NCCL silently falls back
-to TCP) and mount the shared FSx claim at /shared.
+to TCP) and mount the namespace's FSx claims at /fsx.
 """
 
 from __future__ import annotations
