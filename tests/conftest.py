@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import sys
 from pathlib import Path
@@ -24,17 +26,32 @@ _SYNTHESIZED: dict[str, Synthesized] = {}
 
 
 def synthesized_environment(name: str, tmp_root: Path) -> Synthesized:
-    """The synthesized environment ``name``, built on first use and kept for the session."""
+    """The synthesized environment ``name``, built on first use and kept for the session. Under pytest-xdist the
+    workers share ``tmp_root``: the first to need an environment synthesizes it (holding a lock), the others read
+    its cloud assembly."""
     if name not in _SYNTHESIZED:
         from eks_training.infra.config import load_environment
 
-        _SYNTHESIZED[name] = synthesize(load_environment(name), outdir=tmp_root / name)
+        config, outdir, marker = load_environment(name), tmp_root / name, tmp_root / f"{name}.synthesized.json"
+        with open(tmp_root / f"{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if marker.exists():
+                _SYNTHESIZED[name] = Synthesized.read(config, outdir, **json.loads(marker.read_text()))
+            else:
+                synth = synthesize(config, outdir=outdir)
+                marker.write_text(json.dumps({"stack_name": synth.stack_name, "error": synth.error}))
+                _SYNTHESIZED[name] = synth
     return _SYNTHESIZED[name]
 
 
 @pytest.fixture(scope="session")
 def synth_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("cdk-out")
+    """Where the shipped environments are synthesized: one folder for all xdist workers of this run (the parent of
+    their base temporary folders), or this session's own."""
+    base = tmp_path_factory.getbasetemp()
+    root = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "cdk-out-shared"
+    root.mkdir(exist_ok=True)
+    return root
 
 
 @pytest.fixture(scope="session", params=ENVIRONMENTS)

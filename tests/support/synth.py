@@ -41,6 +41,16 @@ class Synthesized:
     error: str | None = None
     templates: dict[str, dict[str, Any]] = field(default_factory=dict)
 
+    @classmethod
+    def read(cls, config: PlatformConfig, outdir: Path, *, stack_name: str, error: str | None) -> "Synthesized":
+        """An environment another process synthesized into ``outdir`` (its templates and validation report)."""
+        report_path = outdir / "validation-report.json"
+        result = cls(config=config, outdir=outdir, stack_name=stack_name, error=error,
+                     validation_report=json.loads(report_path.read_text()) if report_path.exists() else {})
+        for path in outdir.glob("*.template.json"):
+            result.templates[path.name.removesuffix(".template.json")] = json.loads(path.read_text())
+        return result
+
     @property
     def template(self) -> dict[str, Any]:
         return self.templates[self.stack_name]
@@ -99,13 +109,7 @@ def synthesize(config: PlatformConfig, *, outdir: Path | None = None, nag: bool 
         app.synth()
     except RuntimeError as err:  # a validation plugin found violations: the report says which
         error = str(err)
-    report_path = outdir / "validation-report.json"
-    report = json.loads(report_path.read_text()) if report_path.exists() else {}
-    result = Synthesized(config=config, outdir=outdir, stack_name=stack.stack_name, validation_report=report,
-                         error=error)
-    for path in outdir.glob("*.template.json"):
-        result.templates[path.name.removesuffix(".template.json")] = json.loads(path.read_text())
-    return result
+    return Synthesized.read(config, outdir, stack_name=stack.stack_name, error=error)
 
 
 def cfn_lint(templates: list[Path], ignore: dict[str, str]) -> list[dict[str, Any]]:
