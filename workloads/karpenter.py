@@ -131,6 +131,10 @@ class KarpenterPool:
         if self.placement_group_name is not None and not _PLACEMENT_GROUP.match(str(self.placement_group_name)):
             raise invalid(f"{where} placement_group_name", self.placement_group_name,
                           "use a placement group name: 1-255 letters, digits, spaces or '+=,.@_-'")
+        if self.node_role_name is not None and (not isinstance(self.node_role_name, str)
+                                                or not _IAM_ROLE_NAME.match(self.node_role_name)):
+            raise invalid(f"{where} node_role_name", self.node_role_name,
+                          "use an IAM role name (not an ARN): 1-64 of [A-Za-z0-9+=,.@_-]")
         if not isinstance(self.consolidate_after, str) or not re.match(r"^([0-9]+(s|m|h))+$", self.consolidate_after):
             raise invalid(f"{where} consolidate_after", self.consolidate_after,
                           "use a duration of s, m or h, e.g. '10m' or '1h30m'")

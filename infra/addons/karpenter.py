@@ -6,6 +6,7 @@ tagged for Karpenter's discovery first), so the module defines no ``ADDON`` entr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from constructs import Construct, IConstruct
@@ -50,7 +51,7 @@ class Karpenter(ClusterAddon):
         default_role = self.controller.node_role_name
         for role_name in dict.fromkeys(p.node_role_name for p in pools if p.node_role_name not in (None, default_role)):
             # "<cluster>-slurm-node" -> SlurmNodeRole: the construct id follows the role's name, not its position.
-            id_words = role_name.removeprefix(f"{cluster_name}-").replace("_", "-").replace(".", "-").split("-")
+            id_words = re.split(r"[^A-Za-z0-9]+", role_name.removeprefix(f"{cluster_name}-"))
             self.controller.add_node_role("".join(w.capitalize() for w in id_words) + "Role", role_name,
                                           description=f"Karpenter's nodes of the pools that name {role_name}: EKS "
                                                       "worker and ECR pulls only")

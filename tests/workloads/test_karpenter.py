@@ -186,6 +186,8 @@ P = "pool 'p' "
         ({"taints": ("gpu",)}, P + "taints", ("gpu",), "use NodeTaint values"),
         ({"placement_group_name": "pg/1"}, P + "placement_group_name", "pg/1", "use a placement group name"),
         ({"consolidate_after": "10 minutes"}, P + "consolidate_after", "10 minutes", "use a duration of s, m or h"),
+        ({"node_role_name": "arn:aws:iam::1:role/x"}, P + "node_role_name", "arn:aws:iam::1:role/x",
+         "use an IAM role name (not an ARN)"),
     ],
 )
 def test_bad_pool_inputs_raise_one_line_errors(changes, field, value, allowed) -> None:
