@@ -66,7 +66,7 @@ class Kueue(ClusterAddon):
     visibility ports in from the VPC).
 
     Attributes: ``release`` (the Helm release), ``webhooks_ready`` (waiters for its webhooks' CA bundles),
-    ``queues_manifest`` (flavors, queues, priorities).
+    ``queues_manifest`` (flavors, queues, priorities), ``queues``.
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, flavors: Sequence[Flavor],
@@ -76,6 +76,8 @@ class Kueue(ClusterAddon):
         super().__init__(scope, id, cluster=cluster, after=after)
         if isinstance(queues, (str, bytes)) or not queues:
             raise invalid(f"{self.node.path}: queues", queues, "at least one TeamQueue (Kueue admits nothing without)")
+        #: The team queues, each with the namespaces whose LocalQueue submits to it.
+        self.queues: tuple[TeamQueue, ...] = tuple(queues)
         namespaces = [namespace for queue in queues for namespace in queue.namespaces]
         values = {
             "controllerManager": {"nodeSelector": dict(node_selector), "manager": {"image": {

@@ -80,10 +80,14 @@ def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = No
         raise RenderError(f"kind: {kind.name} needs services.{kind.service}, which environment {config.name!r} "
                           "leaves off")
     name = name or kind.name
-    namespace = namespace or config.training_namespaces[0].name
-    if namespace not in [n.name for n in config.training_namespaces]:
+    teams = [n.name for n in config.training_namespaces]
+    if namespace is None and len(teams) > 1:
+        raise RenderError(f"--namespace: environment {config.name!r} has {len(teams)} teams ({', '.join(teams)}): "
+                          "name the one the job runs for")
+    namespace = namespace or teams[0]
+    if namespace not in teams:
         raise RenderError(f"--namespace: {namespace!r} is not a training namespace of {config.name!r}"
-                          f" (allowed: {', '.join(n.name for n in config.training_namespaces)})")
+                          f" (allowed: {', '.join(teams)})")
     if kind.accelerator == "none":
         _need_dataset(kind.name, dataset)
         for option, value in (("--data-input", data_input), ("--tokenizer", tokenizer)):
@@ -127,6 +131,8 @@ def render_job(config: PlatformConfig, kind_name: str, *, nodes: int | None = No
         allowed = limits[instance_type]
     if nodes < 1 or nodes > allowed:
         raise RenderError(f"--nodes: {nodes} is not allowed: {instance_type} in {config.name!r} allows 1 to {allowed} nodes")
+    if not kind.is_script:  # an sbatch script runs in the Slurm cluster's namespace, under Slurm's limits
+        _check_team_quota(config, namespace, instance_type, nodes)
     if kind.name not in _NO_DATASET:
         _need_dataset(kind.name, dataset)
     if kind.image is None and not image:
@@ -217,6 +223,31 @@ def _kueue_submission(config: PlatformConfig, kind, namespace: str, priority: st
             raise RenderError(f"--priority: {kind.name} {why}")
         return None
     return KueueSubmission(local_queue=queue.name, priority=priority or DEFAULT_PRIORITY, topology=request)
+
+
+def _check_team_quota(config: PlatformConfig, namespace: str, instance_type: str, nodes: int) -> None:
+    """A job of ``nodes`` whole ``instance_type`` nodes fits its team's namespace quota (the API server refuses its
+    pods beyond it) and what its Kueue queue admits on that type (Kueue would keep it waiting for ever)."""
+    facts = INSTANCE_TYPES[instance_type]
+    wanted = nodes * facts.accelerators
+    unit = "GPUs" if facts.accelerator == "nvidia" else "Neuron devices"
+    setting = "max_gpus" if facts.accelerator == "nvidia" else "max_neuron_devices"
+    quota = config.namespace_quota(namespace)[setting]
+    where = f"{nodes} {instance_type} node{'s' if nodes > 1 else ''} ({wanted} {unit})"
+    if wanted > quota:
+        index = [n.name for n in config.training_namespaces].index(namespace)
+        raise RenderError(f"--nodes: {where} is beyond the quota of team {namespace!r}, {quota} {unit} "
+                          f"(training_namespaces[{index}].{setting}): at most {quota // facts.accelerators} such nodes")
+    queue = config.kueue_queue(namespace) if config.services.kueue else None
+    if queue is None:
+        return
+    limits = config.queue_flavor_limits(queue)
+    admitted = max((amounts["accelerators"] for flavor, amounts in limits.items() if flavor.instance_type == instance_type),
+                   default=0)
+    if wanted > admitted:
+        raise RenderError(f"--nodes: {where} is beyond what Kueue queue {queue.name!r} of team {namespace!r} admits "
+                          f"on {instance_type} ({admitted} {unit} on one flavor, borrowing included): at most "
+                          f"{admitted // facts.accelerators} such nodes")
 
 
 def _need_dataset(kind: str, dataset: str | None) -> None:

@@ -12,6 +12,8 @@ the object, the field and why:
   (read-write) and the shared data (read-only), pods name only claims their namespace has, LoadBalancer Services
   have a controller that serves them;
 * identity: every pod's ServiceAccount exists in its namespace (:mod:`.identities`);
+* people: each team member's access entry lets them submit, follow and exec into their namespace's jobs and nothing
+  beyond it (:mod:`.access`, evaluated with Kubernetes RBAC's semantics and EKS's access policies);
 * ordering: Helm releases wait for the nodes their pods need;
 * reachability: API endpoint, FSx for Lustre, EFA peers (:mod:`.reachability`);
 * IAM: the Karpenter controller policy against Karpenter's reference (:mod:`.iam`);
@@ -40,6 +42,8 @@ from eks_training.core.versions import KARPENTER, KUBERNETES_RELEASES, MPI_OPERA
 from eks_training.infra.addons.network_policies import namespaces_of
 from eks_training.infra.config import PlatformConfig
 from eks_training.infra.tools.check import helm
+from eks_training.infra.tools.check.access import (ACCESS_POLICY_REFERENCE, TeamAccess, entry_identities,
+                                                   load_access_policies, rbac_objects_of, team_access_findings)
 from eks_training.infra.tools.check.fsx_isolation import fsx_volumes, missing_claim_findings, volume_findings
 from eks_training.infra.tools.check.iam import compare_policies, reference_statements
 from eks_training.infra.tools.check.identities import missing_account_findings, service_accounts
@@ -94,6 +98,8 @@ class CheckReport:
     notes: list[str] = field(default_factory=list)
     #: Where Kueue admits each queued job kind through each LocalQueue (:mod:`.queues`).
     admitted: list[Admitted] = field(default_factory=list)
+    #: Each team whose members have access entries, and what was verified of their rights (:mod:`.access`).
+    teams: list[TeamAccess] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -170,6 +176,7 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
     _check_services(snap, report, releases_pods)
     _check_network_policies(snap, report, releases_pods, target)
     _check_namespaces(snap, report, releases_pods, target)
+    _check_access(snap, report, releases_pods, target)
     _check_sign_in(snap, report)
     for source in snap.node_sources:  # a group at size 0 too: an operator may scale it by hand
         for what, why in unreachable(snap, source):
@@ -285,7 +292,8 @@ def _mpi_operator_pods() -> list[PodTemplate]:
 
 
 def render_all_jobs(config: PlatformConfig) -> dict[str, list[dict]]:
-    """Every Kubernetes job kind of ``eks-training render`` for ``config``, with the defaults a user gets."""
+    """Every Kubernetes job kind of ``eks-training render`` for ``config``'s first team, with the defaults a user
+    gets."""
     from eks_training.infra.tools.job_render import RenderError, render_job
     from eks_training.workloads.jobs import JOB_KINDS
 
@@ -294,7 +302,8 @@ def render_all_jobs(config: PlatformConfig) -> dict[str, list[dict]]:
         if kind.is_script:
             continue  # an sbatch script runs in the Slinky NodeSets, which are placed as custom resources
         try:
-            jobs[kind.name] = render_job(config, kind.name, images=_PLACEHOLDER_IMAGES, dataset="check",
+            jobs[kind.name] = render_job(config, kind.name, namespace=config.training_namespaces[0].name,
+                                         images=_PLACEHOLDER_IMAGES, dataset="check",
                                          image=_BIONEMO_PLACEHOLDER_IMAGE if kind.name == "bionemo" else None,
                                          data_input="s3://check-bucket/corpus", tokenizer="s3://check-bucket/tokenizer.json")
         except RenderError:
@@ -511,6 +520,24 @@ def _check_namespaces(snap: PlatformSnapshot, report: CheckReport, rendered: Map
         report.fail("network-policy", f"flow {flow.name!r}", str(flow), verdict)
 
 
+def _check_access(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping[str, list[dict]],
+                  target: CheckTarget) -> None:
+    """Each team member's access entry, evaluated as EKS authorizes it (access policies, then RBAC over every Role and
+    binding the app and its charts create): their jobs in their namespace, nothing beyond (:mod:`.access`)."""
+    objects = [obj for _, obj in snap.objects()] + [obj for objs in rendered.values() for obj in objs]
+    namespaces = {(obj.get("metadata") or {}).get("name") for obj in objects if obj.get("kind") == "Namespace"}
+    namespaces |= {release.namespace for release in snap.releases}
+    reference = upstream.file_path(ACCESS_POLICY_REFERENCE)
+    findings, notes = team_access_findings(snap, rbac_objects_of(objects), target.jobs, sorted(n for n in namespaces if n),
+                                           load_access_policies(reference), report.teams)
+    if reference is None and any(entry.policies for entry in entry_identities(snap)):
+        notes.append("access policies: the EKS user guide's table of their rules is not at hand, so entries are judged "
+                     f"by RBAC alone; {upstream.how_to_get(upstream.file_artifact(ACCESS_POLICY_REFERENCE))}")
+    report.notes += notes
+    for subject, field_, message in findings:
+        report.fail("access", subject, field_, message)
+
+
 def _check_sign_in(snap: PlatformSnapshot, report: CheckReport) -> None:
     """A notebook is a shell with the namespace's identity: the hub must sign people in, never the chart's default."""
     for release in snap.releases:
@@ -615,6 +642,11 @@ def format_report(report: CheckReport) -> str:
             flavors = ", ".join(f"{podset}: {flavor}" for podset, flavor in entry.flavors.items())
             lines.append(f"{entry.job[:60]:60} {entry.local_queue[:24]:24} {flavors}"
                          f"{' (borrowing from its cohort)' if entry.borrows else ''}")
+    if report.teams:
+        lines += ["", f"{'TEAM ACCESS (NAMESPACE)':40} {'MEMBER ROLES':14} VERIFIED"]
+        for team in report.teams:
+            lines.append(f"{team.namespace[:40]:40} {len(team.members):<14} {team.allowed} requests a job needs allowed, "
+                         f"{team.refused} beyond the namespace's jobs refused")
     lines += ["", f"{'DEVICE PLUGIN':78} RUNS ON"]
     for owner, landing in report.device_plugins.items():
         lines.append(f"{owner[:78]:78} {', '.join(landing) or 'NOWHERE'}")

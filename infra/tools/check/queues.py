@@ -13,7 +13,9 @@ this does what Kueue's flavor assigner does with a job, as far as it decides whe
   can have a node (for a topology-aware flavor: one whose nodes exist before the job, as Kueue counts only Ready
   nodes), and a required topology level must be a label those nodes carry;
 * every nominal quota must be usable: the flavor describes nodes that can exist, and no more accelerators than
-  those sources can hold.
+  those sources can hold;
+* a namespace's ResourceQuota must allow what its queue admits (nominal plus borrowable, over every flavor): the API
+  server refuses pods beyond it, so a job Kueue admitted past it would never start.
 """
 
 from __future__ import annotations
@@ -353,6 +355,7 @@ def queue_findings(snap: PlatformSnapshot, jobs: Mapping[str, list[dict]] | None
                              "names a Kueue queue, and the app installs no ClusterQueue: the job stays suspended"))
         return findings
     findings += _quota_findings(snap, kueue)
+    findings += _namespace_quota_findings(snap, kueue)
     for kind, objects in (jobs or {}).items():
         for obj in objects:
             if not any(i.admits(obj) for i in INTEGRATIONS):
@@ -453,3 +456,32 @@ def _quota_findings(snap: PlatformSnapshot, kueue: KueueObjects) -> Iterator[Fin
         if total > limit:
             yield (f"flavor {flavor_name}", resource, f"the queues' quotas add up to {_amount(resource, total)}, more "
                    f"than its nodes ever hold ({_amount(resource, limit)}): jobs admitted beyond that never run")
+
+
+def _namespace_quota_findings(snap: PlatformSnapshot, kueue: KueueObjects) -> Iterator[Finding]:
+    """Each ResourceQuota of a namespace that submits to a ClusterQueue allows all that queue admits."""
+    hard_limits: dict[str, list[tuple[str, dict]]] = {}
+    for _, obj in snap.objects():
+        if obj.get("kind") == "ResourceQuota" and obj.get("apiVersion") == "v1":
+            meta = obj.get("metadata") or {}
+            hard_limits.setdefault(meta.get("namespace") or "default", []).append(
+                (meta.get("name"), (obj.get("spec") or {}).get("hard") or {}))
+    for (namespace, local), cluster_queue in sorted(kueue.local_queues.items()):
+        if cluster_queue not in kueue.cluster_queues or namespace not in hard_limits:
+            continue
+        quotas = queue_quotas(cluster_queue, kueue)
+        admitted: dict[str, Decimal] = {}
+        for (flavor, resource), nominal in quotas.nominal.items():
+            extra = quotas.borrowable.get((flavor, resource), Decimal(0))
+            admitted[resource] = admitted.get(resource, Decimal(0)) + nominal + extra
+        for quota_name, hard in hard_limits[namespace]:
+            for resource, most in sorted(admitted.items()):
+                key = next((k for k in (f"requests.{resource}", resource) if k in hard), None)
+                if key is None or resource == "pods":
+                    continue
+                limit = quantity(hard[key])
+                if limit < most:
+                    yield (f"ResourceQuota {namespace}/{quota_name}", f"spec.hard.{key}",
+                           f"{_amount(resource, limit)} is below what ClusterQueue {cluster_queue} admits through "
+                           f"LocalQueue {namespace}/{local} ({_amount(resource, most)}, borrowing included): Kueue "
+                           "would admit jobs whose pods the API server then refuses")
