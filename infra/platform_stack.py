@@ -28,7 +28,7 @@ from eks_training.workloads.karpenter import KarpenterPool, NodeTaint
 from eks_training.workloads.namespaces import NamespaceQuota, TrainingNamespace, TrainingNamespacesChart
 from eks_training.core.names import RAY_SERVICE_ACCOUNT, TRAINING_SERVICE_ACCOUNT
 from eks_training.workloads.service_exposure import ServiceExposureChart
-from eks_training.workloads.storage import FsxVolume, StorageChart
+from eks_training.workloads.storage import EFS_STORAGE_CLASS, FsxVolume, StorageChart
 from eks_training.workloads.training_identity import TrainingServiceAccountsChart
 
 #: AWS managed policies the CSI drivers' documentation prescribes for their controllers.
@@ -130,6 +130,7 @@ class TrainingPlatformStack(Stack):
             self.teams[team.name] = TrainingTeam(
                 self, f"Team-{team.name}", cluster=self.cluster, namespace=team.name, members=team.members,
                 operators=operators, buckets=self.buckets, fsx=self.lustre, shared=True,
+                models_storage_class=EFS_STORAGE_CLASS if self.models else None,
                 network_policies=services.network_policies, vpc_cidr=self.config.network.cidr,
                 quota=NamespaceQuota(cpu=quota["max_cpu"], memory=f"{quota['max_memory_gib']}Gi",
                                      nvidia_gpus=quota["max_gpus"], neuron_devices=quota["max_neuron_devices"],

@@ -16,7 +16,9 @@ from eks_training.constructs.karpenter import KarpenterController
 from eks_training.core.validation import invalid
 from eks_training.core.versions import KARPENTER
 from eks_training.infra.addons import ClusterAddon
+from eks_training.infra.addons.kueue import pool_flavors
 from eks_training.workloads.karpenter import KarpenterPool, KarpenterPoolsChart
+from eks_training.workloads.kueue import Flavor
 
 
 class Karpenter(ClusterAddon):
@@ -31,7 +33,8 @@ class Karpenter(ClusterAddon):
     * ``node_repair``: Karpenter's node repair, which reads the node monitoring agent's conditions. Default: False.
     * ``version``: the chart version. Default: :data:`KARPENTER`'s.
 
-    Attributes: ``controller`` (the :class:`KarpenterController`), ``pools_manifest``.
+    Attributes: ``controller`` (the :class:`KarpenterController`), ``pools_manifest``, ``pools``; Kueue's flavors
+    of its pools: :meth:`kueue_flavors`.
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, cluster_name: str,
@@ -55,9 +58,20 @@ class Karpenter(ClusterAddon):
             self.controller.add_node_role("".join(w.capitalize() for w in id_words) + "Role", role_name,
                                           description=f"Karpenter's nodes of the pools that name {role_name}: EKS "
                                                       "worker and ECR pulls only")
+        #: The pools, as given.
+        self.pools: tuple[KarpenterPool, ...] = tuple(pools)
         chart = KarpenterPoolsChart(self.k8s, "karpenter-pools", cluster_name=cluster_name,
                                     node_role_name=self.controller.node_role_name, pools=list(pools))
         # NodePools need the CRDs, and on destroy must go before the controller so their nodes drain.
         self.pools_manifest = self.add_chart("karpenter-pools", chart,
                                              after=[self.controller.chart, *self.controller.node_roles.values(),
                                                     *self.controller.node_accesses.values()])
+
+    def kueue_flavors(self, *pool_names: str) -> list[Flavor]:
+        """The Kueue ResourceFlavors of the named pools (default: every pool), one per instance type
+        (:func:`eks_training.infra.addons.kueue.pool_flavors`)."""
+        known = {pool.name: pool for pool in self.pools}
+        for name in pool_names:
+            if name not in known:
+                raise invalid(f"{self.node.path}: pool", name, f"a pool of this add-on: {', '.join(known)}")
+        return [flavor for name in (pool_names or known) for flavor in pool_flavors(known[name])]

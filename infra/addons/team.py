@@ -25,9 +25,10 @@ from eks_training.core.validation import DEPLOY_ACCOUNT, check_role_arn, invalid
 from eks_training.core.versions import KUBERAY
 from eks_training.infra.addons import ClusterAddon
 from eks_training.workloads.fsx_volumes import FsxVolume, add_workspace_setup, namespace_volumes
-from eks_training.workloads.k8s_objects import emit
+from eks_training.workloads.k8s_objects import check_dns_subdomain, emit
 from eks_training.workloads.namespaces import OPERATORS, NamespaceQuota, TrainingNamespace, add_namespace
 from eks_training.workloads.network_policies import WorkloadNamespaces, add_namespace_policies, platform_policies
+from eks_training.workloads.storage import models_claim
 from eks_training.workloads.team_access import member_access_objects, member_group
 from eks_training.workloads.training_identity import add_service_account
 
@@ -50,6 +51,8 @@ class TrainingTeam(ClusterAddon):
     * ``fsx``: the file system (:class:`LustreStorage` or an :class:`FsxVolume`) whose shared data (read-only) and
       team workspace the jobs mount; a Job in kube-system creates the workspace directories (it runs as root on the
       system nodes: give ``LustreStorage(no_squash_nids=...)`` their subnets). Default: none.
+    * ``models_storage_class``: the EFS model store's StorageClass (the platform's ``efs-models``): the team gets a
+      ``models`` claim there. Default: none.
     * ``kueue``: the :class:`~eks_training.infra.addons.kueue.Kueue` add-on one of whose queues names this
       namespace: Kueue makes the team's LocalQueue there, after the namespace. Default: none (jobs are not queued).
     * ``network_policies``: default deny and the flows jobs need (:mod:`eks_training.workloads.network_policies`).
@@ -73,8 +76,9 @@ class TrainingTeam(ClusterAddon):
     def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, namespace: str,
                  members: Sequence[str] = (), quota: NamespaceQuota | None = None, operators: Sequence[str] = (),
                  buckets: TrainingBuckets | None = None, fsx: LustreStorage | FsxVolume | None = None,
-                 kueue: Construct | None = None, network_policies: bool | None = None, vpc_cidr: str | None = None,
-                 shared: bool = False, after: Sequence[IConstruct] = ()) -> None:
+                 models_storage_class: str | None = None, kueue: Construct | None = None,
+                 network_policies: bool | None = None, vpc_cidr: str | None = None, shared: bool = False,
+                 after: Sequence[IConstruct] = ()) -> None:
         super().__init__(scope, id, cluster=cluster, after=after)
         where = self.node.path
         if isinstance(members, (str, bytes)):
@@ -96,6 +100,7 @@ class TrainingTeam(ClusterAddon):
             raise invalid(f"{where}: vpc_cidr", None, "the VPC's range as text (e.g. 10.0.0.0/16), here or as "
                           "TrainingCluster(vpc_cidr=...): the NetworkPolicies open FSx and EFS there")
         self.fsx = _volume(where, fsx)
+        self.models_storage_class = models_storage_class
         self.local_queue = self._queue_of(kueue)
 
         # AWS: the pods' identity, its bucket prefix, its associations; the members' access entries.
@@ -154,6 +159,9 @@ class TrainingTeam(ClusterAddon):
         if self.fsx is not None:
             for obj in namespace_volumes(self.fsx, self.namespace):
                 emit(chart, obj)
+        if self.models_storage_class is not None:
+            emit(chart, models_claim(self.namespace, check_dns_subdomain("models_storage_class",
+                                                                         self.models_storage_class)))
         if self.network_policies:
             kuberay = KUBERAY.namespace if "kuberay" in self.namespace_spec.operators else None
             (policy,) = platform_policies(WorkloadNamespaces(training=(self.namespace,), kuberay_operator=kuberay))

@@ -156,7 +156,8 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
     pods += _manifest_pods(snap, report)
     if target.jobs is None:
         report.notes.append("job kinds: this app is not one of our environments, so the jobs `eks-training render` "
-                            "makes are not placed (check an environment with --env or --config)")
+                            "makes are not placed (check an environment with --env or --config, or give jobs "
+                            "render wrote with --job)")
     runtimes = kueue_objects(snap).runtimes
     for kind, objects in (target.jobs or {}).items():
         for obj in objects:
@@ -697,6 +698,9 @@ def add_arguments(parser) -> None:
                                       "runs it, from this folder) or its cloud assembly folder (cdk.out)")
     parser.add_argument("--stack", help="with --app: the stack to check (default: every stack with an EKS cluster)")
     parser.add_argument("--mirror", help=f"the upstream mirror folder (default: ${upstream.MIRROR_ENV})")
+    parser.add_argument("--job", action="append", default=[], metavar="FILE",
+                        help="a job `eks-training render` wrote (YAML): placed, queued and authorized like the "
+                             "environment's own; with --app, the only jobs checked (repeatable)")
 
 
 def run(args) -> int:
@@ -708,17 +712,33 @@ def run(args) -> int:
         os.environ[upstream.MIRROR_ENV] = args.mirror
     if sum(map(bool, (args.env, args.config, args.app))) != 1:
         raise ValueError("check: give exactly one of --env NAME, --config FILE or --app COMMAND")
+    given = read_jobs(getattr(args, "job", None) or [])
     if args.app:
-        return _run_app(args.app, args.stack)
+        return _run_app(args.app, args.stack, given)
     config = (load_config_file(args.config, name_matches_file=not getattr(args, "allow_name_mismatch", False))
               if args.config else load_environment(args.env))
     template = load_template(Path(args.template)) if args.template else synthesize_template(config)
-    report = run_check(template, config=config)
+    report = run_check(template, config=config, jobs={**render_all_jobs(config), **given} if given else None)
     print(format_report(report))
     return 0 if report.ok else 1
 
 
-def _run_app(app: str, stack_name: str | None) -> int:
+def read_jobs(paths: list[str]) -> dict[str, list[dict]]:
+    """Each ``--job`` file's objects, under the file's name (a sbatch script is no object: refused)."""
+    jobs = {}
+    for path in paths:
+        try:
+            objects = [obj for obj in yaml.safe_load_all(Path(path).read_text()) if obj]
+        except (OSError, yaml.YAMLError) as err:
+            raise ValueError(f"--job: cannot read {path!r}: {str(err).splitlines()[0]}") from None
+        if not objects or not all(isinstance(obj, dict) and obj.get("kind") for obj in objects):
+            raise ValueError(f"--job: {path!r} holds no Kubernetes objects (render's YAML output; an sbatch script "
+                             "runs in Slurm and is not checked here)")
+        jobs[Path(path).name] = objects
+    return jobs
+
+
+def _run_app(app: str, stack_name: str | None, jobs: dict[str, list[dict]] | None = None) -> int:
     from eks_training.core.validation import invalid
     from eks_training.infra.tools.check.cloud_assembly import app_assembly, stacks
 
@@ -731,7 +751,8 @@ def _run_app(app: str, stack_name: str | None) -> int:
                       f"a stack of the app with an EKS cluster (its stacks: {names})")
     failed = False
     for stack in chosen:
-        report = run_check(stack.template, target=CheckTarget(stack.name, stack.region, stack.account))
+        report = run_check(stack.template, target=CheckTarget(stack.name, stack.region, stack.account,
+                                                              jobs=jobs or None))
         print(format_report(report))
         failed |= not report.ok
     return 1 if failed else 0

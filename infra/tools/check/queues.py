@@ -312,13 +312,13 @@ def admitted_spec(podset: PodSet, flavor: Mapping[str, Any]) -> dict:
 # --- the findings --------------------------------------------------------------------------------------------------
 
 
-def _sources_of(flavor: Mapping[str, Any], sources: list[NodeSource]) -> list[NodeSource]:
+def sources_of(flavor: Mapping[str, Any], sources: list[NodeSource]) -> list[NodeSource]:
     """The node sources a flavor describes: those whose nodes carry all of its node labels."""
     labels = flavor.get("nodeLabels") or {}
     return [s for s in sources if all(s.labels.get(k) == v for k, v in labels.items())]
 
 
-def _source_limit(snap: PlatformSnapshot, source: NodeSource, resource: str) -> Decimal:
+def source_limit(snap: PlatformSnapshot, source: NodeSource, resource: str) -> Decimal:
     """The most of ``resource`` a node source ever holds: a node group's largest size, a Karpenter pool's limit."""
     per_node = source.capacity.get(resource, Decimal(0))
     resource_props = snap.resources.get(source.logical_id, {}).get("Properties", {})
@@ -412,7 +412,7 @@ def _landing(where: str, podset: PodSet, flavor_name: str, flavor: Mapping[str, 
                                                          allocatable=s.allocatable(advertised.get(s.name, set())))]
     subject = f"{where} PodSet {podset.name}"
     if not any(s.can_have_nodes for s in fits):
-        described = [s.name for s in _sources_of(flavor, snap.node_sources)]
+        described = [s.name for s in sources_of(flavor, snap.node_sources)]
         yield (subject, f"flavor {flavor_name}",
                f"admitted there, its pods land on no node that can exist (the flavor describes "
                f"{', '.join(described) or 'no node source'}{'; they fit only ' + ', '.join(s.name for s in fits) if fits else ''})")
@@ -441,8 +441,8 @@ def _quota_findings(snap: PlatformSnapshot, kueue: KueueObjects) -> Iterator[Fin
             if flavor is None:
                 yield (f"ClusterQueue {name}", f"flavor {flavor_name}", "is no ResourceFlavor of the app")
                 continue
-            if not any(s.can_have_nodes for s in _sources_of(flavor, snap.node_sources)):
-                described = [s.name for s in _sources_of(flavor, snap.node_sources)]
+            if not any(s.can_have_nodes for s in sources_of(flavor, snap.node_sources)):
+                described = [s.name for s in sources_of(flavor, snap.node_sources)]
                 yield (f"ClusterQueue {name}", f"flavor {flavor_name} {resource}",
                        f"quota {_amount(resource, amount)} on nodes that never exist "
                        f"({', '.join(described) or 'no node source has its labels'}): jobs admitted there never run")
@@ -451,8 +451,8 @@ def _quota_findings(snap: PlatformSnapshot, kueue: KueueObjects) -> Iterator[Fin
         flavor = (kueue.flavors.get(flavor_name) or {}).get("spec")
         if flavor is None or resource not in accelerators:
             continue
-        sources = _sources_of(flavor, snap.node_sources)
-        limit = sum((_source_limit(snap, s, resource) for s in sources), Decimal(0)) if sources else Decimal(0)
+        sources = sources_of(flavor, snap.node_sources)
+        limit = sum((source_limit(snap, s, resource) for s in sources), Decimal(0)) if sources else Decimal(0)
         if total > limit:
             yield (f"flavor {flavor_name}", resource, f"the queues' quotas add up to {_amount(resource, total)}, more "
                    f"than its nodes ever hold ({_amount(resource, limit)}): jobs admitted beyond that never run")
