@@ -50,7 +50,8 @@ class TrainingTeam(ClusterAddon):
       only (:meth:`TrainingBuckets.grant_training_access`). Default None: the role gets no bucket.
     * ``fsx``: the file system (:class:`LustreStorage` or an :class:`FsxVolume`) whose shared data (read-only) and
       team workspace the jobs mount; a Job in kube-system creates the workspace directories (it runs as root on the
-      system nodes: give ``LustreStorage(no_squash_nids=...)`` their subnets). Default: none.
+      system nodes: give ``LustreStorage(no_squash_nids=...)`` their subnets). The cluster needs the FSx CSI driver
+      (the ``aws-fsx-csi-driver`` add-on): name it in ``after``. Default: none.
     * ``models_storage_class``: the EFS model store's StorageClass (the platform's ``efs-models``): the team gets a
       ``models`` claim there. Default: none.
     * ``kueue``: the :class:`~eks_training.infra.addons.kueue.Kueue` add-on one of whose queues names this
@@ -123,7 +124,8 @@ class TrainingTeam(ClusterAddon):
         if not shared and self.fsx is not None:
             # The workspace Job and the root claim it mounts, in kube-system: one per team.
             add_workspace_setup(chart, self.fsx, [namespace], root_claim=f"fsx-root-{namespace}")
-        self.manifest = self.add_chart("team", chart)
+        # Its volumes mount folders the data repository associations make (and the FSx CSI driver: pass it in after).
+        self.manifest = self.add_chart("team", chart, after=[] if shared else getattr(fsx, "associations", ()))
         if kueue is not None:
             # Kueue's LocalQueue for this namespace waits for it (and goes before it on destroy).
             kueue.queues_manifest.node.add_dependency(self.manifest)
