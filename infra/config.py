@@ -415,9 +415,13 @@ class TrainingNamespaceConfig(_Model):
 
     #: Not one of the platform's own namespaces (kube-system, volcano-system, slurm, jupyterhub, ...).
     name: Name
+    #: GPUs the namespace's pods may request at once; unset: what its Kueue queue admits (without Kueue: 64).
     max_gpus: NonNegativeInt | None = None
+    #: Neuron devices, likewise (without Kueue: 64).
     max_neuron_devices: NonNegativeInt | None = None
+    #: vCPUs, likewise (without Kueue: 2000).
     max_cpu: PositiveInt | None = None
+    #: Memory in GiB, likewise (without Kueue: 16000).
     max_memory_gib: PositiveInt | None = None
     max_pods: PositiveInt = 500
     #: IAM roles of the team's people: each gets an EKS access entry whose rights are this namespace's only (submit,
