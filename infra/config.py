@@ -632,7 +632,7 @@ class PlatformConfig(_Model):
     #: At least two (EKS needs two), one of them training_az.
     availability_zones: tuple[str, ...] = Field(max_length=6)
     training_az: str
-    #: Required: the Kubernetes minor version the cluster runs, quoted ("1.36"). It changes only when you change it,
+    #: The Kubernetes minor version the cluster runs, quoted ("1.36"). It changes only when you change it,
     #: one minor version per deploy (the control plane, then add-ons, then node groups follow); past EKS standard
     #: support it is a synth warning with the price of extended support, after extended support it is refused.
     kubernetes_version: str
