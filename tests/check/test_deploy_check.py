@@ -124,7 +124,8 @@ def test_jobs_that_fit_only_node_groups_at_zero_are_refused(prod, prod_jobs):
     snap.node_sources = [s for s in snap.node_sources if s.kind != "Karpenter pool"]
     report = _check(prod, prod_jobs, snapshot=snap)
     neuron = next(f for f in _failures(report, "scheduling") if f.subject == "job neuron-job: Job neuron-job")
-    assert "fits only node group trn1-nodes, which never has a node" in neuron.message
+    trn1 = next(g for g in prod.config.accelerated_node_groups if g.name == "trn1-nodes")
+    assert f"fits only node group {trn1.eks_name}, which never has a node" in neuron.message
 
 
 # --- defect 4: values the charts ignore; components not pinned to system nodes ---------------------------------

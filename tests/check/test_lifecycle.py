@@ -117,8 +117,10 @@ def test_nodes_that_join_before_the_cni_addon_have_no_pod_networking(prod):
     _drop_dependencies(template, _release(template, "karpenter"), cni)
     findings, _ = _lifecycle(prod, template=template)
     networking = _about(findings, "joins before the add-on vpc-cni", "AmazonEKS_CNI_Policy", "create, step")
+    groups = {g.name: g.eks_name for g in prod.config.accelerated_node_groups}  # what EKS names them
     assert {f.subject.split(" (")[0] for f in networking} == {
-        "node group ClusterNodegroupSystemNodes2A8EB028", "node group p5-nodes", "node group trn1-nodes",
+        "node group ClusterNodegroupSystemNodes2A8EB028", f"node group {groups['p5-nodes']}",
+        f"node group {groups['trn1-nodes']}",
         "Karpenter nodes of EC2NodeClass gpu-a100", "Karpenter nodes of EC2NodeClass gpu-h100",
         "Karpenter nodes of EC2NodeClass trn1", "Karpenter nodes of EC2NodeClass trn1n",
         # The Slurm partitions' pools of their own (slurmd is privileged).
