@@ -37,13 +37,6 @@ class Change:
         return f"[{self.id}] {self.message}"
 
 
-def object_subject(obj: dict) -> str:
-    """``Kind/namespace/name`` of a Kubernetes object, ``Kind/name`` when it has no namespace."""
-    meta = obj.get("metadata") or {}
-    namespace = meta.get("namespace")
-    return f"{obj.get('kind')}/{namespace}/{meta.get('name')}" if namespace else f"{obj.get('kind')}/{meta.get('name')}"
-
-
 def sort_key(change: Change) -> tuple[int, int, str]:
     verb = VERBS.index(change.verb) if change.verb in VERBS else len(VERBS)
     return (0 if change.destructive else 1, verb, change.subject)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from eks_training.core.cfn_text import cfn_text
-from eks_training.infra.tools.check.change.findings import Change, object_subject
+from eks_training.infra.tools.check.change.findings import Change
 from eks_training.infra.tools.check.change.template_diff import TemplateDiff
 from eks_training.infra.tools.check.snapshot import (HELM_CHART, KUBERNETES_RESOURCE, PlatformSnapshot, references,
                                                      token_text)

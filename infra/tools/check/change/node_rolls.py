@@ -25,17 +25,15 @@ from eks_training.infra.tools.check.change.findings import Change
 from eks_training.infra.tools.check.change.manifests import Manifests
 from eks_training.infra.tools.check.change.template_diff import TemplateDiff
 from eks_training.infra.tools.check.placement import Placement
-from eks_training.infra.tools.check.snapshot import PlatformSnapshot
 
 #: Node group properties EKS applies through UpdateNodegroupVersion, which replaces every node.
 ROLLING_PROPERTIES = ("Version", "ReleaseVersion", "LaunchTemplate")
 DO_NOT_DISRUPT = "karpenter.sh/do-not-disrupt"
 
 
-def node_group_changes(diff: TemplateDiff, snap: PlatformSnapshot, placements: Sequence[Placement],
-                       protected: set[str]) -> list[Change]:
-    """Every managed node group that rolls, with the pods it evicts (``protected``: job kinds whose pods a deploy
-    must not evict without waiting)."""
+def node_group_changes(diff: TemplateDiff, placements: Sequence[Placement]) -> list[Change]:
+    """Every managed node group that rolls, with the pods it evicts (EKS drains through PodDisruptionBudgets only;
+    ``karpenter.sh/do-not-disrupt`` means nothing to it)."""
     changes = []
     for change in diff.of("update"):
         if change.type != "AWS::EKS::Nodegroup":

@@ -22,7 +22,7 @@ from eks_training.infra.tools.check.change.node_rolls import (karpenter_changes,
 from eks_training.infra.tools.check.change.schemas import ResourceSchemas
 from eks_training.infra.tools.check.change.template_diff import Move, ResourceChange, TemplateDiff, diff_templates
 from eks_training.infra.tools.check.placement import Placement
-from eks_training.infra.tools.check.snapshot import HELM_CHART, KUBERNETES_RESOURCE, PlatformSnapshot
+from eks_training.infra.tools.check.snapshot import HELM_CHART, KUBERNETES_RESOURCE, PlatformSnapshot, references
 
 #: Resource types whose changes the handler models report object by object (:mod:`.manifests`).
 _HANDLED = (KUBERNETES_RESOURCE, HELM_CHART)
@@ -91,12 +91,12 @@ def predict_changes(previous: Mapping[str, Any], snap: PlatformSnapshot, *, plac
     report.sources = schemas.sources()
     new = snap.template
     diff = diff_templates(previous, new, schemas)
-    rolled = {c.subject for c in node_group_changes(diff, snap, placements, set())}
-    report.changes += _resource_changes(diff, placements, rolled)
+    rolls = node_group_changes(diff, placements)
+    report.changes += _resource_changes(diff, placements, {c.subject for c in rolls})
     report.changes += manifest_changes(previous, new, diff, snap)
-    protected = protected_job_kinds(jobs)
-    report.changes += node_group_changes(diff, snap, placements, protected)
-    report.changes += karpenter_changes(read_manifests(previous), read_manifests(new, diff), placements, protected)
+    report.changes += rolls
+    report.changes += karpenter_changes(read_manifests(previous), read_manifests(new, diff), placements,
+                                        protected_job_kinds(jobs))
     if diff.unknown_types:
         report.notes.append("change stage: no CloudFormation schema knows " + ", ".join(sorted(diff.unknown_types)) +
                             f" in {schemas.region}: their replacements are not predicted")
@@ -200,8 +200,6 @@ def _update(change: ResourceChange, diff: TemplateDiff) -> list[Change]:
 
 def _vpc_moves(change: ResourceChange, diff: TemplateDiff) -> set[str]:
     """Subnets and security groups the cluster names whose VPC is replaced."""
-    from eks_training.infra.tools.check.snapshot import references
-
     vpcs = {c.logical_id for c in diff.of("replace") if c.type == "AWS::EC2::VPC"}
     named = set(references((change.new.get("Properties") or {}).get("ResourcesVpcConfig")))
     return {lid for lid in named if lid in diff.changes and diff.changes[lid].action == "replace"
