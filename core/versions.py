@@ -160,6 +160,21 @@ EKS_ADDON_VERSIONS: dict[str, dict[str, AddonPin]] = {
     #: cluster.addon_versions (`aws eks describe-addon-versions --addon-name aws-fsx-csi-driver`).
     "aws-fsx-csi-driver": {},
 }
+#: The AL2023 EKS AMI release Karpenter's nodes boot (an amazon-eks-ami tag): the newest AL2023 NVIDIA release for
+#: Kubernetes 1.36 on 2026-09-18 (AMI 1.36.3-20260911, recorded on a running 1.36 node). A release builds the AMIs of
+#: every version EKS supports on its date, so this one serves 1.32-1.36; Karpenter picks the cluster's version in it.
+#: Pinned, the nodes' AMI moves only when this does (Karpenter calls "latest" unfit for production: it drifts every
+#: node whenever AWS publishes an AMI).
+KARPENTER_AMI_RELEASE = "v20260911"
+
+
+def ami_release_date(release: str) -> date | None:
+    """The day an AMI release ``vYYYYMMDD`` was built (None for "latest" or another form)."""
+    if len(release) == 9 and release.startswith("v") and release[1:].isdigit():
+        return date(int(release[1:5]), int(release[5:7]), int(release[7:9]))
+    return None
+
+
 #: The EKS add-ons every TrainingCluster installs (the CSI drivers of FSx and EFS come with their storage).
 DEFAULT_ADDONS: tuple[str, ...] = ("vpc-cni", "coredns", "kube-proxy", "eks-pod-identity-agent", "aws-ebs-csi-driver")
 

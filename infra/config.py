@@ -24,7 +24,7 @@ from eks_training.core.names import (FSX_DATA_DIR, FSX_WORKSPACES_DIR, PLATFORM_
                                      slurm_pool_name)
 from eks_training.core.subnets import (AWS_RESERVED_IPS, DEFAULT_POD_IPS_PER_NODE, HEADROOM, most_training_ips,
                                        training_ips_needed, training_prefix_fits, training_subnet_prefix)
-from eks_training.core.versions import KUBERNETES_RELEASES, creatable_versions
+from eks_training.core.versions import KARPENTER_AMI_RELEASE, KUBERNETES_RELEASES, ami_release_date, creatable_versions
 from eks_training.core.catalog import INSTANCE_TYPES, check_accelerator, check_efa, instance_facts, node_capacity
 from eks_training.core.validation import (
     ENDPOINT_ACCESS, IDLE_MINUTES, LOG_RETENTION_DAYS, NODE_GROUP_CAPACITY_TYPES, InvalidValue, check_addon_version,
@@ -98,6 +98,7 @@ _INSTANCE_TYPE = r"^[a-z][a-z0-9-]*\.[a-z0-9]+$"
 _FILE_SYSTEM_PATH = r"^/[A-Za-z0-9._/-]*$"
 _S3_PREFIX = r"^[A-Za-z0-9!_.*'()/-]*$"
 _ACCOUNT = r"^\d{12}$"
+_AMI_RELEASE = r"^(latest|v\d{8})$"
 #: What each pattern allows, in words: pattern errors name this instead of the regular expression.
 _PATTERN_HELP = {
     _DNS_LABEL.pattern: "use lowercase letters, digits and '-', starting with a letter (e.g. gpu-h100)",
@@ -105,6 +106,7 @@ _PATTERN_HELP = {
     _FILE_SYSTEM_PATH: "use an absolute path of letters, digits and . _ / - (e.g. /data)",
     _S3_PREFIX: "use an S3 key prefix of letters, digits and ! _ . * ' ( ) / -",
     _ACCOUNT: "use the 12-digit AWS account id",
+    _AMI_RELEASE: "use an AL2023 EKS AMI release such as v20260911 (an amazon-eks-ami tag), or latest",
 }
 
 Name = Annotated[str, Field(pattern=_DNS_LABEL.pattern, max_length=40)]
@@ -298,6 +300,10 @@ class CapacityConfig(_Model):
     gpu_node_groups: tuple[NodeGroupConfig, ...] = ()
     trainium_node_groups: tuple[NodeGroupConfig, ...] = ()
     karpenter_pools: tuple[KarpenterPoolConfig, ...] = ()
+    #: The AL2023 EKS AMI release (amazon-eks-ami tag vYYYYMMDD) Karpenter's nodes boot, in the cluster's Kubernetes
+    #: version. Their AMI moves only when this does: raising it drifts the pools' idle nodes (busy ones keep theirs).
+    #: "latest" follows every AMI AWS publishes. It must be a release made since EKS offered kubernetes_version.
+    karpenter_ami_release: Annotated[str, Field(pattern=_AMI_RELEASE)] = KARPENTER_AMI_RELEASE
 
     @model_validator(mode="after")
     def _kinds(self) -> "CapacityConfig":
@@ -669,6 +675,16 @@ class PlatformConfig(_Model):
     @classmethod
     def _region(cls, value: str) -> str:
         return check_region("region", value)
+
+    @model_validator(mode="after")
+    def _ami_release_has_the_version(self) -> "PlatformConfig":
+        built, since = ami_release_date(self.capacity.karpenter_ami_release), \
+            KUBERNETES_RELEASES[self.kubernetes_version].on_eks_since
+        if built is not None and since is not None and built < since:
+            raise invalid("capacity.karpenter_ami_release", self.capacity.karpenter_ami_release,
+                          f"a release made since {since}, when EKS began offering Kubernetes {self.kubernetes_version} "
+                          "(an older one holds no AMI of it, and Karpenter would launch no node)")
+        return self
 
     @field_validator("tags")
     @classmethod

@@ -262,7 +262,8 @@ class TrainingPlatformStack(Stack):
                 taints=(NodeTaint(SLURM_PARTITION_TAINT, value=partition.name),)))
         # Node repair reads the node monitoring agent's conditions: on with the observability add-on.
         self.karpenter = Karpenter(self, "Karpenter", cluster=self.cluster, cluster_name=cluster_name, pools=pools,
-                                   node_repair=config.observability.enabled)
+                                   node_repair=config.observability.enabled,
+                                   ami_version=config.capacity.karpenter_ami_release)
         self.node_pools = self.karpenter.pools_manifest
 
     @property

@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from eks_training.core.validation import InvalidValue, check_addon_versions, check_kubernetes_version
-from eks_training.core.versions import (DEFAULT_ADDONS, EKS_ADDON_VERSIONS, KUBERNETES_RELEASES, addon_version,
-                                        creatable_versions, refusal, support_warning)
+from eks_training.core.versions import (DEFAULT_ADDONS, EKS_ADDON_VERSIONS, KARPENTER_AMI_RELEASE, KUBERNETES_RELEASES,
+                                        addon_version, ami_release_date, creatable_versions, refusal, support_warning)
 from eks_training.infra.config import ConfigError, parse_config
 
 DEV = yaml.safe_load((Path(__file__).resolve().parent.parent / "infra" / "environments" / "dev.yaml").read_text())
@@ -95,3 +95,16 @@ def test_every_version_eks_runs_has_a_build_of_every_cluster_addon() -> None:
 def test_latest_is_no_addon_version() -> None:
     with pytest.raises(InvalidValue, match=r"latest pins nothing, so a Kubernetes upgrade leaves the add-on behind"):
         check_addon_versions("cluster.addon_versions", {"coredns": "latest"})
+
+
+def test_karpenter_nodes_boot_a_pinned_ami_release_that_holds_the_clusters_version(prod) -> None:
+    # The alias names a release and no Kubernetes version: Karpenter reads the cluster's, so new nodes follow the
+    # control plane, and the AMI moves only when the pin does.
+    classes = [obj for _, obj in prod.kubernetes_objects() if obj.get("kind") == "EC2NodeClass"]
+    assert classes and {str(c["spec"]["amiSelectorTerms"]) for c in classes} == {
+        str([{"alias": f"al2023@{KARPENTER_AMI_RELEASE}"}])}
+    assert ami_release_date(KARPENTER_AMI_RELEASE) >= KUBERNETES_RELEASES[prod.config.kubernetes_version].on_eks_since
+    data = {**copy.deepcopy(DEV), "capacity": {**DEV.get("capacity", {}), "karpenter_ami_release": "v20260501"}}
+    with pytest.raises(ConfigError, match=r"capacity.karpenter_ami_release='v20260501' is not allowed: a release made "
+                                          r"since 2026-06-02, when EKS began offering Kubernetes 1.36"):
+        parse_config(data)
