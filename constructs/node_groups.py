@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from datetime import date
 from typing import Literal, Mapping
 
 from aws_cdk import Fn
@@ -13,7 +14,8 @@ from constructs import Construct
 
 from eks_training.core.catalog import InstanceFacts, accelerator_taint, check_accelerator, check_efa
 from eks_training.core.validation import (NODE_GROUP_CAPACITY_TYPES, RESERVED_CAPACITY_TYPES, check_capacity_reservation,
-                                          check_node_group_sizes, check_whole_number, invalid)
+                                          check_kubernetes_version, check_node_group_sizes, check_whole_number,
+                                          invalid)
 from eks_training.core.names import LABEL_ACCELERATOR, LABEL_EFA, LABEL_FAMILY, LABEL_POOL
 
 CapacityType = Literal["on-demand", "spot", "capacity-reservation", "capacity-block"]
@@ -116,6 +118,7 @@ class AcceleratedNodeGroup(Construct):
         if kubernetes_version is None:
             raise invalid("kubernetes_version", None, "the cluster's Kubernetes version, e.g. '1.36' (an aws-eks-v2 "
                                                       "cluster does not say it; a TrainingCluster does)")
+        check_kubernetes_version("kubernetes_version", kubernetes_version, date.today())
         check_whole_number("max_unavailable", max_unavailable, minimum=1, maximum=100, unit="nodes")
         cluster = getattr(cluster, "cluster", cluster)
         # The same checks the config layer runs on an environment file's node groups.
