@@ -113,6 +113,26 @@ PositiveInt = Annotated[int, Field(ge=1)]
 NonNegativeInt = Annotated[int, Field(ge=0)]
 
 
+class EgressConfig(_Model):
+    """A destination outside the VPC that every workload pod may reach (NetworkPolicy takes networks, not names)."""
+
+    name: Name
+    #: An IPv4 network, e.g. 203.0.113.0/24 (a package mirror, a model hub's addresses).
+    cidr: str
+    ports: tuple[Annotated[int, Field(ge=1, le=65535)], ...] = Field(default=(443,), min_length=1)
+
+    @field_validator("cidr")
+    @classmethod
+    def _cidr(cls, value: str) -> str:
+        try:
+            network = ipaddress.ip_network(value, strict=True)
+        except ValueError:
+            network = None
+        if network is None or network.version != 4:
+            raise invalid("cidr", value, "use an IPv4 network such as 203.0.113.0/24 (host bits zero)")
+        return value
+
+
 class NetworkConfig(_Model):
     """The VPC: its CIDR, NAT gateways and VPC endpoints, or an existing VPC by ids."""
 
@@ -121,11 +141,28 @@ class NetworkConfig(_Model):
     training_subnet_prefix: Annotated[int, Field(ge=16, le=28)] | None = None
     nat_gateways: Annotated[int, Field(ge=1, le=3)] = 1
     vpc_endpoints: Bool = True
+    #: Workload pods (training namespaces, Slurm, notebooks) send HTTPS only to the VPC's endpoints (S3, ECR, STS,
+    #: CloudWatch Logs, EC2) and the Kubernetes API, never to the internet. Needs vpc_endpoints; false: HTTPS to any
+    #: address (through the NAT gateways).
+    restrict_egress: Bool = True
+    #: More destinations every workload pod may reach beyond the VPC (a package mirror...), by network and ports.
+    egress_allowed: tuple[EgressConfig, ...] = ()
 
     @field_validator("cidr")
     @classmethod
     def _cidr(cls, value: str) -> str:
         return check_vpc_cidr("cidr", value)  # the TrainingNetwork construct's check
+
+    @model_validator(mode="after")
+    def _egress(self) -> "NetworkConfig":
+        if self.restrict_egress and not self.vpc_endpoints:
+            raise invalid("restrict_egress", True, "false with vpc_endpoints: false (pods would reach neither S3 nor ECR "
+                          "nor STS: they are inside the VPC only through its endpoints), or turn vpc_endpoints on")
+        names = [e.name for e in self.egress_allowed]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise invalid("egress_allowed names", dupes, "give each destination a unique name")
+        return self
 
 
 class ClusterConfig(_Model):

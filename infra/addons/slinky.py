@@ -73,7 +73,7 @@ def _partitions(config) -> list[SlurmPartition]:
 
 
 ADDON = AddonEntry(
-    "slinky", depends_on=("cert-manager",),
+    "slinky", depends_on=("cert-manager",), after_enabled=("network-policies",),
     enabled=lambda config: config.services.slinky and bool(config.services.slurm_partitions),
     build=lambda scope, parts, after: Slinky(
         scope, "Slinky", cluster=parts.cluster, cluster_name=f"{parts.config.name}-slurm",
