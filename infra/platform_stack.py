@@ -6,7 +6,7 @@ network -> cluster -> node capacity -> storage -> cluster services. Each step is
 
 from __future__ import annotations
 
-from aws_cdk import Acknowledgment, CfnOutput, Environment, RemovalPolicy, Stack, Tags, Validations
+from aws_cdk import Acknowledgment, CfnOutput, Environment, Fn, RemovalPolicy, Stack, Tags, Validations
 from constructs import Construct
 
 
@@ -19,6 +19,7 @@ from eks_training.constructs.node_groups import AcceleratedNodeGroup
 from eks_training.constructs.training_images import TrainingImages
 from eks_training.constructs.storage import DataRepositoryAssociation, LustreStorage, ModelStore, lustre_nid_range
 from eks_training.core.names import SLURM_NAMESPACE, SLURM_PARTITION_TAINT, slurm_pool_name
+from eks_training.core.validation import DEPLOY_ACCOUNT
 from eks_training.infra.addons.karpenter import Karpenter
 from eks_training.infra.cluster_services import ClusterServices
 from eks_training.infra.config import PlatformConfig
@@ -133,7 +134,11 @@ class TrainingPlatformStack(Stack):
         self.buckets = TrainingBuckets(
             self, "Buckets", data_bucket_name=storage.buckets.data_bucket_name,
             checkpoint_bucket_name=storage.buckets.checkpoint_bucket_name, retain=storage.buckets.retain,
-            noncurrent_checkpoint_expiry_days=storage.buckets.noncurrent_checkpoint_days)
+            noncurrent_checkpoint_expiry_days=storage.buckets.noncurrent_checkpoint_days,
+            # Data only through the VPC's S3 endpoints, where it has them; the admins also from their own machines.
+            vpc_only=self.network.vpc if config.network.vpc_endpoints else None,
+            unrestricted_principal_arns=[Fn.sub(arn) if DEPLOY_ACCOUNT in arn else arn
+                                         for arn in config.cluster.admin_role_arns] if config.network.vpc_endpoints else ())
         peers = [self.cluster.cluster.cluster_security_group, self.network.efa_security_group]
         # The tag the scratch StorageClass puts on the file systems the FSx CSI driver creates: its role may touch
         # those and no other file system of the account.

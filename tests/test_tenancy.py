@@ -1,0 +1,116 @@
+"""People and tenants (issue 29): data tied to the VPC, egress through the VPC's endpoints, a way into a private
+cluster, notebooks and Slurm without Kubernetes access. Read from the synthesized environments."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+
+import pytest
+
+from support.synth import render_tokens
+
+
+def _condition_holds(operator: str, key: str, expected, request: dict) -> bool:
+    """IAM's semantics for the operators these policies use: a negated operator holds when the key is absent."""
+    values = expected if isinstance(expected, list) else [expected]
+    present = key in request
+    if operator == "StringEquals":
+        return present and request[key] in values
+    if operator == "StringNotEquals":
+        return not present or request[key] not in values
+    if operator == "ArnNotLike":
+        return not present or not any(fnmatch.fnmatchcase(request[key], v) for v in values)
+    if operator == "ArnLike":
+        return present and any(fnmatch.fnmatchcase(request[key], v) for v in values)
+    raise AssertionError(f"operator {operator} is not modelled")
+
+
+def _denied(statement: dict, request: dict) -> bool:
+    return all(_condition_holds(op, key, value, request)
+               for op, keys in statement["Condition"].items() for key, value in keys.items())
+
+
+_PSEUDO = {"AWS::AccountId": "111122223333", "AWS::Partition": "aws", "AWS::Region": "us-west-2"}
+
+
+def _resolved(value):
+    """A policy with CloudFormation's intrinsics as the text a request carries: the account 111122223333, a Ref as
+    the resource's logical id, a role's Arn as a role named after its logical id."""
+    if isinstance(value, list):
+        return [_resolved(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if set(value) == {"Ref"}:
+        return _PSEUDO.get(value["Ref"], value["Ref"])
+    if set(value) == {"Fn::Join"}:
+        separator, parts = value["Fn::Join"]
+        return separator.join(str(_resolved(p)) for p in parts)
+    if set(value) == {"Fn::Sub"}:
+        text = value["Fn::Sub"]
+        for name, resolved in _PSEUDO.items():
+            text = text.replace("${" + name + "}", resolved)
+        return text
+    if set(value) == {"Fn::GetAtt"}:
+        return f"arn:aws:iam::111122223333:role/{value['Fn::GetAtt'][0]}"
+    return {k: _resolved(v) for k, v in value.items()}
+
+
+@pytest.fixture(scope="module")
+def vpc_rule(prod):
+    policies = [p for lid, p in prod.resources("AWS::S3::BucketPolicy").items()
+                if lid.startswith(("BucketsDataBucket", "BucketsCheckpointBucket"))]
+    assert len(policies) == 2
+    rules = [s for p in policies for s in p["Properties"]["PolicyDocument"]["Statement"] if s.get("Sid") == "OnlyThroughThisVpc"]
+    assert len(rules) == 2 and rules[0]["Condition"] == rules[1]["Condition"]
+    return rules[0]
+
+
+def test_bucket_data_is_refused_outside_the_vpc_but_to_the_admins_and_the_file_system(prod, vpc_rule) -> None:
+    assert vpc_rule["Effect"] == "Deny" and vpc_rule["Principal"] == {"AWS": "*"}
+    assert {"s3:GetObject*", "s3:PutObject*", "s3:DeleteObject*", "s3:ListBucket*"} <= set(vpc_rule["Action"])
+    rule = _resolved(vpc_rule)
+    vpc = rule["Condition"]["StringNotEquals"]["aws:SourceVpc"]
+    assert "NetworkVpc" in vpc
+    training = "arn:aws:iam::111122223333:role/EksTraining-prod-ClusterTrainingtrainingRole-XYZ"
+    cases = {
+        "a job's key used from anywhere": ({"aws:PrincipalArn": training}, True),
+        "a job inside the VPC": ({"aws:PrincipalArn": training, "aws:SourceVpc": vpc}, False),
+        "a job through another VPC's endpoint": ({"aws:PrincipalArn": training, "aws:SourceVpc": "vpc-0other"}, True),
+        "an admin from a laptop": ({"aws:PrincipalArn": "arn:aws:iam::111122223333:role/eks-training-admin"}, False),
+        "FSx's data repository role": ({"aws:PrincipalArn": "arn:aws:iam::111122223333:role/aws-service-role/"
+                                        "s3.data-source.lustre.fsx.amazonaws.com/AWSServiceRoleForFSxS3Access_fs-0123"}, False),
+    }
+    for name, (request, denied) in cases.items():
+        assert _denied(rule, request) is denied, name
+    # Management (the bucket policy itself, encryption, lifecycle) stays with CloudFormation.
+    assert not any(a.startswith(("s3:PutBucket", "s3:*")) for a in vpc_rule["Action"])
+
+
+def test_dev_without_endpoints_has_no_vpc_rule(dev) -> None:
+    statements = [s for p in dev.resources("AWS::S3::BucketPolicy").values() for s in p["Properties"]["PolicyDocument"]["Statement"]]
+    # dev has no S3 endpoints: a VPC rule would refuse every pod (no aws:SourceVpc through NAT).
+    assert not [s for s in statements if s.get("Sid") == "OnlyThroughThisVpc"]
+
+
+def test_endpoint_policies_let_no_data_out_to_another_accounts_bucket(prod) -> None:
+    endpoints = {lid: r["Properties"] for lid, r in prod.resources("AWS::EC2::VPCEndpoint").items()}
+    s3 = {lid: p for lid, p in endpoints.items() if "s3" in render_tokens(p["ServiceName"])}
+    assert len(s3) == 2 and {p.get("VpcEndpointType", "Gateway") for p in s3.values()} == {"Gateway", "Interface"}
+    (interface,) = [p for p in s3.values() if p.get("VpcEndpointType") == "Interface"]
+    # Private DNS for every resolver of the VPC: pods reach S3 at addresses in the VPC, which NetworkPolicy names.
+    assert interface["PrivateDnsEnabled"] is True
+    assert interface["DnsOptions"] == {"PrivateDnsOnlyForInboundResolverEndpoint": "AllResolvers"}
+    for lid, props in s3.items():
+        statements = props["PolicyDocument"]["Statement"]
+        writes = [s for s in statements if s["Action"] == "s3:*"]
+        (own,) = writes
+        assert set(own["Condition"]["StringEquals"]) == {"aws:ResourceAccount", "aws:PrincipalAccount"}, lid
+        others = [s for s in statements if s is not own]
+        assert all(not any(a.startswith(("s3:Put", "s3:Delete")) for a in
+                           ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])) for s in others), lid
+    for lid, props in endpoints.items():
+        if lid in s3:
+            continue
+        (statement,) = props["PolicyDocument"]["Statement"]
+        assert statement["Condition"] == {"StringEquals": {"aws:PrincipalAccount": {"Ref": "AWS::AccountId"}}}, lid
