@@ -180,6 +180,13 @@ class ClusterConfig(_Model):
     bootstrap_creator_admin: Bool = False
     #: EKS add-on versions: "latest" resolves at deploy time, or a pinned "vX.Y.Z-eksbuild.N".
     addon_versions: dict[str, str] = Field(default_factory=dict)
+    #: A way into the private API endpoint (an EC2 Instance Connect Endpoint and a forwarding instance without IAM
+    #: role; README "Reach a private cluster"). None: with a private endpoint only.
+    api_tunnel: Bool | None = None
+
+    @property
+    def has_api_tunnel(self) -> bool:
+        return self.endpoint_access == "private" if self.api_tunnel is None else self.api_tunnel
 
     @field_validator("public_access_cidrs")
     @classmethod

@@ -10,6 +10,7 @@ from aws_cdk import Acknowledgment, CfnOutput, Environment, Fn, RemovalPolicy, S
 from constructs import Construct
 
 
+from eks_training.constructs.api_tunnel import ApiTunnel
 from eks_training.constructs.buckets import TrainingBuckets
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.constructs.observability import retention_from_days
@@ -76,6 +77,17 @@ class TrainingPlatformStack(Stack):
             network_policy=config.services.network_policies, vpc_cidr=config.network.cidr,
             bootstrap_creator_admin=config.cluster.bootstrap_creator_admin,
             control_plane_log_retention=retention_from_days(config.observability.log_retention_days))
+        if config.cluster.has_api_tunnel:
+            self.api_tunnel = ApiTunnel(self, "ApiTunnel", vpc=self.network.vpc,
+                                        api_security_group=self.cluster.control_plane_security_group)
+            for name, value, what in (
+                    ("ApiTunnelInstanceId", self.api_tunnel.instance.ref, "the API tunnel's instance (README: Reach a "
+                     "private cluster)"),
+                    ("ApiTunnelEndpointId", self.api_tunnel.endpoint.attr_id, "the EC2 Instance Connect Endpoint of the "
+                     "API tunnel"),
+                    ("ApiTunnelOperatorPolicyArn", self.api_tunnel.operator_policy.managed_policy_arn, "attach to the "
+                     "roles that may open the API tunnel")):
+                CfnOutput(self, name, value=value, description=what)
         # One cdk8s app holds every chart this stack applies to the cluster (the add-ons make theirs there too).
         self.k8s = self.cluster.k8s_app
         self._add_node_groups()

@@ -114,3 +114,56 @@ def test_endpoint_policies_let_no_data_out_to_another_accounts_bucket(prod) -> N
             continue
         (statement,) = props["PolicyDocument"]["Statement"]
         assert statement["Condition"] == {"StringEquals": {"aws:PrincipalAccount": {"Ref": "AWS::AccountId"}}}, lid
+
+
+# --- a way into a private cluster -----------------------------------------------------------------------------------
+
+
+def test_the_api_tunnel_reaches_the_private_endpoint_through_an_identity_that_holds_nothing(prod) -> None:
+    import copy
+
+    from eks_training.infra.tools.check.reachability import groups_reach, tunnel_findings
+    from eks_training.infra.tools.check.snapshot import load_snapshot
+
+    assert prod.config.cluster.endpoint_access == "private"
+    template = prod.template
+    snap = load_snapshot(template)
+    assert tunnel_findings(snap) == []
+    (endpoint_lid,) = snap.of_type("AWS::EC2::InstanceConnectEndpoint")
+    (instance_lid, instance), = snap.of_type("AWS::EC2::Instance").items()
+    props = instance["Properties"]
+    # No identity on the instance, IMDSv2 with one hop, an encrypted disk, in a private subnet.
+    assert "IamInstanceProfile" not in props and "NetworkInterfaces" not in props
+    launch = template["Resources"][props["LaunchTemplate"]["LaunchTemplateId"]["Ref"]]["Properties"]["LaunchTemplateData"]
+    assert "IamInstanceProfile" not in launch
+    assert launch["MetadataOptions"] == {"HttpEndpoint": "enabled", "HttpPutResponseHopLimit": 1, "HttpTokens": "required"}
+    assert launch["BlockDeviceMappings"][0]["Ebs"]["Encrypted"] is True
+    assert "NetworkVpcprivateSubnet" in json.dumps(props["SubnetId"])
+    # Its group: SSH in from the endpoint only, HTTPS out to the control plane only; nothing else either way.
+    host = props["SecurityGroupIds"][0]["Fn::GetAtt"][0]
+    rules = [r for r in snap.rules if r.group == host]
+    assert {(r.direction, r.protocol, r.from_port, r.to_port, r.peer_group, r.cidr) for r in rules if r.cidr is None} == {
+        ("ingress", "tcp", 22, 22, template["Resources"][endpoint_lid]["Properties"]["SecurityGroupIds"][0]["Fn::GetAtt"][0], None),
+        ("egress", "tcp", 443, 443, next(g for g in snap.api_security_groups if g.startswith("ClusterControlPlane")), None)}
+    assert all(r.cidr == "255.255.255.255/32" for r in rules if r.cidr is not None)  # CDK's match-nothing placeholder
+    assert not groups_reach(snap, [host], ["cluster security group"], 10250)  # no kubelet, no node
+    # Without the control plane's rule admitting it, the check says the tunnel ends at the instance.
+    broken = copy.deepcopy(template)
+    for lid in [lid for lid, r in broken["Resources"].items() if lid.startswith("ApiTunnelApiFromInstance")]:
+        del broken["Resources"][lid]
+    assert [f[1] for f in tunnel_findings(load_snapshot(broken))] == ["HTTPS (443)"]
+    # Who may open it: the operator policy holds the two actions on exactly these two resources.
+    (policy,) = [r for lid, r in prod.resources("AWS::IAM::ManagedPolicy").items() if lid.startswith("ApiTunnelOperatorPolicy")]
+    statements = {s["Sid"]: s for s in policy["Properties"]["PolicyDocument"]["Statement"]}
+    assert statements["OpenTunnelToTheInstance"]["Action"] == "ec2-instance-connect:OpenTunnel"
+    assert statements["OpenTunnelToTheInstance"]["Condition"]["NumericEquals"] == {"ec2-instance-connect:remotePort": 22}
+    assert endpoint_lid in json.dumps(statements["OpenTunnelToTheInstance"]["Resource"])
+    assert statements["PushAKeyForTheTunnelUser"]["Action"] == "ec2-instance-connect:SendSSHPublicKey"
+    assert instance_lid in json.dumps(statements["PushAKeyForTheTunnelUser"]["Resource"])
+    assert {o for o in template["Outputs"] if o.startswith("ApiTunnel")} == {
+        "ApiTunnelInstanceId", "ApiTunnelEndpointId", "ApiTunnelOperatorPolicyArn"}
+
+
+def test_a_public_endpoint_gets_no_tunnel_unless_asked(dev) -> None:
+    assert dev.config.cluster.endpoint_access == "public_and_private" and not dev.config.cluster.has_api_tunnel
+    assert not dev.resources("AWS::EC2::InstanceConnectEndpoint")

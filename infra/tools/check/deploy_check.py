@@ -60,7 +60,7 @@ from eks_training.infra.tools.check.placement import (
     pod_templates,
 )
 from eks_training.infra.tools.check.queues import Admitted, kueue_objects, queue_findings, trainjob_pods
-from eks_training.infra.tools.check.reachability import unreachable
+from eks_training.infra.tools.check.reachability import tunnel_findings, unreachable
 from eks_training.infra.tools.check.snapshot import DEVICE_RESOURCES, PlatformSnapshot, load_snapshot, text
 from eks_training.core.names import KARPENTER_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR
 
@@ -179,6 +179,8 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
     for source in snap.node_sources:  # a group at size 0 too: an operator may scale it by hand
         for what, why in unreachable(snap, source):
             report.fail("network", source.name, what, why)
+    for subject, what, why in tunnel_findings(snap):
+        report.fail("network", subject, what, why)
     _check_iam(snap, report, target)
     check_version(snap, report, today or date.today())
     _check_lifecycle(snap, report, releases_pods, placements)
