@@ -572,6 +572,10 @@ class ServicesConfig(_Model):
     #: from the newest complete checkpoint.
     job_max_restarts: Annotated[int, Field(ge=0, le=100)] = 3
     slurm_partitions: tuple[SlurmPartitionConfig, ...] = ()
+    #: Secret of the slurm namespace (key `sssd.conf`) with your directory's SSSD configuration (LDAP, AD, FreeIPA):
+    #: who may log in to Slurm over SSH, their uids and SSH public keys. Create it before people log in; None: the
+    #: login pods know no user (nobody logs in; root never does).
+    slurm_sssd_conf_secret: Name | None = None
     ray_worker_instance_type: str | None = None
     ray_max_workers: NonNegativeInt = 4
 

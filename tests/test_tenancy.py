@@ -167,3 +167,36 @@ def test_the_api_tunnel_reaches_the_private_endpoint_through_an_identity_that_ho
 def test_a_public_endpoint_gets_no_tunnel_unless_asked(dev) -> None:
     assert dev.config.cluster.endpoint_access == "public_and_private" and not dev.config.cluster.has_api_tunnel
     assert not dev.resources("AWS::EC2::InstanceConnectEndpoint")
+
+
+# --- the VPC CNI's and the CloudWatch agent's identities -------------------------------------------------------------
+
+
+def test_the_cni_role_holds_this_vpcs_interfaces_and_this_clusters_instances_only(prod) -> None:
+    (role_lid, role), = [(lid, r) for lid, r in prod.resources("AWS::IAM::Role").items() if lid.startswith("ClusterVpcCniRole")]
+    assert "ManagedPolicyArns" not in role["Properties"]  # no AmazonEKS_CNI_Policy on *
+    condition = role["Properties"]["AssumeRolePolicyDocument"]["Statement"][0]["Condition"]["StringEquals"]
+    assert condition["aws:RequestTag/kubernetes-service-account"] == ["aws-node"]
+    statements = {s["Sid"]: s for p in prod.resources("AWS::IAM::Policy").values()
+                  if {"Ref": role_lid} in p["Properties"]["Roles"] for s in p["Properties"]["PolicyDocument"]["Statement"]}
+    writes = {a for s in statements.values() for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])
+              if not a.startswith("ec2:Describe")}
+    # Every write is held to this VPC or this cluster's instances, but creating an interface's own record (its
+    # subnet and group are held to the VPC in the same call).
+    for sid, statement in statements.items():
+        if sid in ("Describe", "NewInterfaces"):
+            continue
+        condition = json.dumps(statement["Condition"])
+        assert "NetworkVpc" in condition or "kubernetes.io/cluster/eks-training-prod" in condition, sid
+    assert writes == {"ec2:CreateNetworkInterface", "ec2:AssignPrivateIpAddresses", "ec2:UnassignPrivateIpAddresses",
+                      "ec2:AttachNetworkInterface", "ec2:DetachNetworkInterface", "ec2:DeleteNetworkInterface",
+                      "ec2:ModifyNetworkInterfaceAttribute", "ec2:CreateTags"}
+    assert statements["NewInterfaces"]["Action"] == "ec2:CreateNetworkInterface"
+    assert statements["CreateInterfacesInThisVpc"]["Action"] == "ec2:CreateNetworkInterface"
+
+
+def test_the_cloudwatch_agents_role_trusts_its_own_service_account_only(env) -> None:
+    (role,) = [r for lid, r in env.resources("AWS::IAM::Role").items() if lid.startswith("ObservabilityAgentRole")]
+    condition = role["Properties"]["AssumeRolePolicyDocument"]["Statement"][0]["Condition"]["StringEquals"]
+    assert condition["aws:RequestTag/kubernetes-namespace"] == "amazon-cloudwatch"
+    assert condition["aws:RequestTag/kubernetes-service-account"] == ["cloudwatch-agent"]
