@@ -196,7 +196,7 @@ def test_the_cni_role_holds_this_vpcs_interfaces_and_this_clusters_instances_onl
 
 
 def test_the_cloudwatch_agents_role_trusts_its_own_service_account_only(env) -> None:
-    (role,) = [r for lid, r in env.resources("AWS::IAM::Role").items() if lid.startswith("ObservabilityAgentRole")]
+    (role,) = [r for lid, r in env.resources("AWS::IAM::Role").items() if "ObservabilityAgentRole" in lid]
     condition = role["Properties"]["AssumeRolePolicyDocument"]["Statement"][0]["Condition"]["StringEquals"]
     assert condition["aws:RequestTag/kubernetes-namespace"] == "amazon-cloudwatch"
     assert condition["aws:RequestTag/kubernetes-service-account"] == ["cloudwatch-agent"]
