@@ -16,7 +16,9 @@ the object, the field and why:
 * reachability: API endpoint, FSx for Lustre, EFA peers (:mod:`.reachability`);
 * IAM: the Karpenter controller policy against Karpenter's reference (:mod:`.iam`);
 * versions: the cluster's Kubernetes version is in EKS standard support today;
-* lifecycle: what must exist when CloudFormation creates, deletes and updates each resource (:mod:`.lifecycle`).
+* lifecycle: what must exist when CloudFormation creates, deletes and updates each resource (:mod:`.lifecycle`);
+* changes (``--previous``): what a deploy over the deployed template replaces, deletes, prunes, orphans and rolls
+  (:mod:`.change`); a destructive change fails until acknowledged.
 
 It is no substitute for a deploy: it cannot see AMIs, quotas, capacity in the zone, images that fail to pull, or
 what a controller does at run time. ``eks-training preflight`` covers the account; a deploy covers the rest.
@@ -37,10 +39,12 @@ import yaml
 
 from eks_training.constructs.cluster import OPEN_POLICY_NAME
 from eks_training.core import upstream
+from eks_training.core.validation import invalid
 from eks_training.core.versions import KARPENTER, KUBERNETES_RELEASES, MPI_OPERATOR_VERSION
 from eks_training.infra.addons.network_policies import egress_of, namespaces_of
 from eks_training.infra.config import PlatformConfig
 from eks_training.infra.tools.check import helm
+from eks_training.infra.tools.check.change.stage import Previous, load_previous, predict_changes, read_acknowledgements
 from eks_training.infra.tools.check.fsx_isolation import fsx_volumes, missing_claim_findings, volume_findings
 from eks_training.infra.tools.check.iam import compare_policies, reference_statements
 from eks_training.infra.tools.check.identities import missing_account_findings, service_accounts
@@ -96,6 +100,8 @@ class CheckReport:
     notes: list[str] = field(default_factory=list)
     #: Where Kueue admits each queued job kind through each LocalQueue (:mod:`.queues`).
     admitted: list[Admitted] = field(default_factory=list)
+    #: What a deploy over the deployed template does (:mod:`.change`), when one was given.
+    change: Any = None
 
     @property
     def ok(self) -> bool:
@@ -137,14 +143,18 @@ def target_of(config: PlatformConfig, jobs: Mapping[str, list[dict]] | None = No
 
 
 def run_check(template: Mapping[str, Any], *, config: PlatformConfig | None = None, target: CheckTarget | None = None,
-              jobs: Mapping[str, list[dict]] | None = None, today: date | None = None) -> CheckReport:
+              jobs: Mapping[str, list[dict]] | None = None, today: date | None = None,
+              previous: Previous | None = None) -> CheckReport:
     """Check one synthesized stack ``template`` of ``config`` (or of any app: ``target``); ``jobs`` maps a job kind
-    to its rendered objects (default: every kind ``eks-training render`` makes for ``config``)."""
-    return check_snapshot(load_snapshot(dict(template)), config=config, target=target, jobs=jobs, today=today)
+    to its rendered objects (default: every kind ``eks-training render`` makes for ``config``); ``previous``: the
+    deployed template, to predict what a deploy of this one changes."""
+    return check_snapshot(load_snapshot(dict(template)), config=config, target=target, jobs=jobs, today=today,
+                          previous=previous)
 
 
 def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = None, target: CheckTarget | None = None,
-                   jobs: Mapping[str, list[dict]] | None = None, today: date | None = None) -> CheckReport:
+                   jobs: Mapping[str, list[dict]] | None = None, today: date | None = None,
+                   previous: Previous | None = None) -> CheckReport:
     """:func:`run_check` on an already read snapshot."""
     if target is None:
         if config is None:
@@ -184,6 +194,8 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
     _check_iam(snap, report, target)
     check_version(snap, report, today or date.today())
     _check_lifecycle(snap, report, releases_pods, placements)
+    if previous is not None:
+        _check_changes(snap, report, previous, placements, target)
     return report
 
 
@@ -641,6 +653,17 @@ def _check_lifecycle(snap: PlatformSnapshot, report: CheckReport, rendered: Mapp
         report.fail("lifecycle", finding.subject, finding.step, finding.message)
 
 
+def _check_changes(snap: PlatformSnapshot, report: CheckReport, previous: Previous, placements: list[Placement],
+                   target: CheckTarget) -> None:
+    """The change stage: each destructive change nobody acknowledged fails the check (:mod:`.change`)."""
+    report.change = predict_changes(previous.template, snap, placements=placements, jobs=target.jobs,
+                                    region=target.region, acknowledged=previous.acknowledged,
+                                    previous_name=previous.name)
+    report.notes += report.change.notes
+    for change in report.change.refused:
+        report.fail("change", change.subject, change.verb, f"destructive, not acknowledged (--acknowledge {change.id})")
+
+
 # --- output -----------------------------------------------------------------------------------------------------
 
 
@@ -660,6 +683,10 @@ def format_report(report: CheckReport) -> str:
     lines += ["", f"{'DEVICE PLUGIN':78} RUNS ON"]
     for owner, landing in report.device_plugins.items():
         lines.append(f"{owner[:78]:78} {', '.join(landing) or 'NOWHERE'}")
+    if report.change is not None:
+        lines += ["", f"CHANGES from {report.change.previous} ({report.change.verdict}; ! destructive, + acknowledged):",
+                  *(f"  {line}" for line in report.change.lines() or ["  nothing changes"]),
+                  *(f"  create-only facts, {source}" for source in report.change.sources)]
     if report.notes:
         lines += ["", "Not checked:", *(f"  - {note}" for note in report.notes)]
     if report.failures:
@@ -707,6 +734,14 @@ def add_arguments(parser) -> None:
                                       "runs it, from this folder) or its cloud assembly folder (cdk.out)")
     parser.add_argument("--stack", help="with --app: the stack to check (default: every stack with an EKS cluster)")
     parser.add_argument("--mirror", help=f"the upstream mirror folder (default: ${upstream.MIRROR_ENV})")
+    parser.add_argument("--previous", metavar="PATH",
+                        help="the template deployed now (a *.template.json, or a cloud assembly folder): also predict "
+                             "what a deploy of the new one replaces, deletes, prunes, orphans and rolls")
+    parser.add_argument("--acknowledge", action="append", default=[], metavar="ID",
+                        help="with --previous: accept the destructive change ID (as printed, e.g. "
+                             "prune:Namespace/slurm); repeatable")
+    parser.add_argument("--acknowledgements", action="append", default=[], metavar="FILE",
+                        help="with --previous: a file of change IDs to accept, one a line (# comments)")
 
 
 def run(args) -> int:
@@ -719,17 +754,28 @@ def run(args) -> int:
     if sum(map(bool, (args.env, args.config, args.app))) != 1:
         raise ValueError("check: give exactly one of --env NAME, --config FILE or --app COMMAND")
     if args.app:
-        return _run_app(args.app, args.stack)
+        return _run_app(args.app, args.stack, args)
     config = (load_config_file(args.config, name_matches_file=not getattr(args, "allow_name_mismatch", False))
               if args.config else load_environment(args.env))
     template = load_template(Path(args.template)) if args.template else synthesize_template(config)
-    report = run_check(template, config=config)
+    report = run_check(template, config=config, previous=_previous(args, f"EksTraining-{config.name}"))
     print(format_report(report))
     return 0 if report.ok else 1
 
 
-def _run_app(app: str, stack_name: str | None) -> int:
-    from eks_training.core.validation import invalid
+def _previous(args, stack_name: str) -> Previous | None:
+    """The deployed template ``--previous`` names, with the acknowledged change IDs."""
+    acknowledged = read_acknowledgements(getattr(args, "acknowledge", None) or (),
+                                         getattr(args, "acknowledgements", None) or ())
+    if not getattr(args, "previous", None):
+        if acknowledged:
+            raise invalid("--acknowledge", sorted(acknowledged)[0], "used with --previous (the deployed template)")
+        return None
+    template, name = load_previous(args.previous, stack_name)
+    return Previous(template, name, acknowledged)
+
+
+def _run_app(app: str, stack_name: str | None, args=None) -> int:
     from eks_training.infra.tools.check.cloud_assembly import app_assembly, stacks
 
     with app_assembly(app) as assembly:
@@ -741,7 +787,8 @@ def _run_app(app: str, stack_name: str | None) -> int:
                       f"a stack of the app with an EKS cluster (its stacks: {names})")
     failed = False
     for stack in chosen:
-        report = run_check(stack.template, target=CheckTarget(stack.name, stack.region, stack.account))
+        report = run_check(stack.template, target=CheckTarget(stack.name, stack.region, stack.account),
+                           previous=_previous(args, stack.name) if args is not None else None)
         print(format_report(report))
         failed |= not report.ok
     return 1 if failed else 0
