@@ -48,10 +48,11 @@ class SmallTrainingPlatform(cdk.Stack):
         network = TrainingNetwork(self, "Network", availability_zones=ZONES, training_az=TRAINING_ZONE,
                                   cidr=CIDR, training_ips=500, nat_gateways=1)
         # Admins get in through the access entry of a role of the deploy account (it must exist before the deploy).
-        cluster = TrainingCluster(self, "Cluster", vpc=network.vpc, cluster_name="small-training", system_min_size=2,
-                                  system_desired_size=2, system_max_size=3, training_subnet=network.training_subnet,
-                                  efa_security_group=network.efa_security_group, vpc_cidr=CIDR,
-                                  admin_role_arns=[ACCOUNT_ROLE + "small-training-admin"])
+        # The Kubernetes version is always named: it changes only when this line does (one minor version a deploy).
+        cluster = TrainingCluster(self, "Cluster", vpc=network.vpc, version="1.36", cluster_name="small-training",
+                                  system_min_size=2, system_desired_size=2, system_max_size=3,
+                                  training_subnet=network.training_subnet, efa_security_group=network.efa_security_group,
+                                  vpc_cidr=CIDR, admin_role_arns=[ACCOUNT_ROLE + "small-training-admin"])
         # The accelerator, node role, subnet and EFA group come from the cluster and the instance type. One node
         # stands (Kueue admits jobs to nodes that exist; nothing here scales a node group from zero).
         h100 = cluster.add_accelerated_node_group("H100", instance_type="p5.48xlarge", min_size=1, desired_size=1,

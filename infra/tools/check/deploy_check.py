@@ -17,8 +17,11 @@ the object, the field and why:
 * ordering: Helm releases wait for the nodes their pods need;
 * reachability: API endpoint, FSx for Lustre, EFA peers (:mod:`.reachability`);
 * IAM: the Karpenter controller policy against Karpenter's reference (:mod:`.iam`);
-* versions: the cluster's Kubernetes version is in EKS standard support today;
-* lifecycle: what must exist when CloudFormation creates, deletes and updates each resource (:mod:`.lifecycle`).
+* versions: EKS runs the cluster's Kubernetes version today (past standard support: a note with the price of
+  extended support), every node group carries that version and every add-on a build of its own;
+* lifecycle: what must exist when CloudFormation creates, deletes and updates each resource (:mod:`.lifecycle`);
+* changes (``--previous``): what a deploy over the deployed template replaces, deletes, prunes, orphans and rolls
+  (:mod:`.change`); a destructive change fails until acknowledged.
 
 It is no substitute for a deploy: it cannot see AMIs, quotas, capacity in the zone, images that fail to pull, or
 what a controller does at run time. ``eks-training preflight`` covers the account; a deploy covers the rest.
@@ -29,6 +32,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
@@ -37,20 +41,25 @@ from typing import Any
 
 import yaml
 
+from eks_training.constructs.cluster import OPEN_POLICY_NAME
 from eks_training.core import upstream
-from eks_training.core.versions import KARPENTER, KUBERNETES_RELEASES, MPI_OPERATOR_VERSION
-from eks_training.infra.addons.network_policies import namespaces_of
+from eks_training.core.validation import invalid
+from eks_training.core.versions import (KARPENTER, KUBERNETES_RELEASES, MPI_OPERATOR_VERSION, minor, refusal,
+                                        support_warning)
+from eks_training.infra.addons.network_policies import egress_of, namespaces_of
 from eks_training.infra.config import PlatformConfig
 from eks_training.infra.tools.check import helm
 from eks_training.infra.tools.check.access import (ACCESS_POLICY_REFERENCE, TeamAccess, entry_identities,
                                                    load_access_policies, rbac_objects_of, team_access_findings)
+from eks_training.infra.tools.check.change.stage import Previous, load_previous, predict_changes, read_acknowledgements
 from eks_training.infra.tools.check.fsx_isolation import fsx_volumes, missing_claim_findings, volume_findings
 from eks_training.infra.tools.check.iam import compare_policies, reference_statements
 from eks_training.infra.tools.check.identities import missing_account_findings, service_accounts
 from eks_training.infra.tools.check.kube import selector_mismatches, why_not
 from eks_training.infra.tools.check.lifecycle import check_lifecycle
-from eks_training.infra.tools.check.network_policy import (check_flows, namespace_findings, network_policy_findings,
-                                                           operator_flows, webhook_flows)
+from eks_training.infra.tools.check.network_policy import (STRICT_MODE, before_policies_findings, check_flows,
+                                                           enforcing_mode, namespace_findings, network_policy_findings,
+                                                           operator_flows, strict_mode_findings, webhook_flows)
 from eks_training.infra.tools.check.placement import (
     DEVICE_PLUGINS,
     Placement,
@@ -62,7 +71,7 @@ from eks_training.infra.tools.check.placement import (
     pod_templates,
 )
 from eks_training.infra.tools.check.queues import Admitted, kueue_objects, queue_findings, trainjob_pods
-from eks_training.infra.tools.check.reachability import unreachable
+from eks_training.infra.tools.check.reachability import tunnel_findings, unreachable
 from eks_training.infra.tools.check.snapshot import DEVICE_RESOURCES, PlatformSnapshot, load_snapshot, text
 from eks_training.core.names import KARPENTER_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR
 
@@ -100,6 +109,8 @@ class CheckReport:
     admitted: list[Admitted] = field(default_factory=list)
     #: Each team whose members have access entries, and what was verified of their rights (:mod:`.access`).
     teams: list[TeamAccess] = field(default_factory=list)
+    #: What a deploy over the deployed template does (:mod:`.change`), when one was given.
+    change: Any = None
 
     @property
     def ok(self) -> bool:
@@ -128,24 +139,31 @@ class CheckTarget:
     namespaces: Any = None
     vpc_cidr: str | None = None
     network_policies: bool = False
+    #: Where workload pods may send traffic beyond the cluster (a WorkloadEgress); None: restricted (the default).
+    egress: Any = None
 
 
 def target_of(config: PlatformConfig, jobs: Mapping[str, list[dict]] | None = None) -> CheckTarget:
     """The check's view of one of our environments (``jobs`` default: every kind `render` makes for it)."""
     return CheckTarget(config.name, config.region, config.account,
                        jobs=jobs if jobs is not None else render_all_jobs(config), namespaces=namespaces_of(config),
-                       vpc_cidr=config.network.cidr, network_policies=config.services.network_policies)
+                       vpc_cidr=config.network.cidr, network_policies=config.services.network_policies,
+                       egress=egress_of(config))
 
 
 def run_check(template: Mapping[str, Any], *, config: PlatformConfig | None = None, target: CheckTarget | None = None,
-              jobs: Mapping[str, list[dict]] | None = None, today: date | None = None) -> CheckReport:
+              jobs: Mapping[str, list[dict]] | None = None, today: date | None = None,
+              previous: Previous | None = None) -> CheckReport:
     """Check one synthesized stack ``template`` of ``config`` (or of any app: ``target``); ``jobs`` maps a job kind
-    to its rendered objects (default: every kind ``eks-training render`` makes for ``config``)."""
-    return check_snapshot(load_snapshot(dict(template)), config=config, target=target, jobs=jobs, today=today)
+    to its rendered objects (default: every kind ``eks-training render`` makes for ``config``); ``previous``: the
+    deployed template, to predict what a deploy of this one changes."""
+    return check_snapshot(load_snapshot(dict(template)), config=config, target=target, jobs=jobs, today=today,
+                          previous=previous)
 
 
 def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = None, target: CheckTarget | None = None,
-                   jobs: Mapping[str, list[dict]] | None = None, today: date | None = None) -> CheckReport:
+                   jobs: Mapping[str, list[dict]] | None = None, today: date | None = None,
+                   previous: Previous | None = None) -> CheckReport:
     """:func:`run_check` on an already read snapshot."""
     if target is None:
         if config is None:
@@ -175,16 +193,20 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
     _check_fsx_isolation(snap, report, pods)
     _check_service_accounts(snap, report, pods, releases_pods)
     _check_services(snap, report, releases_pods)
-    _check_network_policies(snap, report, releases_pods, target)
+    _check_network_policies(snap, report, releases_pods, target, pods)
     _check_namespaces(snap, report, releases_pods, target)
     _check_access(snap, report, releases_pods, target)
     _check_sign_in(snap, report)
     for source in snap.node_sources:  # a group at size 0 too: an operator may scale it by hand
         for what, why in unreachable(snap, source):
             report.fail("network", source.name, what, why)
+    for subject, what, why in tunnel_findings(snap):
+        report.fail("network", subject, what, why)
     _check_iam(snap, report, target)
     check_version(snap, report, today or date.today())
     _check_lifecycle(snap, report, releases_pods, placements)
+    if previous is not None:
+        _check_changes(snap, report, previous, placements, target)
     return report
 
 
@@ -471,10 +493,40 @@ def _check_services(snap: PlatformSnapshot, report: CheckReport, rendered: Mappi
         report.fail("service", subject, "spec.type", f"LoadBalancer {why}")
 
 
+#: The namespaces where EKS's own add-ons run pods the app's templates do not show (CoreDNS, the CSI controllers).
+_ADDON_NAMESPACES = {"coredns": "kube-system", "aws-ebs-csi-driver": "kube-system", "aws-efs-csi-driver": "kube-system",
+                     "aws-fsx-csi-driver": "kube-system", "amazon-cloudwatch-observability": "amazon-cloudwatch"}
+
+
+def _vpc_cni_mode(snap: PlatformSnapshot) -> tuple[bool, str | None]:
+    """(whether the template has a vpc-cni add-on, the network policy mode its configuration sets)."""
+    for resource in snap.of_type("AWS::EKS::Addon").values():
+        props = resource.get("Properties") or {}
+        if props.get("AddonName") == "vpc-cni":
+            values = props.get("ConfigurationValues")
+            return True, enforcing_mode(values if isinstance(values, str) else None)
+    return False, None
+
+
 def _check_network_policies(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping[str, list[dict]],
-                            target: CheckTarget) -> None:
+                            target: CheckTarget, pods: list[PodTemplate]) -> None:
     """The flows jobs need pass and the doors that must stay shut are shut, under every policy the app applies
-    (ours and the charts', which add up)."""
+    (ours and the charts', which add up), before a new pod's policies are programmed too (the CNI's strict mode);
+    and under strict mode every pod of the app has a policy that lets it talk."""
+    objects = [obj for _, obj in snap.objects()]
+    objects += [obj for objs in rendered.values() for obj in objs if obj.get("kind") == "NetworkPolicy"]
+    has_cni, mode = _vpc_cni_mode(snap)
+    if mode == STRICT_MODE:
+        where: dict[str, str] = {}
+        for pod in pods:
+            if not pod.daemonset and not pod.spec.get("hostNetwork") and not pod.owner.startswith("job "):
+                where.setdefault(pod.namespace, pod.owner)
+        for resource in snap.of_type("AWS::EKS::Addon").values():
+            name = (resource.get("Properties") or {}).get("AddonName")
+            if name in _ADDON_NAMESPACES:
+                where.setdefault(_ADDON_NAMESPACES[name], f"EKS add-on {name}")
+        for subject, field_, message in strict_mode_findings(objects, where):
+            report.fail("network-policy", subject, field_, message)
     if target.namespaces is None:
         report.notes.append("NetworkPolicies: the flows to allow and deny are defined per environment of ours, so they "
                             "are not evaluated for this app")
@@ -482,10 +534,12 @@ def _check_network_policies(snap: PlatformSnapshot, report: CheckReport, rendere
     if not target.network_policies:
         report.notes.append("NetworkPolicies are off (services.network_policies: false): every pod reaches every pod")
         return
-    objects = [obj for _, obj in snap.objects()]
-    objects += [obj for objs in rendered.values() for obj in objs if obj.get("kind") == "NetworkPolicy"]
+    if has_cni:
+        for subject, field_, message in before_policies_findings(mode, target.namespaces, vpc_cidr=target.vpc_cidr):
+            report.fail("network-policy", subject, field_, message)
+    extra = {"egress": target.egress} if target.egress is not None else {}
     for subject, field_, message in network_policy_findings(objects, namespaces=target.namespaces,
-                                                            vpc_cidr=target.vpc_cidr):
+                                                            vpc_cidr=target.vpc_cidr, **extra):
         report.fail("network-policy", subject, field_, message)
 
 
@@ -515,7 +569,10 @@ def _check_namespaces(snap: PlatformSnapshot, report: CheckReport, rendered: Map
     flows, unresolved = webhook_flows(objects, vpc_cidr=target.vpc_cidr)
     report.notes.extend(f"webhook {line}" for line in unresolved)
     workload = set(target.namespaces.workload()) if target.namespaces is not None else set()
-    operators = [n for n in created if n not in workload and n != "kube-system"]
+    # Namespaces of EKS add-ons the platform leaves open on purpose (strict mode; TrainingCluster.open_namespace).
+    opened = {(o.get("metadata") or {}).get("namespace") for o in objects
+              if o.get("kind") == "NetworkPolicy" and (o.get("metadata") or {}).get("name") == OPEN_POLICY_NAME}
+    operators = [n for n in created if n not in workload and n != "kube-system" and n not in opened]
     for flow, expected, _ in check_flows(objects, [*flows, *operator_flows(operators)]):
         verdict = "is blocked, but the platform needs it" if expected else "is allowed, but must be blocked"
         report.fail("network-policy", f"flow {flow.name!r}", str(flow), verdict)
@@ -592,25 +649,58 @@ def _plain(value: Any) -> Any:
 
 
 def check_version(snap: PlatformSnapshot, report: CheckReport, today: date) -> None:
-    """The versions stage: the cluster's Kubernetes version is one we support and, on ``today``, in EKS standard
-    support (a failure once it left it; a note where its dates are not recorded)."""
+    """The versions stage: the cluster's Kubernetes version is one EKS runs on ``today``, and every node group and
+    EKS add-on says which version it runs, so that an upgrade moves them with the control plane.
+
+    Leaving standard support is a note with the date and the price of extended support, not a failure: a version
+    changes only when its owner changes it. A version EKS does not run (extended support over, or not released
+    yet) fails; so does a node group without the cluster's version (it stays behind on an upgrade, and EKS refuses
+    the next one) and a kube-proxy newer than the control plane or more than three minor versions behind it.
+    """
     release = KUBERNETES_RELEASES.get(snap.kubernetes_version)
     if release is None:
         report.fail("version", "EKS cluster", "Version", f"{snap.kubernetes_version!r} is not a version we support")
         return
     status = release.support_status(today)
-    if status == "extended":
-        report.fail("version", "EKS cluster", "Version",
-                    f"Kubernetes {release.version} left standard support on {release.end_of_standard_support}: "
-                    f"extended support is billed per cluster-hour (until {release.end_of_extended_support})")
-    elif status == "ended":
-        report.fail("version", "EKS cluster", "Version",
-                    f"Kubernetes {release.version} left extended support on {release.end_of_extended_support}")
-    elif status == "unreleased":
-        report.fail("version", "EKS cluster", "Version",
-                    f"Kubernetes {release.version} is not on EKS before {release.on_eks_since}: the cluster cannot be created")
+    if status in ("ended", "unreleased"):
+        why = refusal(release.version, today) or (f"Kubernetes {release.version} is not on EKS before "
+                                                  f"{release.on_eks_since}: the cluster cannot be created")
+        report.fail("version", "EKS cluster", "Version", why)
+    elif status == "extended":
+        report.notes.append(f"version: {support_warning(release.version, today)}")
     elif status == "unrecorded":
         report.notes.append(f"Kubernetes {release.version}: EKS support dates not recorded; not checked")
+    for lid, resource in sorted(snap.of_type("AWS::EKS::Nodegroup").items()):
+        props = resource.get("Properties") or {}
+        subject = f"node group {text(props.get('NodegroupName') or lid)}"
+        version = props.get("Version")
+        if version is None:
+            report.fail("version", subject, "Version", f"none: the group stays on the version it was created with when "
+                        f"the control plane is upgraded, and EKS refuses the upgrade after that; write the cluster's "
+                        f"({release.version})")
+        elif text(version) != release.version:
+            report.fail("version", subject, "Version", f"{text(version)} while the control plane runs "
+                        f"{release.version}: node groups move with it, in the same deploy")
+    for lid, resource in sorted(snap.of_type("AWS::EKS::Addon").items()):
+        props = resource.get("Properties") or {}
+        name, version = text(props.get("AddonName") or lid), props.get("AddonVersion")
+        if version is None:
+            report.notes.append(f"version: EKS add-on {name} names no version: EKS picks its default when it is created "
+                                f"and an upgrade leaves it there; pin one (cluster.addon_versions)")
+        elif name == "kube-proxy" and (skew := _minor_skew(text(version), release.version)) is not None \
+                and not 0 <= skew <= 3:
+            report.fail("version", f"EKS add-on {name}", "AddonVersion",
+                        f"{text(version)} with the control plane at {release.version}: kube-proxy may not be newer "
+                        "than the API server, nor more than three minor versions older")
+
+
+def _minor_skew(addon_version: str, kubernetes_version: str) -> int | None:
+    """How many minor versions a Kubernetes component's ``vX.Y.Z-...`` is behind ``kubernetes_version`` (None: not a
+    Kubernetes version number)."""
+    match = re.match(r"^v(\d+)\.(\d+)\.", addon_version)
+    if not match:
+        return None
+    return minor(kubernetes_version)[1] - int(match.group(2)) if int(match.group(1)) == 1 else None
 
 
 def _check_lifecycle(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping[str, list[dict]],
@@ -625,6 +715,17 @@ def _check_lifecycle(snap: PlatformSnapshot, report: CheckReport, rendered: Mapp
     report.notes += stage.notes
     for finding in stage.findings:
         report.fail("lifecycle", finding.subject, finding.step, finding.message)
+
+
+def _check_changes(snap: PlatformSnapshot, report: CheckReport, previous: Previous, placements: list[Placement],
+                   target: CheckTarget) -> None:
+    """The change stage: each destructive change nobody acknowledged fails the check (:mod:`.change`)."""
+    report.change = predict_changes(previous.template, snap, placements=placements, jobs=target.jobs,
+                                    region=target.region, acknowledged=previous.acknowledged,
+                                    previous_name=previous.name)
+    report.notes += report.change.notes
+    for change in report.change.refused:
+        report.fail("change", change.subject, change.verb, f"destructive, not acknowledged (--acknowledge {change.id})")
 
 
 # --- output -----------------------------------------------------------------------------------------------------
@@ -651,6 +752,10 @@ def format_report(report: CheckReport) -> str:
     lines += ["", f"{'DEVICE PLUGIN':78} RUNS ON"]
     for owner, landing in report.device_plugins.items():
         lines.append(f"{owner[:78]:78} {', '.join(landing) or 'NOWHERE'}")
+    if report.change is not None:
+        lines += ["", f"CHANGES from {report.change.previous} ({report.change.verdict}; ! destructive, + acknowledged):",
+                  *(f"  {line}" for line in report.change.lines() or ["  nothing changes"]),
+                  *(f"  create-only facts, {source}" for source in report.change.sources)]
     if report.notes:
         lines += ["", "Not checked:", *(f"  - {note}" for note in report.notes)]
     if report.failures:
@@ -701,6 +806,14 @@ def add_arguments(parser) -> None:
     parser.add_argument("--job", action="append", default=[], metavar="FILE",
                         help="a job `eks-training render` wrote (YAML): placed, queued and authorized like the "
                              "environment's own; with --app, the only jobs checked (repeatable)")
+    parser.add_argument("--previous", metavar="PATH",
+                        help="the template deployed now (a *.template.json, or a cloud assembly folder): also predict "
+                             "what a deploy of the new one replaces, deletes, prunes, orphans and rolls")
+    parser.add_argument("--acknowledge", action="append", default=[], metavar="ID",
+                        help="with --previous: accept the destructive change ID (as printed, e.g. "
+                             "prune:Namespace/slurm); repeatable")
+    parser.add_argument("--acknowledgements", action="append", default=[], metavar="FILE",
+                        help="with --previous: a file of change IDs to accept, one a line (# comments)")
 
 
 def run(args) -> int:
@@ -714,11 +827,12 @@ def run(args) -> int:
         raise ValueError("check: give exactly one of --env NAME, --config FILE or --app COMMAND")
     given = read_jobs(getattr(args, "job", None) or [])
     if args.app:
-        return _run_app(args.app, args.stack, given)
+        return _run_app(args.app, args.stack, args, given)
     config = (load_config_file(args.config, name_matches_file=not getattr(args, "allow_name_mismatch", False))
               if args.config else load_environment(args.env))
     template = load_template(Path(args.template)) if args.template else synthesize_template(config)
-    report = run_check(template, config=config, jobs={**render_all_jobs(config), **given} if given else None)
+    report = run_check(template, config=config, jobs={**render_all_jobs(config), **given} if given else None,
+                       previous=_previous(args, f"EksTraining-{config.name}"))
     print(format_report(report))
     return 0 if report.ok else 1
 
@@ -738,8 +852,19 @@ def read_jobs(paths: list[str]) -> dict[str, list[dict]]:
     return jobs
 
 
-def _run_app(app: str, stack_name: str | None, jobs: dict[str, list[dict]] | None = None) -> int:
-    from eks_training.core.validation import invalid
+def _previous(args, stack_name: str) -> Previous | None:
+    """The deployed template ``--previous`` names, with the acknowledged change IDs."""
+    acknowledged = read_acknowledgements(getattr(args, "acknowledge", None) or (),
+                                         getattr(args, "acknowledgements", None) or ())
+    if not getattr(args, "previous", None):
+        if acknowledged:
+            raise invalid("--acknowledge", sorted(acknowledged)[0], "used with --previous (the deployed template)")
+        return None
+    template, name = load_previous(args.previous, stack_name)
+    return Previous(template, name, acknowledged)
+
+
+def _run_app(app: str, stack_name: str | None, args=None, jobs: dict[str, list[dict]] | None = None) -> int:
     from eks_training.infra.tools.check.cloud_assembly import app_assembly, stacks
 
     with app_assembly(app) as assembly:
@@ -752,7 +877,8 @@ def _run_app(app: str, stack_name: str | None, jobs: dict[str, list[dict]] | Non
     failed = False
     for stack in chosen:
         report = run_check(stack.template, target=CheckTarget(stack.name, stack.region, stack.account,
-                                                              jobs=jobs or None))
+                                                              jobs=jobs or None),
+                           previous=_previous(args, stack.name) if args is not None else None)
         print(format_report(report))
         failed |= not report.ok
     return 1 if failed else 0
