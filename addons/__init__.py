@@ -27,6 +27,7 @@ from eks_training.infra.addons.volcano import Volcano
 from eks_training.workloads.karpenter import KarpenterPool
 from eks_training.workloads.kueue import Flavor, Quota, TeamQueue
 from eks_training.workloads.namespaces import NamespaceQuota
+from eks_training.workloads.network_policies import EgressAllowance, WorkloadEgress
 from eks_training.workloads.volcano import QueueResources, VolcanoQueue
 
 #: Every add-on construct, by the name it is imported as.
@@ -34,5 +35,5 @@ ADDONS = (CertManager, EfaDevicePlugin, JobSet, JupyterHub, Karpenter, KubeflowT
           NetworkPolicies, NeuronDevicePlugin, NvidiaDevicePlugin, Slinky, TrainingTeam, Volcano)
 
 __all__ = [cls.__name__ for cls in ADDONS] + [
-    "ADDONS", "ClusterAddon", "Flavor", "KarpenterPool", "NamespaceQuota", "Quota", "QueueResources", "TeamQueue",
-    "VolcanoQueue", "node_group_flavor", "pool_flavors", "system_flavor"]
+    "ADDONS", "ClusterAddon", "EgressAllowance", "Flavor", "KarpenterPool", "NamespaceQuota", "Quota", "QueueResources",
+    "TeamQueue", "VolcanoQueue", "WorkloadEgress", "node_group_flavor", "pool_flavors", "system_flavor"]

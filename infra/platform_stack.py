@@ -22,6 +22,7 @@ from eks_training.constructs.storage import DataRepositoryAssociation, LustreSto
 from eks_training.core.names import SLURM_NAMESPACE, SLURM_PARTITION_TAINT, slurm_pool_name
 from eks_training.core.validation import DEPLOY_ACCOUNT
 from eks_training.infra.addons.karpenter import Karpenter
+from eks_training.infra.addons.network_policies import egress_of
 from eks_training.infra.addons.team import TrainingTeam
 from eks_training.infra.cluster_services import ClusterServices
 from eks_training.infra.config import PlatformConfig
@@ -145,6 +146,7 @@ class TrainingPlatformStack(Stack):
                 operators=operators, buckets=self.buckets, fsx=self.lustre, shared=True,
                 models_storage_class=EFS_STORAGE_CLASS if self.models else None,
                 network_policies=services.network_policies, vpc_cidr=self.config.network.cidr,
+                egress=egress_of(self.config),
                 quota=NamespaceQuota(cpu=quota["max_cpu"], memory=f"{quota['max_memory_gib']}Gi",
                                      nvidia_gpus=quota["max_gpus"], neuron_devices=quota["max_neuron_devices"],
                                      pods=quota["max_pods"]))

@@ -44,6 +44,7 @@ def teams_of_their_own(prod):
     from eks_training.addons import NamespaceQuota, TrainingTeam
     from eks_training.constructs.cluster import TrainingCluster
     from eks_training.constructs.network import TrainingNetwork
+    from eks_training.infra.addons.network_policies import egress_of
     from eks_training.workloads.fsx_volumes import FsxVolume
 
     config = prod.config
@@ -51,14 +52,15 @@ def teams_of_their_own(prod):
                       env=cdk.Environment(region="us-west-2"))
     network = TrainingNetwork(stack, "Net", availability_zones=["us-west-2a", "us-west-2b"], training_az="us-west-2a",
                               vpc_endpoints=False)
-    cluster = TrainingCluster(stack, "Cluster", vpc=network.vpc, vpc_cidr=config.network.cidr)
+    cluster = TrainingCluster(stack, "Cluster", vpc=network.vpc, version=config.kubernetes_version,
+                              vpc_cidr=config.network.cidr)
     fsx = FsxVolume(FAKE_FSX[1], FAKE_FSX[0], FAKE_FSX[2], config.storage.fsx.storage_capacity_gib)
     teams = {}
     for team in config.training_namespaces:
         quota = config.namespace_quota(team.name)
         teams[team.name] = TrainingTeam(
             stack, team.name, cluster=cluster, namespace=team.name, members=team.members, fsx=fsx,
-            models_storage_class="efs-models",
+            models_storage_class="efs-models", egress=egress_of(config),
             operators=("volcano", "kuberay", "mpi-operator"),
             quota=NamespaceQuota(cpu=quota["max_cpu"], memory=f"{quota['max_memory_gib']}Gi",
                                  nvidia_gpus=quota["max_gpus"], neuron_devices=quota["max_neuron_devices"],

@@ -27,7 +27,8 @@ from eks_training.infra.addons import ClusterAddon
 from eks_training.workloads.fsx_volumes import FsxVolume, add_workspace_setup, namespace_volumes
 from eks_training.workloads.k8s_objects import check_dns_subdomain, emit
 from eks_training.workloads.namespaces import OPERATORS, NamespaceQuota, TrainingNamespace, add_namespace
-from eks_training.workloads.network_policies import WorkloadNamespaces, add_namespace_policies, platform_policies
+from eks_training.workloads.network_policies import (WorkloadEgress, WorkloadNamespaces, add_namespace_policies,
+                                                     platform_policies)
 from eks_training.workloads.storage import models_claim
 from eks_training.workloads.team_access import member_access_objects, member_group
 from eks_training.workloads.training_identity import add_service_account
@@ -59,6 +60,8 @@ class TrainingTeam(ClusterAddon):
     * ``network_policies``: default deny and the flows jobs need (:mod:`eks_training.workloads.network_policies`).
       Default: whether the cluster enforces them (``TrainingCluster(network_policy=...)``).
     * ``vpc_cidr``: where FSx and EFS are (the policies allow their ports there). Default: the cluster's.
+    * ``egress``: where its pods may send traffic beyond the cluster (:class:`WorkloadEgress`). Default: HTTPS to
+      the VPC only (its endpoints and the API server), nothing else.
     * ``shared``: the namespace, quota, ServiceAccounts, volumes and NetworkPolicies are applied by the platform's
       shared manifests (``TrainingPlatformStack``, where a deployed platform already holds them), and the team
       applies only its members' Role and RoleBinding; ``kubernetes_objects`` lists what the platform must apply.
@@ -78,7 +81,8 @@ class TrainingTeam(ClusterAddon):
                  members: Sequence[str] = (), quota: NamespaceQuota | None = None, operators: Sequence[str] = (),
                  buckets: TrainingBuckets | None = None, fsx: LustreStorage | FsxVolume | None = None,
                  models_storage_class: str | None = None, kueue: Construct | None = None,
-                 network_policies: bool | None = None, vpc_cidr: str | None = None, shared: bool = False,
+                 network_policies: bool | None = None, vpc_cidr: str | None = None,
+                 egress: WorkloadEgress = WorkloadEgress(), shared: bool = False,
                  after: Sequence[IConstruct] = ()) -> None:
         super().__init__(scope, id, cluster=cluster, after=after)
         where = self.node.path
@@ -97,6 +101,7 @@ class TrainingTeam(ClusterAddon):
         self.service_accounts = (TRAINING_SERVICE_ACCOUNT, *((RAY_SERVICE_ACCOUNT,) if ray else ()))
         self.network_policies = cluster.network_policy if network_policies is None else network_policies
         self.vpc_cidr = vpc_cidr or cluster.vpc_cidr
+        self.egress = egress
         if self.network_policies and self.vpc_cidr is None:
             raise invalid(f"{where}: vpc_cidr", None, "the VPC's range as text (e.g. 10.0.0.0/16), here or as "
                           "TrainingCluster(vpc_cidr=...): the NetworkPolicies open FSx and EFS there")
@@ -167,7 +172,7 @@ class TrainingTeam(ClusterAddon):
         if self.network_policies:
             kuberay = KUBERAY.namespace if "kuberay" in self.namespace_spec.operators else None
             (policy,) = platform_policies(WorkloadNamespaces(training=(self.namespace,), kuberay_operator=kuberay))
-            add_namespace_policies(chart, policy, vpc_cidr=self.vpc_cidr)
+            add_namespace_policies(chart, policy, vpc_cidr=self.vpc_cidr, egress_limits=self.egress)
         return chart.to_json()
 
 
