@@ -135,7 +135,7 @@ def _template(environment: str, edit: Edit | None, cache: dict) -> tuple[Any, di
 
 
 def run(scenario: Scenario, cache: dict) -> tuple[str, str, list[str]]:
-    """(counts per verb, verdict, the destructive lines; for a chart upgrade its CRD lines)."""
+    """(counts per verb, verdict, the destructive lines and every replacement; for a chart upgrade its CRD lines)."""
     try:
         _, deployed = _template(scenario.environment, scenario.deployed, cache)
         config, new = _template(scenario.environment, scenario.change, cache)
@@ -147,7 +147,7 @@ def run(scenario: Scenario, cache: dict) -> tuple[str, str, list[str]]:
     report = run_check(new, config=config, previous=Previous(deployed, "the shipped template"))
     change = report.change
     counts = ", ".join(f"{verb} {n}" for verb, n in change.counts().items()) or "none"
-    shown = [line for line in change.lines() if line.startswith("!")
+    shown = [line for line in change.lines() if line.startswith("!") or "[replace:" in line
              or (scenario.deployed_template is not None and "CustomResourceDefinition/" in line)]
     return counts, change.verdict, shown
 
