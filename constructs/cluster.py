@@ -20,12 +20,11 @@ from constructs import Construct
 from eks_training.core.catalog import instance_facts
 from eks_training.core.names import POD_SECURITY_LABEL, SYSTEM_NODE_SELECTOR
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding
-from eks_training.constructs.node_groups import AcceleratedNodeGroup, leave_size_to_operators
-from eks_training.core.validation import (DEPLOY_ACCOUNT, InvalidValue, check_addon_versions, check_endpoint_access,
-                                          check_node_group_sizes, check_one_of, check_role_arn, check_vpc_cidr,
-                                          covers_every_address, invalid)
-from eks_training.core.versions import (DEFAULT_ADDONS, KUBERNETES_RELEASES, default_kubernetes_version,
-                                                    support_warning)
+from eks_training.constructs.node_groups import AcceleratedNodeGroup, follow_cluster_version, leave_size_to_operators
+from eks_training.core.validation import (DEPLOY_ACCOUNT, InvalidValue, check_addon_version, check_addon_versions,
+                                          check_endpoint_access, check_kubernetes_version, check_node_group_sizes,
+                                          check_role_arn, check_vpc_cidr, covers_every_address, invalid)
+from eks_training.core.versions import DEFAULT_ADDONS, addon_version, support_warning
 
 _ENDPOINTS = {
     "public": eks.EndpointAccess.PUBLIC,
@@ -85,21 +84,27 @@ def kubectl_layer(scope: Construct, id: str, version: str) -> lambda_.ILayerVers
 
 
 class TrainingCluster(Construct):
-    """An EKS cluster for training: versions 1.31-1.36, access entries, logging, KMS secrets, pinned add-ons.
+    """An EKS cluster for training: versions 1.32-1.36, access entries, logging, KMS secrets, pinned add-ons.
 
-    * ``version``: Kubernetes minor version ("1.31" .. "1.36"; default: the newest in EKS standard support on the
-      day of synth, :func:`default_kubernetes_version`); a version past EKS standard support adds a
-      synth warning naming the date it left and the date extended support ends.
+    * ``version`` (required): Kubernetes minor version ("1.32" .. "1.36"). It changes only when the caller changes
+      it: no default follows the calendar. A version past EKS standard support adds a synth warning with the date it
+      left and the price of extended support; one whose extended support is over (1.31 since 2026-11-26: EKS creates
+      no such cluster) is refused. Upgrade one minor version at a time: CloudFormation then updates the control
+      plane, the add-ons that nodes need (VPC CNI, Pod Identity agent, kube-proxy), the node groups (each carries
+      this version) and then CoreDNS and the CSI drivers, in that order.
     * ``endpoint_access``: "public", "private" or "public_and_private" (default); ``public_access_cidrs``
       narrows the public endpoint.
     * ``admin_role_arns``: IAM roles given cluster-admin through EKS access entries (no aws-auth ConfigMap); an ARN
       may name the deploy account as ``${AWS::AccountId}``. Without one, no person can use the cluster (the only
       entries are the deploy's kubectl handler and the nodes): `eks-training check` fails it. Default: none.
-    * ``addon_versions``: overrides of :data:`DEFAULT_ADDONS` ("latest" or "vX.Y.Z-eksbuild.N").
+    * ``addon_versions``: builds ("vX.Y.Z-eksbuild.N") that replace :data:`EKS_ADDON_VERSIONS`' pin for ``version``.
+      An override is a pin of its own: it stays when ``version`` changes. Default: the recorded pins, so every add-on
+      moves with the control plane.
     * System capacity: a managed AL2023 on-demand node group ``system_instance_type`` x ``system_min_size``..
       ``system_max_size`` in the private subnets, labelled ``eks-training/role=system``, from a launch template
       that pins IMDSv2 with a hop limit of 1 and an encrypted gp3 root volume of ``system_disk_gib``. Auto Mode is
-      off.
+      off. An update (version, AMI, launch template) replaces one node at a time and drains it within the
+      controllers' PodDisruptionBudgets: it fails rather than force a node out (aws-eks-v2 forces it by default).
     * ``control_plane_log_retention``: how long the control plane's log group (``/aws/eks/<name>/cluster``, made
       here with its own KMS key before EKS would make one without either) keeps logs. Default: one year.
     * ``vpc_cidr``: the VPC's range as text, where add-ons' NetworkPolicies admit the API server's webhook calls
@@ -115,7 +120,7 @@ class TrainingCluster(Construct):
     ``node_role`` (for accelerated node groups and Karpenter nodes).
     """
 
-    def __init__(self, scope: Construct, id: str, *, vpc: ec2.IVpc, version: str | None = None,
+    def __init__(self, scope: Construct, id: str, *, vpc: ec2.IVpc, version: str,
                  cluster_name: str | None = None, endpoint_access: str = "public_and_private",
                  public_access_cidrs: Sequence[str] = (), admin_role_arns: Sequence[str] = (),
                  addon_versions: Mapping[str, str] | None = None, system_instance_type: str = "m6i.2xlarge",
@@ -136,14 +141,13 @@ class TrainingCluster(Construct):
         self.network_policy = network_policy
         # Where add_accelerated_node_group puts nodes unless told otherwise (TrainingNetwork makes both).
         self.training_subnet, self.efa_security_group = training_subnet, efa_security_group
-        version = version or default_kubernetes_version(today or date.today())
-        #: The Kubernetes minor version the control plane runs ("1.36").
-        self.kubernetes_version = version
         # The checks the config layer runs on an environment file, so props are held to the same rules.
-        check_one_of("version", version, KUBERNETES_RELEASES)
+        check_kubernetes_version("version", version, today or date.today())
+        #: The Kubernetes minor version the control plane runs ("1.36"); node groups and add-ons follow it.
+        self.kubernetes_version = version
         check_endpoint_access(endpoint_access, public_access_cidrs)
         check_addon_versions("addon_versions", dict(addon_versions or {}))
-        addons = {**DEFAULT_ADDONS, **(addon_versions or {})}
+        self._addon_overrides = dict(addon_versions or {})
         for i, arn in enumerate(admin_role_arns):
             check_role_arn(f"admin_role_arns[{i}]", arn)
         try:
@@ -212,7 +216,7 @@ class TrainingCluster(Construct):
         # Pod networking before any node joins: the node role has no AmazonEKS_CNI_Policy (the CNI gets its own role
         # through Pod Identity), so aws-node must come with that identity, and its agent, when the first node boots.
         for name in NODE_PREREQUISITE_ADDONS:
-            self.addons[name] = self._addon(name, addons[name])
+            self.addons[name] = self._addon(name)
         self.node_prerequisites: tuple[eks.CfnAddon, ...] = tuple(self.addons[n] for n in NODE_PREREQUISITE_ADDONS)
 
         self.system_nodegroup = self.cluster.add_nodegroup_capacity(
@@ -224,13 +228,17 @@ class TrainingCluster(Construct):
             labels=dict(SYSTEM_NODE_SELECTOR), node_role=self.node_role,
             subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
             # EKS replaces a node the node monitoring agent reports unhealthy (NodeRepairConfig).
-            enable_node_auto_repair=True)
+            enable_node_auto_repair=True,
+            # The controllers' PodDisruptionBudgets (CoreDNS, Karpenter, the webhooks) hold during a roll: EKS drains
+            # one node at a time and fails the update rather than force a node out through a budget.
+            force_update=False, max_unavailable=1)
         self.system_nodegroup.node.add_dependency(*self.node_prerequisites)
         leave_size_to_operators(self.system_nodegroup, desired_size=system_desired_size, min_size=system_min_size)
+        follow_cluster_version(self.system_nodegroup, version)
 
-        for name, addon_version in addons.items():
+        for name in DEFAULT_ADDONS:
             if name not in self.addons:
-                self.addons[name] = self._addon(name, addon_version)
+                self.addons[name] = self._addon(name)
         self.kube_system_labels = self._label_kube_system()
 
     def _control_plane_log_group(self, cluster_name: str | None, retention: logs.RetentionDays,
@@ -279,7 +287,7 @@ class TrainingCluster(Construct):
                                                   "service-role/AWSLambdaVPCAccessExecutionRole",
                                                   "AmazonEC2ContainerRegistryReadOnly")))
 
-    def _addon(self, name: str, version: str) -> eks.CfnAddon:
+    def _addon(self, name: str) -> eks.CfnAddon:
         props: dict = {}
         if name == "vpc-cni":
             props["pod_identity_associations"] = [self._addon_role("VpcCni", "aws-node", ["AmazonEKS_CNI_Policy"])]
@@ -289,7 +297,7 @@ class TrainingCluster(Construct):
         if name == "aws-ebs-csi-driver":
             props["pod_identity_associations"] = [self._addon_role(
                 "EbsCsi", "ebs-csi-controller-sa", ["service-role/AmazonEBSCSIDriverPolicy"])]
-        return self.add_addon(name, version, **props)
+        return self.add_addon(name, **props)
 
     def add_accelerated_node_group(self, id: str, *, instance_type: str, subnet: ec2.ISubnet | None = None,
                                    efa: bool | None = None, **props) -> AcceleratedNodeGroup:
@@ -309,15 +317,21 @@ class TrainingCluster(Construct):
                                     accelerator=facts.accelerator, subnet=subnet, node_role=self.node_role,
                                     efa_security_group=self.efa_security_group if efa else None, efa=efa, **props)
 
-    def add_addon(self, name: str, version: str = "latest", **props) -> eks.CfnAddon:
-        """Install an EKS managed add-on; ``version`` "latest" lets EKS pick its default for this cluster.
+    def add_addon(self, name: str, version: str | None = None, **props) -> eks.CfnAddon:
+        """Install an EKS managed add-on at ``version`` ("vX.Y.Z-eksbuild.N").
 
+        ``version`` default: the ``addon_versions`` override, else the build :data:`EKS_ADDON_VERSIONS` records for
+        this cluster's Kubernetes version, so that an upgrade moves the add-on too; where none is recorded the
+        template names no version and EKS picks its default at creation (`eks-training check` notes each such one).
         The add-ons of :data:`NODE_PREREQUISITE_ADDONS` come before the nodes (DaemonSets, which are healthy with no
         node yet); every other one after the system nodes (CoreDNS and the CSI controllers need nodes to be healthy).
         """
+        version = version or self._addon_overrides.get(name) or addon_version(name, self.kubernetes_version)
+        if version is not None:
+            check_addon_version("version", version)
         addon = eks.CfnAddon(
             self, f"Addon-{name}", addon_name=name, cluster_name=self.cluster.cluster_name,
-            addon_version=None if version == "latest" else version, resolve_conflicts="OVERWRITE", **props)
+            addon_version=version, resolve_conflicts="OVERWRITE", **props)
         if name not in NODE_PREREQUISITE_ADDONS:
             addon.node.add_dependency(self.system_nodegroup)
         return addon

@@ -172,7 +172,7 @@ class TrainingPlatformStack(Stack):
                                                   service_accounts=[service_account])
             if name == "aws-fsx-csi-driver":
                 self.lustre.grant_csi_driver(role, owner_tag=self.scratch_owner_tag)
-            addons.append(self.cluster.add_addon(name, "latest", pod_identity_associations=[
+            addons.append(self.cluster.add_addon(name, pod_identity_associations=[
                 {"roleArn": role.role_arn, "serviceAccount": service_account}]))
 
         # One identity per workload namespace: it reads the data bucket and reads/writes checkpoints under
@@ -233,7 +233,7 @@ class TrainingPlatformStack(Stack):
                     accelerator=accelerator, subnet=self.network.training_subnet, node_role=self.cluster.node_role,
                     efa_security_group=self.network.efa_security_group, efa=group.efa, min_size=group.min_size,
                     desired_size=group.desired_size, max_size=group.max_size, capacity_type=group.capacity_type,
-                    capacity_reservation_id=group.capacity_reservation_id, nodegroup_name=group.name,
+                    capacity_reservation_id=group.capacity_reservation_id, nodegroup_name=group.eks_name,
                     root_volume_gib=group.root_volume.size_gib, root_volume_iops=group.root_volume.iops,
                     root_volume_throughput=group.root_volume.throughput_mibps)
 
@@ -262,7 +262,8 @@ class TrainingPlatformStack(Stack):
                 taints=(NodeTaint(SLURM_PARTITION_TAINT, value=partition.name),)))
         # Node repair reads the node monitoring agent's conditions: on with the observability add-on.
         self.karpenter = Karpenter(self, "Karpenter", cluster=self.cluster, cluster_name=cluster_name, pools=pools,
-                                   node_repair=config.observability.enabled)
+                                   node_repair=config.observability.enabled,
+                                   ami_version=config.capacity.karpenter_ami_release)
         self.node_pools = self.karpenter.pools_manifest
 
     @property

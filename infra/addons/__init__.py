@@ -3,7 +3,7 @@
 An add-on construct takes ``(scope, id, *, cluster, ...typed props)`` and reads no environment config, so another
 app installs our Volcano, KubeRay or device plugins on its own cluster exactly as our stack does::
 
-    cluster = TrainingCluster(stack, "Cluster", vpc=vpc, ...)
+    cluster = TrainingCluster(stack, "Cluster", vpc=vpc, version="1.36", ...)
     NvidiaDevicePlugin(stack, "NvidiaDevicePlugin", cluster=cluster)
     Volcano(stack, "Volcano", cluster=cluster, queues=[VolcanoQueue(name="research", weight=2)])
 

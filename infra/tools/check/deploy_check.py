@@ -15,7 +15,8 @@ the object, the field and why:
 * ordering: Helm releases wait for the nodes their pods need;
 * reachability: API endpoint, FSx for Lustre, EFA peers (:mod:`.reachability`);
 * IAM: the Karpenter controller policy against Karpenter's reference (:mod:`.iam`);
-* versions: the cluster's Kubernetes version is in EKS standard support today;
+* versions: EKS runs the cluster's Kubernetes version today (past standard support: a note with the price of
+  extended support), every node group carries that version and every add-on a build of its own;
 * lifecycle: what must exist when CloudFormation creates, deletes and updates each resource (:mod:`.lifecycle`);
 * changes (``--previous``): what a deploy over the deployed template replaces, deletes, prunes, orphans and rolls
   (:mod:`.change`); a destructive change fails until acknowledged.
@@ -29,6 +30,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
@@ -39,7 +41,8 @@ import yaml
 
 from eks_training.core import upstream
 from eks_training.core.validation import invalid
-from eks_training.core.versions import KARPENTER, KUBERNETES_RELEASES, MPI_OPERATOR_VERSION
+from eks_training.core.versions import (KARPENTER, KUBERNETES_RELEASES, MPI_OPERATOR_VERSION, minor, refusal,
+                                        support_warning)
 from eks_training.infra.addons.network_policies import namespaces_of
 from eks_training.infra.config import PlatformConfig
 from eks_training.infra.tools.check import helm
@@ -579,25 +582,58 @@ def _plain(value: Any) -> Any:
 
 
 def check_version(snap: PlatformSnapshot, report: CheckReport, today: date) -> None:
-    """The versions stage: the cluster's Kubernetes version is one we support and, on ``today``, in EKS standard
-    support (a failure once it left it; a note where its dates are not recorded)."""
+    """The versions stage: the cluster's Kubernetes version is one EKS runs on ``today``, and every node group and
+    EKS add-on says which version it runs, so that an upgrade moves them with the control plane.
+
+    Leaving standard support is a note with the date and the price of extended support, not a failure: a version
+    changes only when its owner changes it. A version EKS does not run (extended support over, or not released
+    yet) fails; so does a node group without the cluster's version (it stays behind on an upgrade, and EKS refuses
+    the next one) and a kube-proxy newer than the control plane or more than three minor versions behind it.
+    """
     release = KUBERNETES_RELEASES.get(snap.kubernetes_version)
     if release is None:
         report.fail("version", "EKS cluster", "Version", f"{snap.kubernetes_version!r} is not a version we support")
         return
     status = release.support_status(today)
-    if status == "extended":
-        report.fail("version", "EKS cluster", "Version",
-                    f"Kubernetes {release.version} left standard support on {release.end_of_standard_support}: "
-                    f"extended support is billed per cluster-hour (until {release.end_of_extended_support})")
-    elif status == "ended":
-        report.fail("version", "EKS cluster", "Version",
-                    f"Kubernetes {release.version} left extended support on {release.end_of_extended_support}")
-    elif status == "unreleased":
-        report.fail("version", "EKS cluster", "Version",
-                    f"Kubernetes {release.version} is not on EKS before {release.on_eks_since}: the cluster cannot be created")
+    if status in ("ended", "unreleased"):
+        why = refusal(release.version, today) or (f"Kubernetes {release.version} is not on EKS before "
+                                                  f"{release.on_eks_since}: the cluster cannot be created")
+        report.fail("version", "EKS cluster", "Version", why)
+    elif status == "extended":
+        report.notes.append(f"version: {support_warning(release.version, today)}")
     elif status == "unrecorded":
         report.notes.append(f"Kubernetes {release.version}: EKS support dates not recorded; not checked")
+    for lid, resource in sorted(snap.of_type("AWS::EKS::Nodegroup").items()):
+        props = resource.get("Properties") or {}
+        subject = f"node group {text(props.get('NodegroupName') or lid)}"
+        version = props.get("Version")
+        if version is None:
+            report.fail("version", subject, "Version", f"none: the group stays on the version it was created with when "
+                        f"the control plane is upgraded, and EKS refuses the upgrade after that; write the cluster's "
+                        f"({release.version})")
+        elif text(version) != release.version:
+            report.fail("version", subject, "Version", f"{text(version)} while the control plane runs "
+                        f"{release.version}: node groups move with it, in the same deploy")
+    for lid, resource in sorted(snap.of_type("AWS::EKS::Addon").items()):
+        props = resource.get("Properties") or {}
+        name, version = text(props.get("AddonName") or lid), props.get("AddonVersion")
+        if version is None:
+            report.notes.append(f"version: EKS add-on {name} names no version: EKS picks its default when it is created "
+                                f"and an upgrade leaves it there; pin one (cluster.addon_versions)")
+        elif name == "kube-proxy" and (skew := _minor_skew(text(version), release.version)) is not None \
+                and not 0 <= skew <= 3:
+            report.fail("version", f"EKS add-on {name}", "AddonVersion",
+                        f"{text(version)} with the control plane at {release.version}: kube-proxy may not be newer "
+                        "than the API server, nor more than three minor versions older")
+
+
+def _minor_skew(addon_version: str, kubernetes_version: str) -> int | None:
+    """How many minor versions a Kubernetes component's ``vX.Y.Z-...`` is behind ``kubernetes_version`` (None: not a
+    Kubernetes version number)."""
+    match = re.match(r"^v(\d+)\.(\d+)\.", addon_version)
+    if not match:
+        return None
+    return minor(kubernetes_version)[1] - int(match.group(2)) if int(match.group(1)) == 1 else None
 
 
 def _check_lifecycle(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping[str, list[dict]],
