@@ -8,7 +8,7 @@ from datetime import date
 from typing import Mapping, Sequence
 
 import cdk8s
-from aws_cdk import Annotations, Duration, Fn, RemovalPolicy, Stack, Token
+from aws_cdk import Annotations, CfnJson, Duration, Fn, RemovalPolicy, Stack, Token
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks_v2 as eks
 from aws_cdk import aws_iam as iam
@@ -23,7 +23,8 @@ from eks_training.constructs.acknowledgements import acknowledge, managed_policy
 from eks_training.constructs.node_groups import AcceleratedNodeGroup, follow_cluster_version, leave_size_to_operators
 from eks_training.core.validation import (DEPLOY_ACCOUNT, InvalidValue, check_addon_version, check_addon_versions,
                                           check_endpoint_access, check_kubernetes_version, check_node_group_sizes,
-                                          check_role_arn, check_vpc_cidr, covers_every_address, invalid)
+                                          check_one_of, check_role_arn, check_vpc_cidr, covers_every_address,
+                                          invalid)
 from eks_training.core.versions import DEFAULT_ADDONS, addon_version, support_warning
 
 _ENDPOINTS = {
@@ -37,6 +38,42 @@ _ENDPOINTS = {
 NODE_PREREQUISITE_ADDONS = ("vpc-cni", "eks-pod-identity-agent", "kube-proxy")
 #: How long the deploy waits for a Job a manifest applies (below the kubectl handler's 15-minute Lambda limit).
 JOB_WAIT = Duration.minutes(10)
+#: What the VPC CNI reads (EC2's describe calls take no resource).
+CNI_DESCRIBE_ACTIONS = ("ec2:DescribeInstances", "ec2:DescribeTags", "ec2:DescribeNetworkInterfaces",
+                        "ec2:DescribeSubnets", "ec2:DescribeInstanceTypes", "ec2:DescribeSecurityGroups")
+#: What the VPC CNI does to the network interfaces it manages (the primary one of each node too).
+CNI_INTERFACE_ACTIONS = ("ec2:AssignPrivateIpAddresses", "ec2:UnassignPrivateIpAddresses", "ec2:AttachNetworkInterface",
+                         "ec2:DetachNetworkInterface", "ec2:DeleteNetworkInterface", "ec2:ModifyNetworkInterfaceAttribute",
+                         "ec2:CreateTags")
+#: What it does to a node's instance: attach and detach its interfaces.
+CNI_INSTANCE_ACTIONS = ("ec2:AttachNetworkInterface", "ec2:DetachNetworkInterface", "ec2:ModifyNetworkInterfaceAttribute")
+#: The VPC CNI's network policy mode when NetworkPolicies are on: a new pod is denied everything until its policies
+#: are programmed (standard mode lets it through until then). EKS user guide, "Restrict Pod network traffic with
+#: Kubernetes network policies", step 1; the add-on takes it as ``env.NETWORK_POLICY_ENFORCING_MODE`` (the aws-vpc-cni
+#: chart's ``env`` values, which the add-on's configuration schema mirrors).
+NETWORK_POLICY_MODE = "strict"
+
+
+#: The name of the one NetworkPolicy of a namespace the platform leaves open (TrainingCluster.open_namespace).
+OPEN_POLICY_NAME = "allow-all-strict-mode"
+
+
+def open_namespace_policy(namespace: str) -> dict:
+    """A NetworkPolicy that selects every pod of ``namespace`` and allows every peer both ways. A plain object:
+    cdk8s-plus writes no rule without peers ("every peer")."""
+    return {"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
+            "metadata": {"name": OPEN_POLICY_NAME, "namespace": namespace,
+                         "labels": {"app.kubernetes.io/part-of": "eks-training"}},
+            "spec": {"podSelector": {}, "policyTypes": ["Ingress", "Egress"], "ingress": [{}], "egress": [{}]}}
+
+
+def vpc_cni_configuration(network_policy: bool) -> dict:
+    """The vpc-cni add-on's configuration values: the network policy agent on, in strict mode (or neither)."""
+    if not network_policy:
+        return {}
+    return {"enableNetworkPolicy": "true", "env": {"NETWORK_POLICY_ENFORCING_MODE": NETWORK_POLICY_MODE}}
+
+
 #: What an EKS worker node's role holds: the AWS managed policies EKS documents, without SSM.
 NODE_ROLE_POLICIES = ("AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly")
 _ALL_LOG_TYPES = [eks.ClusterLoggingTypes.API, eks.ClusterLoggingTypes.AUDIT, eks.ClusterLoggingTypes.AUTHENTICATOR,
@@ -139,6 +176,9 @@ class TrainingCluster(Construct):
             check_vpc_cidr("vpc_cidr", self.vpc_cidr)
         self._k8s_app: cdk8s.App | None = None
         self.network_policy = network_policy
+        self.vpc = vpc
+        #: The cluster's name as given (None: CloudFormation generates it, and conditions on it are resolved at deploy).
+        self.given_name = cluster_name
         # Where add_accelerated_node_group puts nodes unless told otherwise (TrainingNetwork makes both).
         self.training_subnet, self.efa_security_group = training_subnet, efa_security_group
         # The checks the config layer runs on an environment file, so props are held to the same rules.
@@ -236,6 +276,11 @@ class TrainingCluster(Construct):
         leave_size_to_operators(self.system_nodegroup, desired_size=system_desired_size, min_size=system_min_size)
         follow_cluster_version(self.system_nodegroup, version)
 
+        # Under the CNI's strict mode a pod no NetworkPolicy selects has no network: EKS's add-ons (CoreDNS, the CSI
+        # controllers) and kube-system's charts start after kube-system's open policy (see open_namespace).
+        self.open_namespaces: dict[str, eks.KubernetesManifest] = {}
+        if network_policy:
+            self.open_namespace("kube-system")
         for name in DEFAULT_ADDONS:
             if name not in self.addons:
                 self.addons[name] = self._addon(name)
@@ -290,14 +335,63 @@ class TrainingCluster(Construct):
     def _addon(self, name: str) -> eks.CfnAddon:
         props: dict = {}
         if name == "vpc-cni":
-            props["pod_identity_associations"] = [self._addon_role("VpcCni", "aws-node", ["AmazonEKS_CNI_Policy"])]
-            if self.network_policy:
-                # The VPC CNI enforces NetworkPolicies only with its network policy agent turned on.
-                props["configuration_values"] = json.dumps({"enableNetworkPolicy": "true"})
+            role = self.pod_identity_role("VpcCni", namespace="kube-system", service_accounts=["aws-node"])
+            self.grant_cni(role)
+            props["pod_identity_associations"] = [eks.CfnAddon.PodIdentityAssociationProperty(
+                role_arn=role.role_arn, service_account="aws-node")]
+            props["configuration_values"] = json.dumps(vpc_cni_configuration(self.network_policy), sort_keys=True)
+            addon = self.add_addon(name, **props)
+            # The policy is a resource of its own: aws-node must hold it when the first node joins.
+            addon.node.add_dependency(role)
+            return addon
         if name == "aws-ebs-csi-driver":
             props["pod_identity_associations"] = [self._addon_role(
                 "EbsCsi", "ebs-csi-controller-sa", ["service-role/AmazonEBSCSIDriverPolicy"])]
         return self.add_addon(name, **props)
+
+    def grant_cni(self, grantee: iam.IGrantable) -> None:
+        """The VPC CNI's rights, scoped to this cluster's VPC and instances (instead of AmazonEKS_CNI_Policy on ``*``).
+
+        The amazon-vpc-cni-k8s project documents this scope-down (docs/iam-policy.md, "Scope-down IAM policy per EKS
+        cluster"): network interfaces created only in the cluster's VPC, attached to and detached from the cluster's
+        instances only (``kubernetes.io/cluster/<name>: owned``, which managed node groups and Karpenter put on
+        theirs). Its interface statements key on the ``cluster.k8s.amazonaws.com/name`` tag, which the CNI sets only
+        where ``CLUSTER_NAME`` is in aws-node's environment (a variable the add-on's configuration does not take);
+        these key on ``ec2:Vpc`` instead, a condition EC2 evaluates on network interfaces and security groups
+        (Service Authorization Reference, Amazon EC2) whatever the CNI's environment, and that holds the tagging and
+        the security-group changes (unconditioned upstream) to this VPC too. A root on a node who reads aws-node's
+        credentials can then move addresses and groups of this VPC's interfaces only, not of the whole account.
+        """
+        stack = Stack.of(self)
+        vpc_arn = f"arn:{stack.partition}:ec2:{stack.region}:{stack.account}:vpc/{self.vpc.vpc_id}"
+        interfaces = f"arn:{stack.partition}:ec2:{stack.region}:{stack.account}:network-interface/*"
+        in_vpc = {"ArnEquals": {"ec2:Vpc": vpc_arn}}
+        name = self.given_name if self.given_name is not None else self.cluster_name
+        instance_tag = {f"aws:ResourceTag/kubernetes.io/cluster/{name}": "owned"}
+        statements = [
+            iam.PolicyStatement(sid="Describe", actions=list(CNI_DESCRIBE_ACTIONS), resources=["*"]),
+            iam.PolicyStatement(sid="CreateInterfacesInThisVpc", actions=["ec2:CreateNetworkInterface"],
+                                resources=[f"arn:{stack.partition}:ec2:{stack.region}:{stack.account}:{kind}/*"
+                                           for kind in ("subnet", "security-group")], conditions=in_vpc),
+            iam.PolicyStatement(sid="NewInterfaces", actions=["ec2:CreateNetworkInterface"], resources=[interfaces]),
+            iam.PolicyStatement(sid="InterfacesOfThisVpc", actions=list(CNI_INTERFACE_ACTIONS), resources=[interfaces],
+                                conditions=in_vpc),
+            iam.PolicyStatement(sid="InstancesOfThisCluster", actions=list(CNI_INSTANCE_ACTIONS),
+                                resources=[f"arn:{stack.partition}:ec2:{stack.region}:{stack.account}:instance/*"],
+                                conditions={"StringEquals": instance_tag} if not Token.is_unresolved(name)
+                                else {"StringEquals": CfnJson(self, "CniInstanceTag", value=instance_tag)}),
+            iam.PolicyStatement(sid="SecurityGroupsOfThisVpc", actions=["ec2:ModifyNetworkInterfaceAttribute"],
+                                resources=[f"arn:{stack.partition}:ec2:{stack.region}:{stack.account}:security-group/*"],
+                                conditions=in_vpc),
+        ]
+        for statement in statements:
+            grantee.grant_principal.add_to_principal_policy(statement)
+        if isinstance(grantee, Construct):
+            acknowledge(grantee, "the VPC CNI's documented scope-down: EC2 describes take no resource; interfaces, "
+                        "instances and groups are held to this VPC and cluster by condition",
+                        "AwsSolutions-IAM5[Resource::*]",
+                        *(f"AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:{kind}/*]"
+                          for kind in ("subnet", "security-group", "network-interface", "instance")))
 
     def add_accelerated_node_group(self, id: str, *, instance_type: str, subnet: ec2.ISubnet | None = None,
                                    efa: bool | None = None, **props) -> AcceleratedNodeGroup:
@@ -333,8 +427,32 @@ class TrainingCluster(Construct):
             self, f"Addon-{name}", addon_name=name, cluster_name=self.cluster.cluster_name,
             addon_version=version, resolve_conflicts="OVERWRITE", **props)
         if name not in NODE_PREREQUISITE_ADDONS:
-            addon.node.add_dependency(self.system_nodegroup)
+            addon.node.add_dependency(self.system_nodegroup, *self.open_namespaces.values())
         return addon
+
+    def open_namespace(self, namespace: str, *, pod_security: str | None = None) -> eks.KubernetesManifest:
+        """One NetworkPolicy that lets every pod of ``namespace`` send and accept everything, for a namespace whose
+        pods the platform does not own (EKS's add-ons).
+
+        With NetworkPolicies on, the VPC CNI runs in strict mode: a pod no policy selects is denied everything, where
+        standard mode lets it through; this keeps such a namespace as open as it was. ``pod_security``: also create
+        the namespace, with that Pod Security level enforced (baseline warned), for an add-on that would make it
+        itself; its pods then start after the policy. Default None: the namespace exists (kube-system). Attributes
+        of the cluster: ``open_namespaces`` (namespace -> the manifest); what starts pods there depends on it.
+        """
+        if namespace in self.open_namespaces:
+            return self.open_namespaces[namespace]
+        objects: list[dict] = []
+        if pod_security is not None:
+            check_one_of(f"open_namespace {namespace} pod_security", pod_security, ("privileged", "baseline", "restricted"))
+            labels = {f"{POD_SECURITY_LABEL}/{mode}": level for mode, level in (
+                ("enforce", pod_security), ("warn", "baseline"), ("audit", "baseline"))}
+            objects.append({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace, "labels": labels}})
+        objects.append(open_namespace_policy(namespace))
+        manifest = self.cluster.add_manifest(f"OpenNamespace-{namespace}", *objects)
+        # Any time after the control plane: applying a policy needs no node.
+        self.open_namespaces[namespace] = manifest
+        return manifest
 
     def _addon_role(self, id: str, service_account: str, policies: Sequence[str]):
         role = self.pod_identity_role(id, policies, namespace="kube-system", service_accounts=[service_account])

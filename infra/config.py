@@ -117,6 +117,26 @@ PositiveInt = Annotated[int, Field(ge=1)]
 NonNegativeInt = Annotated[int, Field(ge=0)]
 
 
+class EgressConfig(_Model):
+    """A destination outside the VPC that every workload pod may reach (NetworkPolicy takes networks, not names)."""
+
+    name: Name
+    #: An IPv4 network, e.g. 203.0.113.0/24 (a package mirror, a model hub's addresses).
+    cidr: str
+    ports: tuple[Annotated[int, Field(ge=1, le=65535)], ...] = Field(default=(443,), min_length=1)
+
+    @field_validator("cidr")
+    @classmethod
+    def _cidr(cls, value: str) -> str:
+        try:
+            network = ipaddress.ip_network(value, strict=True)
+        except ValueError:
+            network = None
+        if network is None or network.version != 4:
+            raise invalid("cidr", value, "use an IPv4 network such as 203.0.113.0/24 (host bits zero)")
+        return value
+
+
 class NetworkConfig(_Model):
     """The VPC: its CIDR, NAT gateways and VPC endpoints, or an existing VPC by ids."""
 
@@ -125,11 +145,28 @@ class NetworkConfig(_Model):
     training_subnet_prefix: Annotated[int, Field(ge=16, le=28)] | None = None
     nat_gateways: Annotated[int, Field(ge=1, le=3)] = 1
     vpc_endpoints: Bool = True
+    #: Workload pods (training namespaces, Slurm, notebooks) send HTTPS only to the VPC's endpoints (S3, ECR, STS,
+    #: CloudWatch Logs, EC2) and the Kubernetes API, never to the internet. Needs vpc_endpoints; false: HTTPS to any
+    #: address (through the NAT gateways).
+    restrict_egress: Bool = True
+    #: More destinations every workload pod may reach beyond the VPC (a package mirror...), by network and ports.
+    egress_allowed: tuple[EgressConfig, ...] = ()
 
     @field_validator("cidr")
     @classmethod
     def _cidr(cls, value: str) -> str:
         return check_vpc_cidr("cidr", value)  # the TrainingNetwork construct's check
+
+    @model_validator(mode="after")
+    def _egress(self) -> "NetworkConfig":
+        if self.restrict_egress and not self.vpc_endpoints:
+            raise invalid("restrict_egress", True, "false with vpc_endpoints: false (pods would reach neither S3 nor ECR "
+                          "nor STS: they are inside the VPC only through its endpoints), or turn vpc_endpoints on")
+        names = [e.name for e in self.egress_allowed]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise invalid("egress_allowed names", dupes, "give each destination a unique name")
+        return self
 
 
 class ClusterConfig(_Model):
@@ -148,6 +185,13 @@ class ClusterConfig(_Model):
     #: EKS add-on builds ("vX.Y.Z-eksbuild.N") in place of the ones eks-training records for kubernetes_version
     #: (core/versions.py). An override stays when kubernetes_version changes: remove it when you upgrade.
     addon_versions: dict[str, str] = Field(default_factory=dict)
+    #: A way into the private API endpoint (an EC2 Instance Connect Endpoint and a forwarding instance without IAM
+    #: role; README "Reach a private cluster"). None: with a private endpoint only.
+    api_tunnel: Bool | None = None
+
+    @property
+    def has_api_tunnel(self) -> bool:
+        return self.endpoint_access == "private" if self.api_tunnel is None else self.api_tunnel
 
     @field_validator("public_access_cidrs")
     @classmethod
@@ -547,6 +591,10 @@ class ServicesConfig(_Model):
     #: from the newest complete checkpoint.
     job_max_restarts: Annotated[int, Field(ge=0, le=100)] = 3
     slurm_partitions: tuple[SlurmPartitionConfig, ...] = ()
+    #: Secret of the slurm namespace (key `sssd.conf`) with your directory's SSSD configuration (LDAP, AD, FreeIPA):
+    #: who may log in to Slurm over SSH, their uids and SSH public keys. Create it before people log in; None: the
+    #: login pods know no user (nobody logs in; root never does).
+    slurm_sssd_conf_secret: Name | None = None
     ray_worker_instance_type: str | None = None
     ray_max_workers: NonNegativeInt = 4
 

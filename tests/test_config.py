@@ -112,6 +112,14 @@ BAD_CONFIGS = [
     ("training_namespaces", [{"name": "a"}, {"name": "a"}],
      ("training_namespaces names", ["a", "a"], "give each namespace a unique name")),
     ("storage.fsx.deployment_type", "SCRATCH_1", ("storage.fsx.deployment_type", "SCRATCH_1", "should be")),
+    # dev has no VPC endpoints: restricted egress would leave pods without S3, ECR and STS.
+    ("network.restrict_egress", True, ("network.restrict_egress", True, "false with vpc_endpoints: false")),
+    ("network.egress_allowed", [{"name": "mirror", "cidr": "203.0.113.7/24"}],
+     ("network.egress_allowed[0].cidr", "203.0.113.7/24", "use an IPv4 network such as 203.0.113.0/24")),
+    ("network.egress_allowed", [{"name": "mirror", "cidr": "203.0.113.0/24", "ports": [0]}],
+     ("network.egress_allowed[0].ports[0]", 0, "greater than or equal to 1")),
+    ("network.egress_allowed", [{"name": "a", "cidr": "203.0.113.0/24"}, {"name": "a", "cidr": "198.51.100.0/24"}],
+     ("network.egress_allowed names", ["a"], "give each destination a unique name")),
     # Pods mount /data and /workspaces/<namespace>: links that leave them without their bucket would mislead.
     ("storage.fsx.data_repository_associations", [{"file_system_path": "/data", "bucket": "data"},
                                                   {"file_system_path": "/checkpoints", "bucket": "checkpoints"}],

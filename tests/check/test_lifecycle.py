@@ -337,7 +337,7 @@ def test_readme_says_how_the_first_deploy_runs_how_to_reach_a_private_cluster_an
     sections = re.findall(r"^## (.+)$", text, re.M)
     assert sections.index("The first deploy") == sections.index("Deploy an environment") + 1
     first_deploy = text.split("## The first deploy", 1)[1].split("\n## ", 1)[0]
-    for needed in ("admin_role_arns", "AWS-StartPortForwardingSessionToRemoteHost", "tls-server-name",
+    for needed in ("admin_role_arns", "ec2-instance-connect ssh", "ApiTunnelOperatorPolicyArn", "tls-server-name",
                    "cdk destroy", "jupyterhub-oidc", "rollout restart deployment/hub", "vcctl queue operate"):
         assert needed in first_deploy, needed
 

@@ -39,11 +39,12 @@ from typing import Any
 
 import yaml
 
+from eks_training.constructs.cluster import OPEN_POLICY_NAME
 from eks_training.core import upstream
 from eks_training.core.validation import invalid
 from eks_training.core.versions import (KARPENTER, KUBERNETES_RELEASES, MPI_OPERATOR_VERSION, minor, refusal,
                                         support_warning)
-from eks_training.infra.addons.network_policies import namespaces_of
+from eks_training.infra.addons.network_policies import egress_of, namespaces_of
 from eks_training.infra.config import PlatformConfig
 from eks_training.infra.tools.check import helm
 from eks_training.infra.tools.check.change.deployed_stack import read_deployed_stack
@@ -55,8 +56,9 @@ from eks_training.infra.tools.check.iam import compare_policies, reference_state
 from eks_training.infra.tools.check.identities import missing_account_findings, service_accounts
 from eks_training.infra.tools.check.kube import selector_mismatches, why_not
 from eks_training.infra.tools.check.lifecycle import check_lifecycle
-from eks_training.infra.tools.check.network_policy import (check_flows, namespace_findings, network_policy_findings,
-                                                           operator_flows, webhook_flows)
+from eks_training.infra.tools.check.network_policy import (STRICT_MODE, before_policies_findings, check_flows,
+                                                           enforcing_mode, namespace_findings, network_policy_findings,
+                                                           operator_flows, strict_mode_findings, webhook_flows)
 from eks_training.infra.tools.check.placement import (
     DEVICE_PLUGINS,
     Placement,
@@ -68,7 +70,7 @@ from eks_training.infra.tools.check.placement import (
     pod_templates,
 )
 from eks_training.infra.tools.check.queues import Admitted, kueue_objects, queue_findings, trainjob_pods
-from eks_training.infra.tools.check.reachability import unreachable
+from eks_training.infra.tools.check.reachability import tunnel_findings, unreachable
 from eks_training.infra.tools.check.snapshot import DEVICE_RESOURCES, PlatformSnapshot, load_snapshot, text
 from eks_training.core.names import KARPENTER_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR
 
@@ -134,13 +136,16 @@ class CheckTarget:
     namespaces: Any = None
     vpc_cidr: str | None = None
     network_policies: bool = False
+    #: Where workload pods may send traffic beyond the cluster (a WorkloadEgress); None: restricted (the default).
+    egress: Any = None
 
 
 def target_of(config: PlatformConfig, jobs: Mapping[str, list[dict]] | None = None) -> CheckTarget:
     """The check's view of one of our environments (``jobs`` default: every kind `render` makes for it)."""
     return CheckTarget(config.name, config.region, config.account,
                        jobs=jobs if jobs is not None else render_all_jobs(config), namespaces=namespaces_of(config),
-                       vpc_cidr=config.network.cidr, network_policies=config.services.network_policies)
+                       vpc_cidr=config.network.cidr, network_policies=config.services.network_policies,
+                       egress=egress_of(config))
 
 
 def run_check(template: Mapping[str, Any], *, config: PlatformConfig | None = None, target: CheckTarget | None = None,
@@ -184,12 +189,14 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
     _check_fsx_isolation(snap, report, pods)
     _check_service_accounts(snap, report, pods, releases_pods)
     _check_services(snap, report, releases_pods)
-    _check_network_policies(snap, report, releases_pods, target)
+    _check_network_policies(snap, report, releases_pods, target, pods)
     _check_namespaces(snap, report, releases_pods, target)
     _check_sign_in(snap, report)
     for source in snap.node_sources:  # a group at size 0 too: an operator may scale it by hand
         for what, why in unreachable(snap, source):
             report.fail("network", source.name, what, why)
+    for subject, what, why in tunnel_findings(snap):
+        report.fail("network", subject, what, why)
     _check_iam(snap, report, target)
     check_version(snap, report, today or date.today())
     _check_lifecycle(snap, report, releases_pods, placements)
@@ -479,10 +486,40 @@ def _check_services(snap: PlatformSnapshot, report: CheckReport, rendered: Mappi
         report.fail("service", subject, "spec.type", f"LoadBalancer {why}")
 
 
+#: The namespaces where EKS's own add-ons run pods the app's templates do not show (CoreDNS, the CSI controllers).
+_ADDON_NAMESPACES = {"coredns": "kube-system", "aws-ebs-csi-driver": "kube-system", "aws-efs-csi-driver": "kube-system",
+                     "aws-fsx-csi-driver": "kube-system", "amazon-cloudwatch-observability": "amazon-cloudwatch"}
+
+
+def _vpc_cni_mode(snap: PlatformSnapshot) -> tuple[bool, str | None]:
+    """(whether the template has a vpc-cni add-on, the network policy mode its configuration sets)."""
+    for resource in snap.of_type("AWS::EKS::Addon").values():
+        props = resource.get("Properties") or {}
+        if props.get("AddonName") == "vpc-cni":
+            values = props.get("ConfigurationValues")
+            return True, enforcing_mode(values if isinstance(values, str) else None)
+    return False, None
+
+
 def _check_network_policies(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping[str, list[dict]],
-                            target: CheckTarget) -> None:
+                            target: CheckTarget, pods: list[PodTemplate]) -> None:
     """The flows jobs need pass and the doors that must stay shut are shut, under every policy the app applies
-    (ours and the charts', which add up)."""
+    (ours and the charts', which add up), before a new pod's policies are programmed too (the CNI's strict mode);
+    and under strict mode every pod of the app has a policy that lets it talk."""
+    objects = [obj for _, obj in snap.objects()]
+    objects += [obj for objs in rendered.values() for obj in objs if obj.get("kind") == "NetworkPolicy"]
+    has_cni, mode = _vpc_cni_mode(snap)
+    if mode == STRICT_MODE:
+        where: dict[str, str] = {}
+        for pod in pods:
+            if not pod.daemonset and not pod.spec.get("hostNetwork") and not pod.owner.startswith("job "):
+                where.setdefault(pod.namespace, pod.owner)
+        for resource in snap.of_type("AWS::EKS::Addon").values():
+            name = (resource.get("Properties") or {}).get("AddonName")
+            if name in _ADDON_NAMESPACES:
+                where.setdefault(_ADDON_NAMESPACES[name], f"EKS add-on {name}")
+        for subject, field_, message in strict_mode_findings(objects, where):
+            report.fail("network-policy", subject, field_, message)
     if target.namespaces is None:
         report.notes.append("NetworkPolicies: the flows to allow and deny are defined per environment of ours, so they "
                             "are not evaluated for this app")
@@ -490,10 +527,12 @@ def _check_network_policies(snap: PlatformSnapshot, report: CheckReport, rendere
     if not target.network_policies:
         report.notes.append("NetworkPolicies are off (services.network_policies: false): every pod reaches every pod")
         return
-    objects = [obj for _, obj in snap.objects()]
-    objects += [obj for objs in rendered.values() for obj in objs if obj.get("kind") == "NetworkPolicy"]
+    if has_cni:
+        for subject, field_, message in before_policies_findings(mode, target.namespaces, vpc_cidr=target.vpc_cidr):
+            report.fail("network-policy", subject, field_, message)
+    extra = {"egress": target.egress} if target.egress is not None else {}
     for subject, field_, message in network_policy_findings(objects, namespaces=target.namespaces,
-                                                            vpc_cidr=target.vpc_cidr):
+                                                            vpc_cidr=target.vpc_cidr, **extra):
         report.fail("network-policy", subject, field_, message)
 
 
@@ -523,7 +562,10 @@ def _check_namespaces(snap: PlatformSnapshot, report: CheckReport, rendered: Map
     flows, unresolved = webhook_flows(objects, vpc_cidr=target.vpc_cidr)
     report.notes.extend(f"webhook {line}" for line in unresolved)
     workload = set(target.namespaces.workload()) if target.namespaces is not None else set()
-    operators = [n for n in created if n not in workload and n != "kube-system"]
+    # Namespaces of EKS add-ons the platform leaves open on purpose (strict mode; TrainingCluster.open_namespace).
+    opened = {(o.get("metadata") or {}).get("namespace") for o in objects
+              if o.get("kind") == "NetworkPolicy" and (o.get("metadata") or {}).get("name") == OPEN_POLICY_NAME}
+    operators = [n for n in created if n not in workload and n != "kube-system" and n not in opened]
     for flow, expected, _ in check_flows(objects, [*flows, *operator_flows(operators)]):
         verdict = "is blocked, but the platform needs it" if expected else "is allowed, but must be blocked"
         report.fail("network-policy", f"flow {flow.name!r}", str(flow), verdict)
