@@ -1,7 +1,8 @@
 """The change stage on the changes a platform team makes for years, one table.
 
 Each scenario is a copy of a shipped environment file with one field changed (or, for an upgrade, the shipped file
-as the new template over a copy with the older version as the deployed one). Both are synthesized, the whole
+as the new template over a copy with the older version as the deployed one; for a chart upgrade, the shipped template
+over itself with the chart's earlier pin written into the deployed copy). Both are synthesized, the whole
 `eks-training check` runs on the new one with the other as ``--previous``, and the table says what the change
 stage predicts: the findings counted per verb, the verdict (in place, or refused with its destructive lines).
 
@@ -34,6 +35,8 @@ class Scenario:
     change: Edit | None = None
     #: Applied to the shipped file to make the deployed template (None: the shipped file is deployed).
     deployed: Edit | None = None
+    #: Applied to the deployed template itself, for what no environment field sets (a chart's version).
+    deployed_template: Edit | None = None
 
 
 def _set(path: str, value: Any) -> Edit:
@@ -87,6 +90,14 @@ def _kueue_off(data: dict[str, Any]) -> None:
     data["services"].pop("kueue_queues", None)
 
 
+def _cert_manager_at(version: str) -> Edit:
+    def edit(template: dict[str, Any]) -> None:
+        for resource in template["Resources"].values():
+            if (resource.get("Properties") or {}).get("Release") == "cert-manager":
+                resource["Properties"]["Version"] = version
+    return edit
+
+
 def _double_root_volume(data: dict[str, Any]) -> None:
     group = data["capacity"]["gpu_node_groups"][0]
     group["root_volume"] = {**group.get("root_volume", {}), "size_gib": 2 * group.get("root_volume", {}).get("size_gib", 500)}
@@ -106,6 +117,7 @@ SCENARIOS = (
              _set("capacity.gpu_node_groups.0.instance_type", "p5e.48xlarge")),
     Scenario("prod: VPC CIDR 10.0.0.0/16 -> 10.1.0.0/16", "prod", _set("network.cidr", "10.1.0.0/16")),
     Scenario("dev: GPU pool gpu-g5's limit doubled", "dev", _double_dev_pool),
+    Scenario("prod: cert-manager chart v1.19.1 -> v1.21.1", "prod", deployed_template=_cert_manager_at("v1.19.1")),
 )
 
 
@@ -123,16 +135,21 @@ def _template(environment: str, edit: Edit | None, cache: dict) -> tuple[Any, di
 
 
 def run(scenario: Scenario, cache: dict) -> tuple[str, str, list[str]]:
-    """(counts per verb, verdict, the destructive lines)."""
+    """(counts per verb, verdict, the destructive lines and every replacement; for a chart upgrade its CRD lines)."""
     try:
         _, deployed = _template(scenario.environment, scenario.deployed, cache)
         config, new = _template(scenario.environment, scenario.change, cache)
+        if scenario.deployed_template is not None:
+            deployed = copy.deepcopy(deployed)
+            scenario.deployed_template(deployed)
     except ConfigError as err:
         return "-", "config refused", [str(err)]
     report = run_check(new, config=config, previous=Previous(deployed, "the shipped template"))
     change = report.change
     counts = ", ".join(f"{verb} {n}" for verb, n in change.counts().items()) or "none"
-    return counts, change.verdict, [line for line in change.lines() if line.startswith("!")]
+    shown = [line for line in change.lines() if line.startswith("!") or "[replace:" in line
+             or (scenario.deployed_template is not None and "CustomResourceDefinition/" in line)]
+    return counts, change.verdict, shown
 
 
 def main(names: list[str]) -> int:

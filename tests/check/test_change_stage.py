@@ -16,6 +16,7 @@ from decimal import Decimal
 import pytest
 import yaml
 from support import upstream_data
+from support.make_targets import cli_argv, dry_run
 
 from eks_training.core.validation import InvalidValue
 from eks_training.infra.tools.check.change import schemas as schema_module
@@ -363,8 +364,11 @@ def changed_prod(prod, tmp_path_factory):
 @pytest.mark.slow
 @upstream_data.requires(*upstream_data.installed_charts())
 def test_prod_changes_are_refused_until_acknowledged_through_the_command(changed_prod):
-    argv = ["check", "--config", str(changed_prod / "prod.yaml"), "--template", str(changed_prod / "new.template.json"),
-            "--previous", str(changed_prod / "deployed.template.json")]
+    # The command `make change` runs for this pull-request review.
+    (line,) = [line for line in dry_run("change", f"CONFIG={changed_prod / 'prod.yaml'}",
+                                        f"TEMPLATE={changed_prod / 'new.template.json'}",
+                                        f"PREVIOUS={changed_prod / 'deployed.template.json'}") if " check " in line]
+    argv = cli_argv(line)
     out = io.StringIO()
     with redirect_stdout(out):
         status = main(argv)

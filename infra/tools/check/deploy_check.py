@@ -51,7 +51,10 @@ from eks_training.infra.config import PlatformConfig
 from eks_training.infra.tools.check import helm
 from eks_training.infra.tools.check.access import (ACCESS_POLICY_REFERENCE, TeamAccess, entry_identities,
                                                    load_access_policies, rbac_objects_of, team_access_findings)
-from eks_training.infra.tools.check.change.stage import Previous, load_previous, predict_changes, read_acknowledgements
+from eks_training.infra.tools.check.change.deployed_stack import read_deployed_stack
+from eks_training.infra.tools.check.change.findings import Change
+from eks_training.infra.tools.check.change.stage import (ChangeReport, Previous, load_previous, predict_changes,
+                                                        read_acknowledgements)
 from eks_training.infra.tools.check.fsx_isolation import fsx_volumes, missing_claim_findings, volume_findings
 from eks_training.infra.tools.check.iam import compare_policies, reference_statements
 from eks_training.infra.tools.check.identities import missing_account_findings, service_accounts
@@ -206,7 +209,7 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
     check_version(snap, report, today or date.today())
     _check_lifecycle(snap, report, releases_pods, placements)
     if previous is not None:
-        _check_changes(snap, report, previous, placements, target)
+        _check_changes(snap, report, previous, placements, target, releases_pods)
     return report
 
 
@@ -718,11 +721,17 @@ def _check_lifecycle(snap: PlatformSnapshot, report: CheckReport, rendered: Mapp
 
 
 def _check_changes(snap: PlatformSnapshot, report: CheckReport, previous: Previous, placements: list[Placement],
-                   target: CheckTarget) -> None:
+                   target: CheckTarget, rendered: Mapping[str, list[dict]]) -> None:
     """The change stage: each destructive change nobody acknowledged fails the check (:mod:`.change`)."""
-    report.change = predict_changes(previous.template, snap, placements=placements, jobs=target.jobs,
-                                    region=target.region, acknowledged=previous.acknowledged,
-                                    previous_name=previous.name)
+    if previous.template is None:
+        report.change = ChangeReport(previous.name, acknowledged=previous.acknowledged, first_deploy=True,
+                                     notes=[f"change stage: {previous.absent or 'nothing deployed'}"])
+    else:
+        report.change = predict_changes(previous.template, snap, placements=placements, jobs=target.jobs,
+                                        region=target.region, acknowledged=previous.acknowledged,
+                                        previous_name=previous.name, rendered=rendered)
+    if previous.refusal:
+        report.change.changes.append(Change("fail", f"stack/{previous.name}", previous.refusal, destructive=True))
     report.notes += report.change.notes
     for change in report.change.refused:
         report.fail("change", change.subject, change.verb, f"destructive, not acknowledged (--acknowledge {change.id})")
@@ -752,7 +761,10 @@ def format_report(report: CheckReport) -> str:
     lines += ["", f"{'DEVICE PLUGIN':78} RUNS ON"]
     for owner, landing in report.device_plugins.items():
         lines.append(f"{owner[:78]:78} {', '.join(landing) or 'NOWHERE'}")
-    if report.change is not None:
+    if report.change is not None and report.change.first_deploy:
+        lines += ["", f"CHANGES from {report.change.previous}: first deploy, nothing to compare",
+                  *(f"  {line}" for line in report.change.lines())]
+    elif report.change is not None:
         lines += ["", f"CHANGES from {report.change.previous} ({report.change.verdict}; ! destructive, + acknowledged):",
                   *(f"  {line}" for line in report.change.lines() or ["  nothing changes"]),
                   *(f"  create-only facts, {source}" for source in report.change.sources)]
@@ -809,11 +821,15 @@ def add_arguments(parser) -> None:
     parser.add_argument("--previous", metavar="PATH",
                         help="the template deployed now (a *.template.json, or a cloud assembly folder): also predict "
                              "what a deploy of the new one replaces, deletes, prunes, orphans and rolls")
+    parser.add_argument("--previous-stack", metavar="NAME",
+                        help="like --previous, with the template CloudFormation runs for stack NAME now (AWS "
+                             "credentials; the environment's region); no such stack: a first deploy, nothing to compare")
     parser.add_argument("--acknowledge", action="append", default=[], metavar="ID",
-                        help="with --previous: accept the destructive change ID (as printed, e.g. "
+                        help="with --previous or --previous-stack: accept the destructive change ID (as printed, e.g. "
                              "prune:Namespace/slurm); repeatable")
     parser.add_argument("--acknowledgements", action="append", default=[], metavar="FILE",
-                        help="with --previous: a file of change IDs to accept, one a line (# comments)")
+                        help="with --previous or --previous-stack: a file of change IDs to accept, one a line "
+                             "(# comments)")
 
 
 def run(args) -> int:
@@ -832,7 +848,7 @@ def run(args) -> int:
               if args.config else load_environment(args.env))
     template = load_template(Path(args.template)) if args.template else synthesize_template(config)
     report = run_check(template, config=config, jobs={**render_all_jobs(config), **given} if given else None,
-                       previous=_previous(args, f"EksTraining-{config.name}"))
+                       previous=_previous(args, f"EksTraining-{config.name}", config.region))
     print(format_report(report))
     return 0 if report.ok else 1
 
@@ -852,15 +868,25 @@ def read_jobs(paths: list[str]) -> dict[str, list[dict]]:
     return jobs
 
 
-def _previous(args, stack_name: str) -> Previous | None:
-    """The deployed template ``--previous`` names, with the acknowledged change IDs."""
+def _previous(args, stack_name: str, region: str | None = None) -> Previous | None:
+    """The deployed template ``--previous`` or ``--previous-stack`` names, with the acknowledged change IDs."""
     acknowledged = read_acknowledgements(getattr(args, "acknowledge", None) or (),
                                          getattr(args, "acknowledgements", None) or ())
-    if not getattr(args, "previous", None):
+    path, stack = getattr(args, "previous", None), getattr(args, "previous_stack", None)
+    if path and stack:
+        raise invalid("--previous-stack", stack, "alone: give either --previous PATH or --previous-stack NAME")
+    if stack:
+        deployed = read_deployed_stack(stack, region)
+        where = f"stack {stack} ({deployed.region})"
+        if deployed.template is None:
+            return Previous(None, where, acknowledged, absent=deployed.reason)
+        return Previous(deployed.template, where, acknowledged, refusal=deployed.refused)
+    if not path:
         if acknowledged:
-            raise invalid("--acknowledge", sorted(acknowledged)[0], "used with --previous (the deployed template)")
+            raise invalid("--acknowledge", sorted(acknowledged)[0], "used with --previous or --previous-stack (the "
+                                                                    "deployed template)")
         return None
-    template, name = load_previous(args.previous, stack_name)
+    template, name = load_previous(path, stack_name)
     return Previous(template, name, acknowledged)
 
 
@@ -878,7 +904,7 @@ def _run_app(app: str, stack_name: str | None, args=None, jobs: dict[str, list[d
     for stack in chosen:
         report = run_check(stack.template, target=CheckTarget(stack.name, stack.region, stack.account,
                                                               jobs=jobs or None),
-                           previous=_previous(args, stack.name) if args is not None else None)
+                           previous=_previous(args, stack.name, stack.region) if args is not None else None)
         print(format_report(report))
         failed |= not report.ok
     return 1 if failed else 0

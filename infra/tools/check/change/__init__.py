@@ -5,7 +5,10 @@ deployed now, predicted from the two templates, each change one line with a stab
 * :mod:`.template_diff`: create, update, replace (nested and propagated through references), delete, per resource;
 * :mod:`.holdings`: what a replaced or deleted resource of each type loses;
 * :mod:`.manifests`: the kubectl and Helm handlers: prune, orphan, delete, refused Kubernetes updates;
-* :mod:`.node_rolls`: node groups that roll and Karpenter pools that drift, with the pods they evict;
+* :mod:`.helm_crds`: what `helm upgrade` and `helm uninstall` do to a release's CRDs, both chart versions read;
+* :mod:`.node_rolls`: node groups that roll and Karpenter pools that drift, with the pods they evict or wait for;
+* :mod:`.eks_versions`: EKS's version rules for the control plane, node groups and add-ons;
+* :mod:`.deployed_stack`: the template a CloudFormation stack runs now (``--previous-stack``);
 * :mod:`.stage`: the findings, the acknowledgements and the verdict.
 """
 

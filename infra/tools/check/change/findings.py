@@ -11,14 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: Verbs in the order the report lists them (the most destructive first).
-VERBS = ("replace", "delete", "prune", "orphan", "fail", "roll", "drift", "retain", "move", "update", "create")
+VERBS = ("replace", "delete", "prune", "orphan", "fail", "stale", "roll", "drift", "skew", "retain", "move", "update",
+         "create")
 
 
 @dataclass(frozen=True)
 class Change:
     """One thing a deploy would do.
 
-    ``verb``: replace | delete | prune | orphan | fail | roll | drift | retain | move | update | create.
+    ``verb``: replace | delete | prune | orphan | fail | stale (a CRD Helm leaves at its old definition) | roll |
+    drift | skew (a version left behind the control plane) | retain | move | update | create.
     ``subject``: the logical ID of a resource, or ``Kind/namespace/name`` (``Kind/name`` when cluster-scoped) of a
     Kubernetes object. ``destructive``: it loses data, running jobs, access or the cluster, or the deploy fails: the
     check fails unless the change is acknowledged.

@@ -413,8 +413,9 @@ def release_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Chan
         if after is None:
             changes.append(Change("delete", lid, (
                 f"Helm release {before.get('Release')} ({before.get('Namespace', 'default')}) is uninstalled with the "
-                f"removed {lid} (`helm uninstall`): every object it installed is deleted, the CRDs among its templates "
-                "with every object of their kinds"), destructive=True))
+                f"removed {lid} (`helm uninstall`): every object it installed is deleted but those annotated "
+                "helm.sh/resource-policy: keep, a CRD among them with every object of its kind (Helm never deletes "
+                "its crds/)"), destructive=True))
         elif before is None:
             changes.append(Change("create", lid, f"Helm release {after.get('Release')} is installed "
                                                  f"({_chart(after)})"))

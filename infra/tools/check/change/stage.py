@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from eks_training.core.validation import invalid
+from eks_training.infra.tools.check.change.eks_versions import control_plane, version_changes
 from eks_training.infra.tools.check.change.findings import VERBS, Change, sort_key
+from eks_training.infra.tools.check.change.helm_crds import crd_changes
 from eks_training.infra.tools.check.change.holdings import holding
 from eks_training.infra.tools.check.change.manifests import manifest_changes, read_manifests
-from eks_training.infra.tools.check.change.node_rolls import (karpenter_changes, node_group_changes,
+from eks_training.infra.tools.check.change.node_rolls import (held_job_kinds, karpenter_changes, node_group_changes,
                                                              protected_job_kinds, replaced_node_group_evictions)
 from eks_training.infra.tools.check.change.schemas import ResourceSchemas
 from eks_training.infra.tools.check.change.template_diff import Move, ResourceChange, TemplateDiff, diff_templates
@@ -33,9 +35,14 @@ _RETAINED = ("Retain", "RetainExceptOnCreate")
 class Previous:
     """The deployed template the check compares with, what it is (a path, a stack), and the acknowledged IDs."""
 
-    template: Mapping[str, Any]
+    #: None: nothing is deployed yet (a first deploy): nothing to compare.
+    template: Mapping[str, Any] | None
     name: str = "the deployed template"
     acknowledged: frozenset[str] = frozenset()
+    #: Why CloudFormation will not update the deployed stack now (its state), or None.
+    refusal: str | None = None
+    #: What ``name`` holds when ``template`` is None (e.g. "no stack X in us-west-2: first deploy").
+    absent: str | None = None
 
 
 @dataclass
@@ -49,6 +56,8 @@ class ChangeReport:
     notes: list[str] = field(default_factory=list)
     #: Where the create-only facts come from.
     sources: list[str] = field(default_factory=list)
+    #: Nothing is deployed: the deploy creates everything.
+    first_deploy: bool = False
 
     @property
     def refused(self) -> list[Change]:
@@ -57,6 +66,8 @@ class ChangeReport:
 
     @property
     def verdict(self) -> str:
+        if self.first_deploy:
+            return "first deploy"
         if not any(c.destructive for c in self.changes):
             return "in place"
         return "refused" if self.refused else "acknowledged"
@@ -79,8 +90,10 @@ class ChangeReport:
 def predict_changes(previous: Mapping[str, Any], snap: PlatformSnapshot, *, placements: Sequence[Placement] = (),
                     jobs: Mapping[str, list[dict]] | None = None, region: str | None = None,
                     acknowledged: Iterable[str] = (), previous_name: str = "the deployed template",
-                    schemas: ResourceSchemas | None = None) -> ChangeReport:
-    """Every change from the deployed ``previous`` template to ``snap``'s (the new one)."""
+                    schemas: ResourceSchemas | None = None,
+                    rendered: Mapping[str, list[dict]] | None = None) -> ChangeReport:
+    """Every change from the deployed ``previous`` template to ``snap``'s (the new one). ``rendered``: the new
+    template's Helm releases as the deploy check rendered them, by release name (rendered here where absent)."""
     schemas = schemas or ResourceSchemas(region)
     report = ChangeReport(previous_name, acknowledged=frozenset(acknowledged))
     if not schemas.available:
@@ -91,12 +104,23 @@ def predict_changes(previous: Mapping[str, Any], snap: PlatformSnapshot, *, plac
     report.sources = schemas.sources()
     new = snap.template
     diff = diff_templates(previous, new, schemas)
-    rolls = node_group_changes(diff, placements)
+    rolls = node_group_changes(diff, placements, held_job_kinds(jobs))
     report.changes += _resource_changes(diff, placements, {c.subject for c in rolls})
     report.changes += manifest_changes(previous, new, diff, snap)
+    crds, crd_notes = crd_changes(previous, new, rendered=rendered)
+    report.changes += crds
+    report.notes += crd_notes
     report.changes += rolls
+    versions, version_notes = version_changes(previous, new, diff)
+    refused_updates = {c.subject for c in versions if c.verb == "fail"}
+    report.changes = [c for c in report.changes if not (c.verb == "update" and c.subject in refused_updates)]
+    report.changes += versions
+    report.notes += version_notes
+    plane = control_plane(previous, new)
+    moves = plane is not None and plane.moves and plane.logical_id not in refused_updates
     report.changes += karpenter_changes(read_manifests(previous), read_manifests(new, diff), placements,
-                                        protected_job_kinds(jobs))
+                                        protected_job_kinds(jobs),
+                                        control_plane_move=f"{plane.before} -> {plane.after}" if moves else None)
     if diff.unknown_types:
         report.notes.append("change stage: no CloudFormation schema knows " + ", ".join(sorted(diff.unknown_types)) +
                             f" in {schemas.region}: their replacements are not predicted")
