@@ -99,7 +99,8 @@ class AcceleratedNodeGroup(Construct):
     * ``cluster``: a :class:`~eks_training.constructs.cluster.TrainingCluster` (the group then waits for its
       ``node_prerequisites``) or an aws-eks-v2 cluster.
 
-    Attributes: ``nodegroup``, ``launch_template``, ``placement_group``, ``facts`` (the catalog row).
+    Attributes: ``nodegroup``, ``launch_template``, ``placement_group``, ``facts`` (the catalog row),
+    ``nodegroup_name``, ``instance_type``, ``accelerator``, ``min_size``, ``desired_size``, ``max_size``.
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: eks.ICluster, instance_type: str,
@@ -124,6 +125,10 @@ class AcceleratedNodeGroup(Construct):
         # The same checks the config layer runs on an environment file's node groups.
         facts = check_accelerator("instance_type", instance_type, accelerator)
         self.facts = facts
+        #: The EKS node group's name (None: CloudFormation generates one), what its nodes' nodegroup label says.
+        self.nodegroup_name = nodegroup_name
+        self.instance_type, self.accelerator = instance_type, accelerator
+        self.min_size, self.desired_size, self.max_size = min_size, desired_size, max_size
         check_efa("efa", efa, [instance_type])
         if efa and efa_security_group is None:
             raise invalid("efa_security_group", None, "a self-referencing security group when efa=True (EFA traffic "

@@ -250,7 +250,8 @@ class LustreStorage(Construct):
             types, none for scratch (which FSx cannot back up); 0 turns them off.
 
     Attributes: ``file_system``, ``security_group``, ``associations``, ``key`` (None for scratch),
-    ``file_system_id``, ``dns_name``, ``mount_name``, ``root_squash`` (the custom resource, or None).
+    ``file_system_id``, ``dns_name``, ``mount_name``, ``capacity_gib``, ``root_squash`` (the custom resource, or
+    None).
     """
 
     def __init__(
@@ -351,6 +352,7 @@ class LustreStorage(Construct):
         )
         self.file_system.apply_removal_policy(removal_policy)
 
+        self.capacity_gib: int = capacity
         self.file_system_id: str = self.file_system.ref
         self.dns_name: str = self.file_system.attr_dns_name
         self.mount_name: str = self.file_system.attr_lustre_mount_name

@@ -461,16 +461,36 @@ class StorageConfig(_Model):
     buckets: BucketsConfig = BucketsConfig()
 
 
+#: Each quota setting of a training namespace and the resource of :meth:`PlatformConfig.queue_limits` it bounds.
+TEAM_QUOTA_RESOURCES = {"max_gpus": "nvidia", "max_neuron_devices": "neuron", "max_cpu": "cpu",
+                        "max_memory_gib": "memory_gib"}
+#: A training namespace's quota without Kueue, where its settings are left unset.
+UNQUEUED_NAMESPACE_QUOTA = {"max_gpus": 64, "max_neuron_devices": 64, "max_cpu": 2000, "max_memory_gib": 16000}
+
+
 class TrainingNamespaceConfig(_Model):
-    """A namespace where training jobs run, with its quota."""
+    """A team's namespace, where its training jobs run: its quota and the IAM roles of its members.
+
+    With ``services.kueue`` on, each ``max_*`` left unset is what the team's Kueue queue can admit (its quotas plus
+    what it may borrow); one set below that is refused (Kueue would admit jobs whose pods the namespace's quota then
+    refuses). Without Kueue, unset means 64 GPUs, 64 Neuron devices, 2000 vCPUs and 16000 GiB.
+    """
 
     #: Not one of the platform's own namespaces (kube-system, volcano-system, slurm, jupyterhub, ...).
     name: Name
-    max_gpus: NonNegativeInt = 64
-    max_neuron_devices: NonNegativeInt = 64
-    max_cpu: PositiveInt = 2000
-    max_memory_gib: PositiveInt = 16000
+    #: GPUs the namespace's pods may request at once; unset: what its Kueue queue admits (without Kueue: 64).
+    max_gpus: NonNegativeInt | None = None
+    #: Neuron devices, likewise (without Kueue: 64).
+    max_neuron_devices: NonNegativeInt | None = None
+    #: vCPUs, likewise (without Kueue: 2000).
+    max_cpu: PositiveInt | None = None
+    #: Memory in GiB, likewise (without Kueue: 16000).
+    max_memory_gib: PositiveInt | None = None
     max_pods: PositiveInt = 500
+    #: IAM roles of the team's people: each gets an EKS access entry whose rights are this namespace's only (submit,
+    #: watch and delete jobs, read logs and events, exec into pods; no Secrets, no RBAC, no NetworkPolicies, nothing
+    #: cluster-wide). A role belongs to one team and is none of cluster.admin_role_arns.
+    members: tuple[str, ...] = ()
 
     @field_validator("name")
     @classmethod
@@ -478,6 +498,15 @@ class TrainingNamespaceConfig(_Model):
         if value in PLATFORM_NAMESPACES:
             raise invalid("name", value, f"a namespace of your own: {value} belongs to {PLATFORM_NAMESPACES[value]} "
                           f"(reserved: {', '.join(PLATFORM_NAMESPACES)})")
+        return value
+
+    @field_validator("members")
+    @classmethod
+    def _member_roles(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for i, arn in enumerate(value):
+            check_role_arn(f"members[{i}]", arn)
+        if len(set(value)) != len(value):
+            raise invalid("members", list(value), "name each role once")
         return value
 
 
@@ -866,6 +895,97 @@ class PlatformConfig(_Model):
                           "has none: add it to a queue's namespaces)")
         _check_quotas_fit(flavors, used)
         return self
+
+    @model_validator(mode="after")
+    def _teams(self) -> "PlatformConfig":
+        """Each member role in one team and not an admin (an access entry per role); each namespace's quota at least
+        what its Kueue queue admits."""
+        admins = set(self.cluster.admin_role_arns)
+        owner: dict[str, str] = {}
+        for i, team in enumerate(self.training_namespaces):
+            for j, arn in enumerate(team.members):
+                field = f"training_namespaces[{i}].members[{j}]"
+                if arn in admins:
+                    raise invalid(field, arn, "a role that is not in cluster.admin_role_arns (an admin has the whole "
+                                  "cluster already; a role has one access entry)")
+                if arn in owner:
+                    raise invalid(field, arn, f"a role of one team ({owner[arn]!r} names it already): give a person "
+                                  "in two teams a role per team")
+                owner[arn] = team.name
+        if not self.services.kueue:
+            return self
+        for i, team in enumerate(self.training_namespaces):
+            queue = self.kueue_queue(team.name)
+            if queue is None:
+                continue  # _kueue_queues refused it already
+            admitted = self.queue_limits(queue)
+            for setting, resource in TEAM_QUOTA_RESOURCES.items():
+                given = getattr(team, setting)
+                if given is not None and given < admitted[resource]:
+                    j = self.services.kueue_queues.index(queue)
+                    raise invalid(f"training_namespaces[{i}].{setting}", given,
+                                  f"at least {admitted[resource]}, what its Kueue queue {queue.name!r} admits "
+                                  f"({self.describe_queue_limit(queue, resource)}); leave it unset to take that, or "
+                                  f"lower services.kueue_queues[{j}]'s quotas or borrowing_limit")
+        return self
+
+    def queue_limits(self, queue: "KueueQueueConfig") -> dict[str, int]:
+        """The most ``queue`` holds at once, per resource (``nvidia`` GPUs, ``neuron`` devices, ``cpu``,
+        ``memory_gib``): on each flavor its nominal quota plus what it may borrow, summed over the flavors."""
+        totals = {"nvidia": 0, "neuron": 0, "cpu": 0, "memory_gib": 0}
+        for flavor, amounts in self.queue_flavor_limits(queue).items():
+            if flavor.accelerator is not None:
+                totals[flavor.accelerator] += amounts["accelerators"]
+            totals["cpu"] += amounts["cpu"]
+            totals["memory_gib"] += amounts["memory_gib"]
+        return totals
+
+    def describe_queue_limit(self, queue: "KueueQueueConfig", resource: str) -> str:
+        """Where ``queue``'s limit of ``resource`` comes from, flavor by flavor (those that add to it)."""
+        key = resource if resource in ("cpu", "memory_gib") else "accelerators"
+        parts = []
+        for flavor, amounts in self.queue_flavor_limits(queue).items():
+            if amounts[key] and (key != "accelerators" or flavor.accelerator == resource):
+                own = amounts["own"][key]
+                borrowed = amounts[key] - own
+                parts.append(f"{flavor.name} {own}" + (f" + {borrowed} borrowed from cohort {queue.cohort}" if borrowed else ""))
+        return ", ".join(parts) or "nothing"
+
+    def queue_flavor_limits(self, queue: "KueueQueueConfig") -> dict[KueueFlavorSource, dict]:
+        """Per flavor, what ``queue`` holds at most: its nominal quota, plus what it may borrow from its cohort (Kueue
+        lists every flavor in every ClusterQueue: a queue borrows on one it has no quota on too). Borrowing is
+        bounded by the queue's borrowing_limit (accelerators only) and by what the cohort's queues hold there."""
+        cohort = [q for q in self.services.kueue_queues if queue.cohort is not None and q.cohort == queue.cohort]
+        limits = {}
+        for flavor in self.kueue_flavors():
+            def nominal(q: KueueQueueConfig) -> tuple[dict[str, int], KueueQuotaConfig | None]:
+                quota = next((x for x in q.quotas if x.flavor == flavor.name), None)
+                return (flavor.resources(quota) if quota else {"accelerators": 0, "cpu": 0, "memory_gib": 0}), quota
+            own, quota = nominal(queue)
+            amounts: dict = {"own": own}
+            for key in ("accelerators", "cpu", "memory_gib"):
+                if not cohort:
+                    amounts[key] = own[key]
+                    continue
+                pooled = sum(nominal(q)[0][key] for q in cohort)
+                limit = quota.borrowing_limit if key == "accelerators" and quota is not None else None
+                amounts[key] = pooled if limit is None else min(own[key] + limit, pooled)
+            limits[flavor] = amounts
+        return limits
+
+    def namespace_quota(self, name: str) -> dict[str, int]:
+        """The ResourceQuota of training namespace ``name``: each ``max_*`` setting, or where unset, what its Kueue
+        queue admits (without Kueue: :data:`UNQUEUED_NAMESPACE_QUOTA`)."""
+        team = next(n for n in self.training_namespaces if n.name == name)
+        queue = self.kueue_queue(name) if self.services.kueue else None
+        admitted = self.queue_limits(queue) if queue is not None else None
+        quota = {}
+        for setting, resource in TEAM_QUOTA_RESOURCES.items():
+            given = getattr(team, setting)
+            quota[setting] = given if given is not None else (
+                admitted[resource] if admitted is not None else UNQUEUED_NAMESPACE_QUOTA[setting])
+        quota["max_pods"] = team.max_pods
+        return quota
 
     def kueue_flavors(self) -> tuple[KueueFlavorSource, ...]:
         """The Kueue ResourceFlavors of the environment: each accelerated node group, each instance type of each

@@ -22,6 +22,8 @@ from eks_training.constructs.storage import DataRepositoryAssociation, LustreSto
 from eks_training.core.names import SLURM_NAMESPACE, SLURM_PARTITION_TAINT, slurm_pool_name
 from eks_training.core.validation import DEPLOY_ACCOUNT
 from eks_training.infra.addons.karpenter import Karpenter
+from eks_training.infra.addons.network_policies import egress_of
+from eks_training.infra.addons.team import TrainingTeam
 from eks_training.infra.cluster_services import ClusterServices
 from eks_training.infra.config import PlatformConfig
 from eks_training.core.versions import JUPYTERHUB
@@ -29,7 +31,7 @@ from eks_training.workloads.karpenter import KarpenterPool, NodeTaint
 from eks_training.workloads.namespaces import NamespaceQuota, TrainingNamespace, TrainingNamespacesChart
 from eks_training.core.names import RAY_SERVICE_ACCOUNT, TRAINING_SERVICE_ACCOUNT
 from eks_training.workloads.service_exposure import ServiceExposureChart
-from eks_training.workloads.storage import FsxVolume, StorageChart
+from eks_training.workloads.storage import EFS_STORAGE_CLASS, FsxVolume, StorageChart
 from eks_training.workloads.training_identity import TrainingServiceAccountsChart
 
 #: AWS managed policies the CSI drivers' documentation prescribes for their controllers.
@@ -92,8 +94,10 @@ class TrainingPlatformStack(Stack):
         self.k8s = self.cluster.k8s_app
         self._add_node_groups()
         self._add_karpenter(cluster_name)
+        self._add_data(removal)
+        self._add_teams()
         self._add_namespaces()
-        self._add_storage(removal)
+        self._add_storage()
         self.images = self._add_images()
         self.services = ClusterServices(self, "Services", config=config, cluster=self.cluster, images=self.images,
                                         pod_identity_agent=self.cluster.addons["eks-pod-identity-agent"],
@@ -126,22 +130,41 @@ class TrainingPlatformStack(Stack):
             names.append(JUPYTERHUB.namespace)
         return names
 
-    def _add_namespaces(self) -> None:
+    def _add_teams(self) -> None:
+        """A :class:`TrainingTeam` per training namespace: its pods' role and bucket prefix, its members' access. Its
+        namespace, accounts, volumes and policies go into the platform's shared manifests (``shared``), which hold
+        them on every platform deployed before teams were constructs: moving them to other manifests would delete
+        them (CloudFormation deletes the old manifest, kubectl the objects, after the new one applied them)."""
         services = self.config.services
         operators = tuple(name for name, on in (("volcano", services.volcano), ("kuberay", services.kuberay),
                                                 ("mpi-operator", services.mpi_operator)) if on)
-        namespaces = [TrainingNamespace(name=n.name, operators=operators, quota=NamespaceQuota(
-            cpu=n.max_cpu, memory=f"{n.max_memory_gib}Gi", nvidia_gpus=n.max_gpus, neuron_devices=n.max_neuron_devices,
-            pods=n.max_pods)) for n in self.config.training_namespaces]
+        self.teams: dict[str, TrainingTeam] = {}
+        for team in self.config.training_namespaces:
+            quota = self.config.namespace_quota(team.name)
+            self.teams[team.name] = TrainingTeam(
+                self, f"Team-{team.name}", cluster=self.cluster, namespace=team.name, members=team.members,
+                operators=operators, buckets=self.buckets, fsx=self.lustre, shared=True,
+                models_storage_class=EFS_STORAGE_CLASS if self.models else None,
+                network_policies=services.network_policies, vpc_cidr=self.config.network.cidr,
+                egress=egress_of(self.config),
+                quota=NamespaceQuota(cpu=quota["max_cpu"], memory=f"{quota['max_memory_gib']}Gi",
+                                     nvidia_gpus=quota["max_gpus"], neuron_devices=quota["max_neuron_devices"],
+                                     pods=quota["max_pods"]))
+
+    def _add_namespaces(self) -> None:
+        namespaces = [team.namespace_spec for team in self.teams.values()]
         extra = {SLURM_NAMESPACE: ("slinky",), JUPYTERHUB.namespace: ("jupyterhub",)}
         namespaces += [TrainingNamespace(name=n, operators=extra[n]) for n in self._workload_namespaces() if n in extra]
         chart = TrainingNamespacesChart(self.k8s, "namespaces", namespaces=namespaces)
         self.namespaces_manifest = self.cluster.cluster.add_cdk8s_chart("Namespaces", chart)
+        for team in self.teams.values():  # their members' Roles go into their namespaces
+            team.manifest.node.add_dependency(self.namespaces_manifest)
         # No LoadBalancer or NodePort Service in a workload namespace (workloads.service_exposure).
         exposure = ServiceExposureChart(self.k8s, "service-exposure", namespaces=[n.name for n in namespaces])
         self.service_exposure_manifest = self.cluster.cluster.add_cdk8s_chart("ServiceExposure", exposure)
 
-    def _add_storage(self, removal: RemovalPolicy) -> None:
+    def _add_data(self, removal: RemovalPolicy) -> None:
+        """The buckets and file systems (their in-cluster side comes with the namespaces, :meth:`_add_storage`)."""
         config, storage = self.config, self.config.storage
         self.buckets = TrainingBuckets(
             self, "Buckets", data_bucket_name=storage.buckets.data_bucket_name,
@@ -182,8 +205,12 @@ class TrainingPlatformStack(Stack):
                                      peer_security_groups=peers[:1], removal_policy=removal,
                                      backups=storage.efs.backups)
             csi_addons.append("aws-efs-csi-driver")
+        self.csi_addons = csi_addons
+
+    def _add_storage(self) -> None:
+        storage = self.config.storage
         addons = []
-        for name in csi_addons:
+        for name in self.csi_addons:
             id, service_account, policy = _CSI_DRIVERS[name]
             role = self.cluster.pod_identity_role(id, [policy] if policy else [], namespace="kube-system",
                                                   service_accounts=[service_account])
@@ -193,13 +220,16 @@ class TrainingPlatformStack(Stack):
                 {"roleArn": role.role_arn, "serviceAccount": service_account}]))
 
         # One identity per workload namespace: it reads the data bucket and reads/writes checkpoints under
-        # `<namespace>/` only, so one team's jobs (or a notebook) cannot read or delete another's checkpoints.
+        # `<namespace>/` only, so one team's jobs (or a notebook) cannot read or delete another's checkpoints. Each
+        # team made its own (TrainingTeam); Slurm and JupyterHub get theirs here, through the same cluster verbs.
         namespaces = self._workload_namespaces()
-        ray_namespaces = [n.name for n in self.config.training_namespaces] if self.config.services.kuberay else []
-        self.training_roles = {}
+        ray_namespaces = [ns for ns, team in self.teams.items() if RAY_SERVICE_ACCOUNT in team.service_accounts]
+        self.training_roles = {ns: team.role for ns, team in self.teams.items()}
         for ns in namespaces:
-            accounts = [TRAINING_SERVICE_ACCOUNT, *([RAY_SERVICE_ACCOUNT] if ns in ray_namespaces else [])]
-            role = self.cluster.pod_identity_role(f"Training-{ns}", namespace=ns, service_accounts=accounts)
+            if ns in self.teams:
+                continue
+            role = self.cluster.pod_identity_role(f"Training-{ns}", namespace=ns,
+                                                  service_accounts=[TRAINING_SERVICE_ACCOUNT])
             # Notebooks belong to people: each reaches only its own pod's prefix (workloads.jupyterhub mounts the
             # same folder of the workspace, which the file system exports there).
             self.buckets.grant_training_access(role, checkpoint_prefix=ns, per_pod=ns == JUPYTERHUB.namespace)
@@ -215,11 +245,9 @@ class TrainingPlatformStack(Stack):
                                          ray_namespaces=ray_namespaces))
         accounts.node.add_dependency(self.namespaces_manifest)
         for ns in namespaces:
-            self.cluster.grant_pod_identity(f"Training-{ns}", namespace=ns, service_account=TRAINING_SERVICE_ACCOUNT,
-                                            role=self.training_roles[ns])
-        for ns in ray_namespaces:
-            self.cluster.grant_pod_identity(f"Ray-{ns}", namespace=ns, service_account=RAY_SERVICE_ACCOUNT,
-                                            role=self.training_roles[ns])
+            if ns not in self.teams:
+                self.cluster.grant_pod_identity(f"Training-{ns}", namespace=ns,
+                                                service_account=TRAINING_SERVICE_ACCOUNT, role=self.training_roles[ns])
 
         # Always: the default gp3 StorageClass serves claims that name no class (hub and controller state).
         fsx = self.lustre

@@ -108,6 +108,7 @@ def other_app():
     from eks_training.infra.addons.jobset import JobSet
     from eks_training.infra.addons.kubeflow_trainer import KubeflowTrainer
     from eks_training.infra.addons.kueue import Kueue
+    from eks_training.addons import NamespaceQuota, TrainingTeam
     from eks_training.workloads.kueue import Flavor, Quota, TeamQueue
     from eks_training.workloads.volcano import VolcanoQueue
 
@@ -132,6 +133,9 @@ def other_app():
     made["jobset"] = JobSet(stack, "JobSet", cluster=cluster)
     made["trainer"] = KubeflowTrainer(stack, "Trainer", cluster=cluster, instance_types=["g6e.12xlarge"],
                                       image="registry.example/trainer:1", max_restarts=5, after=[made["jobset"]])
+    made["team"] = TrainingTeam(stack, "TeamA", cluster=cluster, namespace="team-a", operators=("kuberay",),
+                                members=["arn:aws:iam::${AWS::AccountId}:role/team-a"], kueue=made["kueue"],
+                                quota=NamespaceQuota(nvidia_gpus=8), vpc_cidr="10.0.0.0/16")
     template = app.synth().get_stack_by_name("Other").template
     return stack, cluster, made, template
 
@@ -216,3 +220,58 @@ def test_kueue_manages_only_its_queues_namespaces_and_trainer_runs_on_the_jobset
     assert trainer_id in runtimes["DependsOn"]
     text = json.dumps(runtimes["Properties"]["Manifest"])
     assert "eks-training-g6e-12xlarge" in text and '\\"maxRestarts\\":5' in text.replace(" ", "")
+
+
+def test_a_team_of_its_own_applies_what_its_jobs_need_and_its_members_reach_only_that(other_app) -> None:
+    import json
+
+    stack, cluster, made, template = other_app
+    team = made["team"]
+    team_id, manifest = _resource(stack, template, team.manifest)
+    objects = {(o["kind"], o["metadata"].get("namespace"), o["metadata"]["name"])
+               for o in json.loads(manifest["Properties"]["Manifest"])}
+    assert {("Namespace", None, "team-a"), ("ResourceQuota", "team-a", "training-quota"),
+            ("LimitRange", "team-a", "training-defaults"), ("ServiceAccount", "team-a", "training"),
+            ("ServiceAccount", "team-a", "ray"), ("NetworkPolicy", "team-a", "default-deny"),
+            ("NetworkPolicy", "team-a", "allow-ray-dashboard-from-kuberay"), ("Role", "team-a", "eks-training-member"),
+            ("RoleBinding", "team-a", "eks-training-member")} <= objects
+    # Kueue's LocalQueue for the team goes into its namespace once that exists.
+    _, queues = _resource(stack, template, made["kueue"].queues_manifest)
+    assert team_id in queues["DependsOn"] and team.local_queue == "team-a"
+    (entry,) = [r["Properties"] for r in template["Resources"].values() if r["Type"] == "AWS::EKS::AccessEntry"
+                and r["Properties"].get("KubernetesGroups")]
+    assert entry["KubernetesGroups"] == ["eks-training:team-a:members"] and entry["Type"] == "STANDARD"
+    assert "AccessPolicies" not in entry and entry["PrincipalArn"] == {"Fn::Sub": "arn:aws:iam::${AWS::AccountId}:role/team-a"}
+    accounts = sorted(r["Properties"]["ServiceAccount"] for r in template["Resources"].values()
+                      if r["Type"] == "AWS::EKS::PodIdentityAssociation" and r["Properties"]["Namespace"] == "team-a")
+    assert accounts == ["ray", "training"]
+
+
+def test_a_team_refuses_what_would_not_work_in_one_line(other_app) -> None:
+    from eks_training.addons import TrainingTeam
+
+    stack, cluster, made, _ = other_app
+    with pytest.raises(ValueError, match=r"^Other/Bad: members\[0\]='bob' is not allowed: use an IAM role ARN"):
+        TrainingTeam(stack, "Bad", cluster=cluster, namespace="team-b", members=["bob"], vpc_cidr="10.0.0.0/16")
+    with pytest.raises(ValueError, match=r"^Other/Unqueued: kueue='Other/Kueue' is not allowed: a Kueue whose queues "
+                                         r"name namespace 'team-b'"):
+        TrainingTeam(stack, "Unqueued", cluster=cluster, namespace="team-b", kueue=made["kueue"], vpc_cidr="10.0.0.0/16")
+
+
+def test_the_add_ons_public_path_and_the_old_one_are_the_same_classes() -> None:
+    import importlib
+    import inspect
+    import pkgutil
+
+    import eks_training.addons as public
+    import eks_training.infra.addons as registry
+    from eks_training.infra.addons.volcano import Volcano  # the path apps used before, which keeps working
+
+    assert public.Volcano is Volcano
+    defined = set()
+    for info in pkgutil.iter_modules(registry.__path__):
+        module = importlib.import_module(f"{registry.__name__}.{info.name}")
+        defined |= {obj for obj in vars(module).values() if inspect.isclass(obj) and issubclass(obj, registry.ClusterAddon)
+                    and obj is not registry.ClusterAddon and obj.__module__ == module.__name__}
+    assert defined == set(public.ADDONS)  # every add-on has its public name
+    assert all(getattr(public, cls.__name__) is cls for cls in defined)

@@ -182,6 +182,21 @@ CONFIG_CASES = [
     (("observability", "alarm_jobs"), ["training/ok", "training"],
      ("observability.alarm_jobs[1]", "training", "use 'namespace/job', each 1-63 lowercase letters, digits or '-'")),
     (("observability", "idle_minutes"), 1441, ("observability.idle_minutes", 1441, "should be less than or equal to 1440")),
+    # Teams: their members' roles and their quotas against their Kueue queue.
+    (("training_namespaces",), [{"name": "training", "members": ["arn:aws:iam::123456789012:user/bob"]}],
+     ("training_namespaces[0].members[0]", "arn:aws:iam::123456789012:user/bob",
+      "use an IAM role ARN such as arn:aws:iam::123456789012:role/NAME (or ${AWS::AccountId} for the deploy "
+      "account's id)")),
+    (("training_namespaces",), [{"name": "training", "members": ["arn:aws:iam::123456789012:role/a"] * 2}],
+     ("training_namespaces[0].members", ["arn:aws:iam::123456789012:role/a"] * 2, "name each role once")),
+    (("training_namespaces",), [{"name": "training", "members": ["arn:aws:iam::${AWS::AccountId}:role/eks-training-admin"]}],
+     ("training_namespaces[0].members[0]", "arn:aws:iam::${AWS::AccountId}:role/eks-training-admin",
+      "a role that is not in cluster.admin_role_arns (an admin has the whole cluster already; a role has one access "
+      "entry)")),
+    (("training_namespaces",), [{"name": "training", "max_gpus": 16}],
+     ("training_namespaces[0].max_gpus", 16, "at least 24, what its Kueue queue 'training' admits (gpu-g5-12xlarge 8, "
+      "gpu-g5-48xlarge 8, gpu-g6 8); leave it unset to take that, or lower services.kueue_queues[0]'s quotas or "
+      "borrowing_limit")),
 ]
 
 

@@ -22,7 +22,7 @@ def _run(capsys, *argv: str) -> tuple[int, str, str]:
 
 @pytest.mark.parametrize("kind", ["mpijob", "volcano-job", "neuron-job", "pytorch-job", "raycluster", "rayjob"])
 def test_render_prod_kinds_validate(capsys, kind: str) -> None:
-    status, out, err = _run(capsys, "render", kind, "--env", "prod", "--nodes", "2", "--dataset", "wiki",
+    status, out, err = _run(capsys, "render", kind, "--env", "prod", "--namespace", "training", "--nodes", "2", "--dataset", "wiki",
                             "--image", "registry.example/eks-training:1")
     assert status == 0, err
     validate_k8s_objects([o for o in yaml.safe_load_all(out) if o])
@@ -30,21 +30,21 @@ def test_render_prod_kinds_validate(capsys, kind: str) -> None:
 
 def test_render_reads_the_images_from_the_synthesized_app_and_sidecar_needs_uri(capsys, tmp_path) -> None:
     # The environment's own images come from cdk.out (tests/test_job_contract.py renders with a real one).
-    status, _, err = _run(capsys, "render", "neuron-job", "--env", "prod", "--dataset", "wiki", "--cdk-out", str(tmp_path))
+    status, _, err = _run(capsys, "render", "neuron-job", "--env", "prod", "--namespace", "training", "--dataset", "wiki", "--cdk-out", str(tmp_path))
     assert status == 2 and err.startswith("error: images: ") and "run `make synth ENV=prod` first" in err
     image = ("--image", "registry.example/eks-training:1", "--dataset", "wiki")
-    status, _, err = _run(capsys, "render", "mpijob", "--env", "prod", "--checkpoint-sidecar", *image)
+    status, _, err = _run(capsys, "render", "mpijob", "--env", "prod", "--namespace", "training", "--checkpoint-sidecar", *image)
     assert status == 2 and err.startswith("error: --checkpoint-s3-uri")
-    status, out, _ = _run(capsys, "render", "mpijob", "--env", "prod", "--checkpoint-sidecar", "--checkpoint-s3-uri",
+    status, out, _ = _run(capsys, "render", "mpijob", "--env", "prod", "--namespace", "training", "--checkpoint-sidecar", "--checkpoint-s3-uri",
                           "s3://ckpt-bucket/x", *image)
     assert status == 0 and "restartPolicy: Always" in out
 
 
 def test_render_bionemo_and_slurm(capsys) -> None:
-    status, out, _ = _run(capsys, "render", "bionemo", "--env", "prod", "--image", "nvcr.io/nvidia/clara/bionemo-framework:2.0")
+    status, out, _ = _run(capsys, "render", "bionemo", "--env", "prod", "--namespace", "training", "--image", "nvcr.io/nvidia/clara/bionemo-framework:2.0")
     assert status == 0
     validate_k8s_objects([o for o in yaml.safe_load_all(out) if o])
-    status, out, _ = _run(capsys, "render", "slurm-batch", "--env", "prod", "--instance-type", "p5.48xlarge", "--nodes", "8",
+    status, out, _ = _run(capsys, "render", "slurm-batch", "--env", "prod", "--namespace", "training", "--instance-type", "p5.48xlarge", "--nodes", "8",
                           "--dataset", "wiki")
     assert status == 0 and "#SBATCH --partition=gpu-h100" in out and "#SBATCH --ntasks-per-node=1" in out
 
@@ -52,12 +52,23 @@ def test_render_bionemo_and_slurm(capsys) -> None:
 @pytest.mark.parametrize(("argv", "message"), [
     (["render", "nope", "--env", "prod"], "kind='nope'"),
     (["render", "mpijob", "--env", "nope"], "env='nope' is not allowed: use one of the environments dev, prod"),
-    (["render", "mpijob", "--env", "prod", "--instance-type", "g5.xlarge"], "'g5.xlarge' is not in environment 'prod'"),
-    (["render", "neuron-job", "--env", "prod", "--nodes", "33"], "--nodes: 33"),
-    (["render", "mpijob", "--env", "prod", "--instance-type", "trn1.32xlarge"], "mpijob needs a GPU type"),
-    (["render", "bionemo", "--env", "prod"], "--image: bionemo"),
-    (["render", "mpijob", "--env", "prod"], "--dataset: mpijob trains on a prepared dataset"),
+    (["render", "mpijob", "--env", "prod", "--namespace", "training", "--instance-type", "g5.xlarge"], "'g5.xlarge' is not in environment 'prod'"),
+    (["render", "neuron-job", "--env", "prod", "--namespace", "training", "--nodes", "33"], "--nodes: 33"),
+    (["render", "mpijob", "--env", "prod", "--namespace", "training", "--instance-type", "trn1.32xlarge"], "mpijob needs a GPU type"),
+    (["render", "bionemo", "--env", "prod", "--namespace", "training"], "--image: bionemo"),
+    (["render", "mpijob", "--env", "prod", "--namespace", "training"], "--dataset: mpijob trains on a prepared dataset"),
     (["plan", "--params", "lots", "--instance-type", "p5.48xlarge", "--nodes", "1"], "'lots' is not a number"),
+    # Two teams: the job names its own; it gets no more than its team's quota.
+    (["render", "mpijob", "--env", "prod", "--dataset", "wiki", "--image", "r.example/t:1"],
+     "--namespace: environment 'prod' has 2 teams (training, ai-research): name the one the job runs for"),
+    (["render", "mpijob", "--dataset", "wiki"],
+     "render: give --env NAME (one of our environments) or --app APP (any CDK app with a team)"),
+    (["check", "--env", "dev", "--job", "/nonexistent/job.yaml"], "--job: cannot read '/nonexistent/job.yaml'"),
+    # 7 p5 nodes are 56 GPUs: within the team's 176, beyond the 32 + 16 its queue may hold on gpu-h100.
+    (["render", "pytorch-job", "--env", "prod", "--namespace", "ai-research", "--instance-type", "p5.48xlarge",
+      "--nodes", "7", "--dataset", "wiki", "--image", "r.example/t:1"],
+     "--nodes: 7 p5.48xlarge nodes (56 GPUs) is beyond what Kueue queue 'ai-research' of team 'ai-research' admits "
+     "on p5.48xlarge (48 GPUs on one flavor, borrowing included): at most 6 such nodes"),
 ])
 def test_bad_arguments_are_one_line_errors(capsys, argv: list[str], message: str) -> None:
     status, out, err = _run(capsys, *argv)

@@ -32,7 +32,7 @@ def _run(call: str, *argv: str) -> dict:
 @pytest.mark.parametrize("argv", [
     ["list"],
     ["render", "pytorch-job", "--env", "dev", "--dataset", "wiki", "--image", "registry.example/trainer:1"],
-    ["render", "mpijob", "--env", "prod", "--nodes", "2", "--dataset", "wiki", "--image", "registry.example/trainer:1"],
+    ["render", "mpijob", "--env", "prod", "--namespace", "training", "--nodes", "2", "--dataset", "wiki", "--image", "registry.example/trainer:1"],
     ["plan", "--params", "7e9", "--instance-type", "p5.48xlarge", "--nodes", "2"],
 ], ids=["list", "render-pytorch-job", "render-mpijob", "plan"])
 def test_everyday_commands_do_not_load_cdk(argv: list[str]) -> None:

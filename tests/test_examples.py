@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.synth import render_tokens
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "custom_platform_app.py"
 
@@ -20,8 +21,9 @@ def test_example_imports_only_the_constructs_and_add_ons() -> None:
     tree = ast.parse(EXAMPLE.read_text())
     ours = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
             and node.module and node.module.startswith("eks_training")]
-    allowed = ("eks_training.constructs.", "eks_training.infra.addons.", "eks_training.workloads.volcano")
+    allowed = ("eks_training.constructs.", "eks_training.addons", "eks_training.core.catalog")
     assert ours and all(module.startswith(allowed) for module in ours), ours
+    assert "eks_training.addons" in ours  # the add-ons' public name
 
 
 @pytest.fixture(scope="module")
@@ -33,11 +35,21 @@ def example_assembly(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def _check(app: str, capsys) -> tuple[int, str]:
+def _check(app: str, capsys, *jobs: Path) -> tuple[int, str]:
     from eks_training.infra.tools.cli import main
 
-    status = main(["check", "--app", app])
+    status = main(["check", "--app", app, *(f"--job={job}" for job in jobs)])
     return status, capsys.readouterr().out
+
+
+def _render(app: Path, capsys, *options: str) -> tuple[int, str, str]:
+    from eks_training.infra.tools.cli import main
+
+    status = main(["render", "data-prep", "--app", str(app), "--image", "registry.example/trainer:1", "--dataset",
+                   "wiki", "--data-input", "s3://corpus-bucket/raw", "--tokenizer", "s3://corpus-bucket/tokenizer.json",
+                   *options])
+    out, err = capsys.readouterr()
+    return status, out, err
 
 
 @pytest.mark.slow
@@ -50,8 +62,9 @@ def test_example_synthesizes_cluster_p5_group_and_fsx(example_assembly: Path) ->
 
     assert len(of_type("AWS::EKS::Cluster")) == 1
     p5 = [g for g in of_type("AWS::EKS::Nodegroup") if g.get("InstanceTypes") == ["p5.48xlarge"]]
-    # No DesiredSize: the group starts at its minimum, and a size set by hand survives the next deploy.
-    assert len(p5) == 1 and p5[0]["ScalingConfig"] == {"MinSize": 0, "MaxSize": 2}
+    # No DesiredSize: the group starts at its minimum (one node, which Kueue admits the team's jobs to), and a size
+    # set by hand survives the next deploy.
+    assert len(p5) == 1 and p5[0]["ScalingConfig"] == {"MinSize": 1, "MaxSize": 2}
     [fsx] = of_type("AWS::FSx::FileSystem")
     assert fsx["FileSystemType"] == "LUSTRE" and fsx["LustreConfiguration"]["DeploymentType"] == "PERSISTENT_2"
     assert len(of_type("AWS::FSx::DataRepositoryAssociation")) == 2
@@ -61,9 +74,32 @@ def test_example_synthesizes_cluster_p5_group_and_fsx(example_assembly: Path) ->
 
 
 @pytest.mark.slow
-def test_the_check_passes_the_example_and_its_device_plugins_cover_the_p5_group(example_assembly: Path, capsys) -> None:
-    status, report = _check(str(example_assembly), capsys)
+def test_kueue_flavors_come_from_the_node_group_and_the_team_holds_what_its_jobs_need(example_assembly: Path) -> None:
+    template = json.loads((example_assembly / "SmallTrainingPlatform.template.json").read_text())
+    objects = [obj for r in template["Resources"].values() if r["Type"] == "Custom::AWSCDK-EKS-KubernetesResource"
+               for obj in json.loads(render_tokens(r["Properties"]["Manifest"]))]
+    (h100,) = [o["spec"] for o in objects if o["kind"] == "ResourceFlavor" and o["metadata"]["name"] == "h100"]
+    assert h100["nodeLabels"] == {"eks.amazonaws.com/nodegroup": "h100", "node.kubernetes.io/instance-type": "p5.48xlarge"}
+    assert h100["nodeTaints"] == [{"key": "nvidia.com/gpu", "value": "true", "effect": "NoSchedule"}]
+    assert h100["topologyName"] == "ec2-network-3-layers"  # p5 nodes carry EC2's three network layers
+    research = {(o["kind"], o["metadata"]["name"]) for o in objects if o["metadata"].get("namespace") == "research"}
+    assert {("ServiceAccount", "training"), ("PersistentVolumeClaim", "fsx-data"),
+            ("PersistentVolumeClaim", "fsx-workspace"), ("NetworkPolicy", "default-deny"),
+            ("ResourceQuota", "training-quota"), ("LocalQueue", "research"), ("Role", "eks-training-member")} <= research
+
+
+@pytest.mark.slow
+def test_the_check_passes_the_example_with_a_job_rendered_for_its_team(example_assembly: Path, capsys,
+                                                                          tmp_path: Path) -> None:
+    status, job, err = _render(example_assembly, capsys, "--namespace", "research", "--name", "tokenize")
+    assert status == 0, err
+    (tmp_path / "job.yaml").write_text(job)
+    assert "kueue.x-k8s.io/queue-name: research" in job and "namespace: research" in job
+    status, report = _check(str(example_assembly), capsys, tmp_path / "job.yaml")
     assert status == 0, report
+    assert "job job.yaml: Job tokenize" in report and "research/research        main: system" in report
+    (team,) = [line for line in report.splitlines() if line.startswith("research ")]
+    assert "requests a job needs allowed" in team and " 0 beyond" not in team
     plugins = report.split("DEVICE PLUGIN", 1)[1].split("\n\n", 1)[0]
     for plugin in ("nvidia-device-plugin", "aws-efa-k8s-device-plugin"):
         (line,) = [line for line in plugins.splitlines() if f"DaemonSet {plugin}" in line]
@@ -91,3 +127,17 @@ def test_the_check_fails_the_example_with_a_toleration_removed(example_assembly:
     failures = report.split("FAILURES:", 1)[1]
     assert "[device plugin] helm nvidia-device-plugin: DaemonSet nvidia-device-plugin" in failures
     assert "does not land on node group h100" in failures and "nvidia.com/gpu is never advertised there" in failures
+
+
+@pytest.mark.slow
+def test_render_for_the_examples_team_refuses_what_its_quota_and_namespaces_do_not_hold(example_assembly: Path,
+                                                                                         capsys) -> None:
+    from eks_training.infra.tools.cli import main
+
+    status = main(["render", "pytorch-job", "--app", str(example_assembly), "--namespace", "research", "--image",
+                   "registry.example/trainer:1", "--dataset", "wiki", "--nodes", "2"])
+    err = capsys.readouterr().err
+    assert status == 2 and err == ("error: --nodes: 2 p5.48xlarge nodes (16 GPUs) is beyond the quota of team "
+                                   "'research', 8 GPUs (ResourceQuota research/training-quota): at most 1 such nodes\n")
+    status, _, err = _render(example_assembly, capsys, "--namespace", "nope")
+    assert status == 2 and "--namespace: 'nope' is not a training namespace of 'SmallTrainingPlatform'" in err

@@ -21,24 +21,30 @@ REPO = Path(__file__).resolve().parent.parent
 OTHER_APP = """
 import aws_cdk as cdk
 import eks_training.constructs.network as network
+from eks_training.addons import (EfaDevicePlugin, Kueue, NvidiaDevicePlugin, Quota, TeamQueue, TrainingTeam,
+                                 VolcanoQueue, node_group_flavor, system_flavor)
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.constructs.network import TrainingNetwork
-from eks_training.infra.addons.efa_device_plugin import EfaDevicePlugin
-from eks_training.infra.addons.nvidia_device_plugin import NvidiaDevicePlugin
-from eks_training.infra.addons.volcano import Volcano
-from eks_training.workloads.volcano import VolcanoQueue
+from eks_training.infra.addons.volcano import Volcano  # the add-ons' first path, which keeps working
 
 app = cdk.App(context={"@aws-cdk/aws-eks:defaultToAL2023": True})
 stack = cdk.Stack(app, "OtherTeam", env=cdk.Environment(region="eu-west-1"))
 net = TrainingNetwork(stack, "Net", availability_zones=["eu-west-1a", "eu-west-1b"], training_az="eu-west-1a",
-                      vpc_endpoints=False, training_ips=200)
+                      vpc_endpoints=False, training_ips=200, cidr="10.30.0.0/16")
 cluster = TrainingCluster(stack, "Cluster", vpc=net.vpc, version="1.34", system_min_size=1, system_desired_size=1,
                           training_subnet=net.training_subnet, efa_security_group=net.efa_security_group,
+                          vpc_cidr="10.30.0.0/16",
                           admin_role_arns=["arn:aws:iam::${AWS::AccountId}:role/other-team-admin"])
-cluster.add_accelerated_node_group("Gpu", instance_type="p4d.24xlarge", min_size=0, desired_size=0, max_size=2)
+gpu = cluster.add_accelerated_node_group("Gpu", instance_type="p4d.24xlarge", min_size=1, desired_size=1, max_size=2,
+                                         nodegroup_name="gpu")
 NvidiaDevicePlugin(stack, "Nvidia", cluster=cluster)
 EfaDevicePlugin(stack, "Efa", cluster=cluster)
 Volcano(stack, "Volcano", cluster=cluster, queues=[VolcanoQueue(name="team-a")])
+kueue = Kueue(stack, "Kueue", cluster=cluster, flavors=[node_group_flavor(gpu), system_flavor()], queues=[
+    TeamQueue("team-a", ("team-a",), (Quota("gpu", {"nvidia.com/gpu": 8, "cpu": 90, "memory": "1000Gi"}),
+                                      Quota("system", {"cpu": 4, "memory": "16Gi"})))])
+TrainingTeam(stack, "TeamA", cluster=cluster, namespace="team-a", kueue=kueue,
+             members=["arn:aws:iam::${AWS::AccountId}:role/team-a"])
 app.synth()
 print(network.__file__)
 """
@@ -126,13 +132,24 @@ def test_other_cdk_app_uses_a_regular_install(tmp_path):
         template = json.loads((out / "OtherTeam.template.json").read_text())
         clusters = [r for r in template["Resources"].values() if r["Type"] == "AWS::EKS::Cluster"]
         assert clusters and clusters[0]["Properties"]["Version"] == "1.34"
-        # The installed `eks-training check` checks that app, from its own folder, through our add-ons' charts.
-        check = subprocess.run([str(venv / "bin" / "eks-training"), "check", "--app", f"{python} app.py"], cwd=app_dir,
+        # The installed `eks-training render` writes a job for the app's team, running the app from its own folder
+        # (its command, as `cdk synth --app` would); the installed `eks-training check` passes the app with that job,
+        # through our add-ons' charts.
+        cli = str(venv / "bin" / "eks-training")
+        render = subprocess.run([cli, "render", "data-prep", "--app", f"{python} app.py", "--namespace", "team-a",
+                                 "--image", "registry.example/trainer:1", "--dataset", "wiki", "--name", "tokenize",
+                                 "--data-input", "s3://corpus-bucket/raw", "--tokenizer", "s3://corpus-bucket/t.json"],
+                                cwd=app_dir, capture_output=True, text=True, timeout=600)
+        assert render.returncode == 0, render.stderr[-3000:]
+        assert "kueue.x-k8s.io/queue-name: team-a" in render.stdout
+        (app_dir / "job.yaml").write_text(render.stdout)
+        check = subprocess.run([cli, "check", "--app", str(out), "--job", "job.yaml"], cwd=app_dir,
                                capture_output=True, text=True, timeout=600)
         assert check.returncode == 0, (check.stdout + check.stderr)[-3000:]
         assert "DaemonSet nvidia-device-plugin" in check.stdout and "DaemonSet aws-efa-k8s-device-plugin" in check.stdout
         plugins = check.stdout.split("DEVICE PLUGIN", 1)[1].split("\n\n", 1)[0]
         assert "NOWHERE" not in plugins and plugins.count("node group") == 2, plugins
+        assert "job job.yaml: Job tokenize" in check.stdout and "team-a/team-a" in check.stdout
         assert check.stdout.rstrip().endswith("0 failures: PASS")
     finally:
         shutil.rmtree(venv, ignore_errors=True)  # ~700 MB; pytest keeps the last runs' tmp folders

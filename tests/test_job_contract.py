@@ -104,14 +104,16 @@ def test_every_training_kind_parses_with_the_trainers_parser_and_uses_the_mounte
 
 def test_two_jobs_of_different_kinds_never_share_a_checkpoint_folder(prod, prod_images):
     folders = {kind: {parse_config(argv).checkpoint_dir
-                      for argv in trainer_argvs(render_job(prod.config, kind, images=prod_images, dataset="wiki"))}
+                      for argv in trainer_argvs(render_job(prod.config, kind, namespace="training", images=prod_images,
+                                                           dataset="wiki"))}
                for kind in TRAINING_KINDS}
     assert all(len(found) == 1 for found in folders.values()), folders
     assert len({found.pop() for found in folders.values()}) == len(TRAINING_KINDS), folders
 
 
 def test_render_without_a_name_derives_a_unique_one_and_prints_it(prod, capsys):
-    argv = ["render", "pytorch-job", "--env", "prod", "--dataset", "wiki", "--image", "registry.example/t:1", "-o", "json"]
+    argv = ["render", "pytorch-job", "--env", "prod", "--namespace", "training", "--dataset", "wiki", "--image",
+            "registry.example/t:1", "-o", "json"]
     names, folders = [], []
     for _ in range(2):
         assert main(argv) == 0
@@ -148,7 +150,7 @@ def test_slurm_nodesets_mount_fsx_where_the_sbatch_script_points(prod, prod_imag
     assert nodesets
     for nodeset in nodesets:
         assert_namespace_fsx(nodeset["spec"]["template"]["spec"]["volumes"], nodeset["spec"]["slurmd"]["volumeMounts"])
-    script = render_job(prod.config, "slurm-batch", images=prod_images, dataset="wiki")
+    script = render_job(prod.config, "slurm-batch", namespace="training", images=prod_images, dataset="wiki")
     logs = [line.split("=", 1)[1] for line in script.splitlines() if line.startswith("#SBATCH --output=")]
     assert logs and logs[0].startswith("/fsx/workspace/"), "Slurm logs must land in the writable workspace"
 
@@ -156,7 +158,8 @@ def test_slurm_nodesets_mount_fsx_where_the_sbatch_script_points(prod, prod_imag
 @pytest.mark.parametrize("kind", sorted(set(JOB_KINDS) - {"slurm-batch", "bionemo"}))
 def test_render_uses_the_environments_own_images(prod, prod_images, kind):
     out = io.StringIO()
-    argv = ["render", kind, "--env", "prod", "--dataset", "wiki", "--cdk-out", str(prod.outdir), "--account", ACCOUNT,
+    argv = ["render", kind, "--env", "prod", "--namespace", "training", "--dataset", "wiki", "--cdk-out", str(prod.outdir),
+            "--account", ACCOUNT,
             "-o", "json"]
     if kind == "data-prep":
         argv += ["--data-input", "s3://corpus-bucket/raw/", "--tokenizer", "s3://corpus-bucket/tokenizer.json"]
@@ -187,7 +190,7 @@ def test_prod_builds_every_variant_it_runs(prod_images, prod):
 ])
 def test_bad_job_arguments_are_one_line(prod, prod_images, kwargs, message):
     with pytest.raises(ValueError) as raised:
-        render_job(prod.config, images=prod_images, **kwargs)
+        render_job(prod.config, namespace="training", images=prod_images, **kwargs)
     assert message in str(raised.value) and "\n" not in str(raised.value)
 
 
@@ -200,14 +203,16 @@ def test_render_without_a_synthesized_app_says_what_to_do(prod, tmp_path):
 
 
 def test_data_prep_writes_where_training_reads(prod, prod_images):
-    job, = render_job(prod.config, "data-prep", images=prod_images, dataset="wiki", data_input="s3://corpus-bucket/raw/",
+    job, = render_job(prod.config, "data-prep", namespace="training", images=prod_images, dataset="wiki",
+                      data_input="s3://corpus-bucket/raw/",
                       tokenizer="s3://corpus-bucket/tokenizer.json")
     command = job["spec"]["template"]["spec"]["containers"][0]["command"]
     # Pods cannot write the shared data: the output goes to the namespace's workspace, where a training job's
     # `--dataset workspace/wiki` reads it.
     output = command[command.index("--output") + 1]
     assert output == "/fsx/workspace/datasets/wiki"
-    (trainer,) = trainer_argvs(render_job(prod.config, "pytorch-job", images=prod_images, dataset="workspace/wiki"))
+    (trainer,) = trainer_argvs(render_job(prod.config, "pytorch-job", namespace="training", images=prod_images,
+                                          dataset="workspace/wiki"))
     config = parse_config(trainer)
     assert (config.data, config.eval_data) == (f"{output}/train", f"{output}/eval")
     spec = job["spec"]["template"]["spec"]
@@ -217,13 +222,13 @@ def test_data_prep_writes_where_training_reads(prod, prod_images):
 
 @pytest.mark.parametrize("kind", ["pytorch-job", "mpijob", "neuron-job"])
 def test_health_check_runs_first_on_every_training_node(prod, prod_images, kind):
-    rendered = render_job(prod.config, kind, images=prod_images, dataset="wiki", health_check=True)
+    rendered = render_job(prod.config, kind, namespace="training", images=prod_images, dataset="wiki", health_check=True)
     specs = [spec for obj in rendered for spec in _pod_specs(obj)
              if any("/" in name for c in spec["containers"] for name in c.get("resources", {}).get("limits", {}))]
     assert specs
     for spec in specs:
         assert spec["initContainers"][0]["name"] == "node-health-check"
-    plain = render_job(prod.config, kind, images=prod_images, dataset="wiki")
+    plain = render_job(prod.config, kind, namespace="training", images=prod_images, dataset="wiki")
     assert "node-health-check" not in json.dumps(plain)
 
 
@@ -247,7 +252,7 @@ def _pod_specs(node):
 ])
 def test_data_prep_refuses_inputs_its_pod_cannot_read(prod, prod_images, data_input, tokenizer):
     with pytest.raises(ValueError) as raised:
-        render_job(prod.config, "data-prep", images=prod_images, dataset="wiki", data_input=data_input,
+        render_job(prod.config, "data-prep", namespace="training", images=prod_images, dataset="wiki", data_input=data_input,
                    tokenizer=tokenizer)
     field, value = ("input", data_input) if not data_input.startswith("s3://") else ("tokenizer", tokenizer)
     assert str(raised.value) == (f"{field}={value!r} is not allowed: use s3://bucket/prefix or a path the pod mounts: "
@@ -255,7 +260,8 @@ def test_data_prep_refuses_inputs_its_pod_cannot_read(prod, prod_images, data_in
 
 
 def test_data_prep_paths_it_accepts_are_mounted_and_its_split_flags_reach_the_command(prod, prod_images):
-    job, = render_job(prod.config, "data-prep", images=prod_images, dataset="wiki", data_input="/fsx/data/raw/books",
+    job, = render_job(prod.config, "data-prep", namespace="training", images=prod_images, dataset="wiki",
+                      data_input="/fsx/data/raw/books",
                       tokenizer="/fsx/workspace/tokenizers/tokenizer.json", eval_fraction=0.2, txt_document="line")
     container = job["spec"]["template"]["spec"]["containers"][0]
     command = container["command"]
@@ -270,7 +276,8 @@ def test_data_prep_paths_it_accepts_are_mounted_and_its_split_flags_reach_the_co
     options = options_from_args(parser.parse_args(command[command.index("eks_training.training.data_prep") + 1:]))
     assert (options.eval_fraction, options.txt_document) == (0.2, "line")
     with pytest.raises(ValueError, match="^eval_fraction=1.5 is not allowed: use a number >= 0 and < 1"):
-        render_job(prod.config, "data-prep", images=prod_images, dataset="wiki", data_input="s3://corpus-bucket/raw/",
+        render_job(prod.config, "data-prep", namespace="training", images=prod_images, dataset="wiki",
+                   data_input="s3://corpus-bucket/raw/",
                    tokenizer="s3://corpus-bucket/t.json", eval_fraction=1.5)
 
 
@@ -369,7 +376,7 @@ def test_metrics_carry_the_job_labels_through_the_sbatch_script(tmp_path):
 
 
 def test_trainjob_runs_on_its_types_runtime_with_the_environments_gpu_image(prod, prod_images, prod_runtimes):
-    (trainjob,) = render_job(prod.config, "trainjob", images=prod_images, dataset="wiki", nodes=4)
+    (trainjob,) = render_job(prod.config, "trainjob", namespace="training", images=prod_images, dataset="wiki", nodes=4)
     runtime = prod_runtimes[trainjob["spec"]["runtimeRef"]["name"]]
     pod = trainjob_pod_spec(trainjob, runtime)["spec"]
     # The runtime's own containers (the health gate) run the stack's GPU image: the tag is its inputs' hash.

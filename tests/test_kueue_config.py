@@ -84,3 +84,54 @@ def test_a_node_group_named_like_the_system_flavor_is_refused():
     data = copy.deepcopy(PROD)
     data["capacity"]["gpu_node_groups"][0]["name"] = "system"
     assert "capacity names=['system'] is not allowed" in _error(data)
+
+
+def test_a_teams_namespace_quota_is_what_its_queue_admits_with_borrowing():
+    config = parse_config(PROD)
+    # ai-research: gpu-a100 64 and no borrowing limit (the cohort holds 64 + 64 there), gpu-h100 32 + at most 16;
+    # Trainium only what it borrows from training (trn1 256, trn1n 128).
+    quota = config.namespace_quota("ai-research")
+    assert (quota["max_gpus"], quota["max_neuron_devices"]) == (128 + 48, 256 + 128)
+    # training borrows without limit: every GPU and Neuron device of the cohort.
+    quota = config.namespace_quota("training")
+    assert (quota["max_gpus"], quota["max_neuron_devices"]) == (128 + 64, 256 + 128)
+    # Without Kueue, an unset quota is the platform's default, and a set one is taken as it is.
+    unqueued = copy.deepcopy(PROD)
+    unqueued["services"].update(kueue=False, kueue_queues=[])
+    unqueued["training_namespaces"][1]["max_gpus"] = 8
+    config = parse_config(unqueued)
+    assert config.namespace_quota("training")["max_gpus"] == 64 and config.namespace_quota("ai-research")["max_gpus"] == 8
+
+
+def test_a_quota_below_what_the_queue_admits_and_a_role_in_two_teams_are_refused():
+    low = copy.deepcopy(PROD)
+    low["training_namespaces"][1]["max_gpus"] = 64  # what the shipped prod had: its queue admits 176
+    assert _error(low) == (
+        "prod.yaml: training_namespaces[1].max_gpus=64 is not allowed: at least 176, what its Kueue queue 'ai-research' "
+        "admits (gpu-a100 64 + 64 borrowed from cohort training, gpu-h100 32 + 16 borrowed from cohort training); leave "
+        "it unset to take that, or lower services.kueue_queues[1]'s quotas or borrowing_limit")
+    shared = copy.deepcopy(PROD)
+    role = "arn:aws:iam::123456789012:role/alice"
+    shared["training_namespaces"][0]["members"] = [role]
+    shared["training_namespaces"][1]["members"] = [role]
+    assert _error(shared) == (
+        f"prod.yaml: training_namespaces[1].members[0]='{role}' is not allowed: a role of one team ('training' names it "
+        "already): give a person in two teams a role per team")
+
+
+def test_render_refuses_a_job_beyond_its_teams_quota():
+    from eks_training.infra.tools.job_render import RenderError, render_job
+
+    data = copy.deepcopy(PROD)
+    # ai-research without Trainium: its namespace says 0, and its queue borrows none of training's.
+    data["training_namespaces"][1]["max_neuron_devices"] = 0
+    data["services"]["kueue_queues"][1]["quotas"] += [{"flavor": "trn1", "borrowing_limit": 0},
+                                                       {"flavor": "trn1n", "borrowing_limit": 0}]
+    config = parse_config(data)
+    job = {"dataset": "wiki", "image": "registry.example/trainer:1", "nodes": 1}
+    with pytest.raises(RenderError) as refused:
+        render_job(config, "neuron-job", namespace="ai-research", **job)
+    assert str(refused.value) == (
+        "--nodes: 1 trn1.32xlarge node (16 Neuron devices) is beyond the quota of team 'ai-research', 0 Neuron devices "
+        "(training_namespaces[1].max_neuron_devices): at most 0 such nodes")
+    assert render_job(config, "neuron-job", namespace="training", **job)  # the other team's quota holds it

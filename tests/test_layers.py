@@ -1,5 +1,5 @@
-"""The layers stay visible: core <- constructs / workloads <- infra (composition) <- infra/tools; training imports no
-CDK and none of the others.
+"""The layers stay visible: core <- constructs / workloads <- infra (composition) <- infra/tools, and addons (the
+add-ons' public import path) on top; training imports no CDK and none of the others.
 
 Read from the source with `ast` (every import statement, at module level or inside a function), so an import that
 breaks the direction fails here whatever the runtime path.
@@ -20,6 +20,8 @@ ALLOWED = {
     "workloads": {"core"},
     "training": {"core"},
     "infra": {"core", "constructs", "workloads", "training"},
+    # The add-ons' public name (eks_training.addons): a facade over infra's add-on modules, which never import it.
+    "addons": {"core", "constructs", "workloads", "infra"},
 }
 #: Third-party roots a layer must never import.
 FORBIDDEN_LIBRARIES = {

@@ -26,13 +26,15 @@ def test_constructs_library_is_the_real_one_from_the_repo_root():
 
 
 def test_every_part_maps_into_the_import_root():
+    import eks_training.addons
     import eks_training.constructs.cluster
     import eks_training.infra.config
     import eks_training.training
     import eks_training.workloads
 
     for module, folder in ((eks_training.constructs.cluster, "constructs"), (eks_training.infra.config, "infra"),
-                           (eks_training.workloads, "workloads"), (eks_training.training, "training")):
+                           (eks_training.workloads, "workloads"), (eks_training.training, "training"),
+                           (eks_training.addons, "addons")):
         assert Path(module.__file__).resolve().parent == REPO / folder
 
 

@@ -21,7 +21,7 @@ PROD = load_environment("prod")
 
 def _render(config, kind, **options):
     options = {"images": IMAGES, "dataset": "wiki", "data_input": "s3://corpus-bucket/raw/",
-               "tokenizer": "s3://corpus-bucket/tokenizer.json", **options}
+               "tokenizer": "s3://corpus-bucket/tokenizer.json", "namespace": "training", **options}
     if kind == "bionemo":
         options["image"] = "nvcr.io/nvidia/clara/bionemo-framework:2.6"
     return render_job(config, kind, **options)
@@ -80,6 +80,8 @@ def test_topology_is_asked_for_only_where_a_topology_aware_flavor_serves_the_typ
     data["capacity"]["gpu_node_groups"][0].update(min_size=2, desired_size=2)
     for queue in data["services"]["kueue_queues"]:
         queue["quotas"] = [q for q in queue["quotas"] if q["flavor"] != "gpu-h100"]
+    # ... and the team's queue holds quota there (without it, render refuses a job its queue never admits).
+    data["services"]["kueue_queues"][0]["quotas"].append({"flavor": "p5-nodes", "accelerators": 16})
     blocks = parse_config(data, source="prod.yaml")
     auto = _render(blocks, "mpijob", instance_type="p5.48xlarge")[0]
     assert auto["spec"]["mpiReplicaSpecs"]["Worker"]["template"]["metadata"]["annotations"] == {

@@ -162,7 +162,8 @@ def workspace_directories_script(namespaces: Sequence[str]) -> tuple[str, str]:
     return f"fsx-workspaces-{hashlib.sha256(script.encode()).hexdigest()[:10]}", script
 
 
-def add_workspace_directories_job(scope: constructs.Construct, namespaces: Sequence[str]) -> kplus.Job:
+def add_workspace_directories_job(scope: constructs.Construct, namespaces: Sequence[str], *,
+                                  root_claim: str = ROOT_CLAIM_NAME) -> kplus.Job:
     """The workspace Job (:func:`workspace_directories_script`) as a cdk8s-plus ``kplus.Job`` in kube-system.
 
     plus's defaults that would change its meaning are given: no runAsNonRoot (plus's container default; the
@@ -186,7 +187,7 @@ def add_workspace_directories_job(scope: constructs.Construct, namespaces: Seque
     labels = common_labels(FSX_COMPONENT)
     root = kplus.Volume.from_persistent_volume_claim(
         scope, f"Volume:{ROOT_NAMESPACE}:{name}:root",
-        kplus.PersistentVolumeClaim.from_claim_name(scope, f"Claim:{ROOT_NAMESPACE}:{name}:{ROOT_CLAIM_NAME}", ROOT_CLAIM_NAME),
+        kplus.PersistentVolumeClaim.from_claim_name(scope, f"Claim:{ROOT_NAMESPACE}:{name}:{root_claim}", root_claim),
         name="root")
     job = kplus.Job(
         scope, f"Job:{ROOT_NAMESPACE}:{name}",
@@ -214,13 +215,22 @@ def add_workspace_directories_job(scope: constructs.Construct, namespaces: Seque
     return job
 
 
-def add_fsx_volumes(chart: constructs.Construct, fsx: FsxVolume, namespaces: Sequence[str]) -> None:
-    """Every namespace's two volumes, the root volume in kube-system and the Job that creates the workspaces."""
+def add_fsx_volumes(chart: constructs.Construct, fsx: FsxVolume, namespaces: Sequence[str], *,
+                    root_claim: str = ROOT_CLAIM_NAME) -> None:
+    """Every namespace's two volumes, the root volume in kube-system (claim ``root_claim``: one per set of
+    namespaces that one manifest applies) and the Job that creates the workspaces."""
     if not isinstance(fsx, FsxVolume):
         raise invalid("fsx", fsx, "use an FsxVolume or None")
     for namespace in namespaces:
         for obj in namespace_volumes(fsx, namespace):
             emit(chart, obj)
-    for obj in _bound_pair(fsx=fsx, namespace=ROOT_NAMESPACE, claim_name=ROOT_CLAIM_NAME, directory=None):
+    add_workspace_setup(chart, fsx, namespaces, root_claim=root_claim)
+
+
+def add_workspace_setup(chart: constructs.Construct, fsx: FsxVolume, namespaces: Sequence[str], *,
+                        root_claim: str = ROOT_CLAIM_NAME) -> None:
+    """The root volume in kube-system (claim ``root_claim``) and the Job that creates ``namespaces``' workspaces."""
+    for obj in _bound_pair(fsx=fsx, namespace=ROOT_NAMESPACE, claim_name=check_dns_subdomain("root_claim", root_claim),
+                           directory=None):
         emit(chart, obj)
-    add_workspace_directories_job(chart, namespaces)
+    add_workspace_directories_job(chart, namespaces, root_claim=root_claim)

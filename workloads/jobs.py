@@ -57,6 +57,8 @@ class JobKind:
     kueue: KueueIntegration | None = None
     #: The `services` switch of the environment the kind needs on (its operator); None: the platform's defaults.
     service: str | None = None
+    #: (API group, resource) of every object it renders: what a team member's role lets them create and delete.
+    creates: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_script(self) -> bool:
@@ -77,34 +79,44 @@ def _needs(value: str | None, field: str, kind: str) -> str:
     return value
 
 
+_MPIJOBS, _BATCH_JOBS = ("kubeflow.org", "mpijobs"), ("batch", "jobs")
+#: An indexed Job and the headless Service its pods find each other through.
+_INDEXED_JOB = (("", "services"), _BATCH_JOBS)
+
 JOB_KINDS: dict[str, JobKind] = {kind.name: kind for kind in (
     JobKind("mpijob", "nvidia", "MPIJob kubeflow.org/v2beta1: mpirun launcher + GPU workers over EFA",
-            lambda job, names: [mpi_job(job)], kueue=MPIJOB),
+            lambda job, names: [mpi_job(job)], kueue=MPIJOB, creates=(_MPIJOBS,)),
     JobKind("volcano-job", "nvidia", "Volcano Job: gang-scheduled torchrun in a queue",
             lambda job, names: [volcano_job(job, queue=_needs(names.queue, "queue", "volcano-job"),
-                                            max_retry=names.max_restarts)]),
+                                            max_retry=names.max_restarts)],
+            creates=(("batch.volcano.sh", "jobs"),)),
     JobKind("neuron-job", "neuron", "indexed batch Job on Trainium with a headless Service and compile cache",
-            lambda job, names: neuron_job(job, precompile_steps=10, max_restarts=names.max_restarts), kueue=BATCH_JOB),
+            lambda job, names: neuron_job(job, precompile_steps=10, max_restarts=names.max_restarts), kueue=BATCH_JOB,
+            creates=_INDEXED_JOB),
     JobKind("pytorch-job", "nvidia", "indexed batch Job running torchrun on GPUs (no operator needed)",
-            lambda job, names: pytorch_job(job, max_restarts=names.max_restarts), kueue=BATCH_JOB),
+            lambda job, names: pytorch_job(job, max_restarts=names.max_restarts), kueue=BATCH_JOB,
+            creates=_INDEXED_JOB),
     JobKind("trainjob", "nvidia", "Kubeflow Trainer TrainJob: torchrun on the platform's runtime, restarted whole",
-            lambda job, names: [train_job(job)], kueue=TRAINJOB, service="kubeflow_trainer"),
+            lambda job, names: [train_job(job)], kueue=TRAINJOB, service="kubeflow_trainer",
+            creates=(("trainer.kubeflow.org", "trainjobs"),)),
     # Under Kueue the cluster runs at its full size: Kueue reserves quota for all of it and refuses autoscaling.
     JobKind("raycluster", "nvidia", "KubeRay RayCluster ray.io/v1 with autoscaling GPU workers",
-            lambda job, names: [ray_cluster_for(job)], image="ray", kueue=RAYCLUSTER),
+            lambda job, names: [ray_cluster_for(job)], image="ray", kueue=RAYCLUSTER,
+            creates=(("ray.io", "rayclusters"),)),
     JobKind("rayjob", "nvidia", "KubeRay RayJob ray.io/v1 running Ray Train",
-            lambda job, names: [ray_job_for(job)], image="ray", kueue=RAYJOB),
+            lambda job, names: [ray_job_for(job)], image="ray", kueue=RAYJOB, creates=(("ray.io", "rayjobs"),)),
     JobKind("slurm-batch", "any", "sbatch script for the Slinky login pods (one torchrun per node)",
             lambda job, names: sbatch_script(job, partition=_needs(names.partition, "partition", "slurm-batch"))),
     JobKind("bionemo", "nvidia", "BioNeMo batch Job on one 8-GPU node, config from a ConfigMap",
-            lambda job, names: [bionemo_job(job)], multi_node=False, image=None, kueue=BATCH_JOB),
+            lambda job, names: [bionemo_job(job)], multi_node=False, image=None, kueue=BATCH_JOB,
+            creates=(_BATCH_JOBS,)),
     # "none": CPU only; built from a DataPrepJob (input, tokenizer, dataset) instead of a TrainingJob.
     JobKind("data-prep", "none", "batch Job on CPU: tokenize a corpus (s3:// or FSx) into a dataset on FSx",
-            lambda job, names: [data_prep_job(job)], multi_node=False, kueue=BATCH_JOB),
+            lambda job, names: [data_prep_job(job)], multi_node=False, kueue=BATCH_JOB, creates=(_BATCH_JOBS,)),
     # "any": the check runs on whichever accelerated type the training will use; the builder picks nccl-tests or
     # nccom-test from the type, and render_job checks the type against the environment's capacity as usual.
     JobKind("health-check", "any", "MPIJob: all-reduce bus bandwidth across the nodes (nccl-tests / nccom-test), names a slow node",
-            lambda job, names: health_check(job), kueue=MPIJOB),
+            lambda job, names: health_check(job), kueue=MPIJOB, creates=(_MPIJOBS,)),
 )}
 
 

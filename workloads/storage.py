@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 import cdk8s
 import constructs
 
+from eks_training.core.names import MODELS_CLAIM_NAME
 from eks_training.core.validation import invalid
 from eks_training.workloads.fsx_volumes import FSX_COMPONENT, LUSTRE_MOUNT_OPTIONS, FsxVolume, add_fsx_volumes
 from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_quantity, check_unique, emit
@@ -32,6 +33,16 @@ __all__ = ["FsxVolume", "StorageChart"]
 
 DEFAULT_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-default-class"
 EFS_COMPONENT = "efs-models"
+#: The EFS model store's StorageClass (an access point per claim).
+EFS_STORAGE_CLASS = "efs-models"
+
+
+def models_claim(namespace: str, storage_class: str, *, name: str = MODELS_CLAIM_NAME, size: str = "1Ti",
+                 volume_name: str | None = None) -> dict:
+    """A namespace's claim on the EFS model store: provisioned by ``storage_class`` (an access point per claim), or
+    bound to ``volume_name``."""
+    return volume_claim(name=name, namespace=namespace, component=EFS_COMPONENT, storage=size,
+                        storage_class=storage_class, volume_name=volume_name)
 
 
 class StorageChart(cdk8s.Chart):
@@ -63,9 +74,9 @@ class StorageChart(cdk8s.Chart):
         fsx: FsxVolume | None = None,
         efs_file_system_id: str | None = None,
         efs_access_point_ids: Mapping[str, str] | None = None,
-        models_claim_name: str = "models",
+        models_claim_name: str = MODELS_CLAIM_NAME,
         models_claim_size: str = "1Ti",
-        efs_storage_class_name: str = "efs-models",
+        efs_storage_class_name: str = EFS_STORAGE_CLASS,
         efs_base_path: str = "/ml-models",
         scratch_storage_class: bool = False,
         scratch_subnet_id: str | None = None,
@@ -172,10 +183,8 @@ class StorageChart(cdk8s.Chart):
                     storage=models_claim_size,
                     # The EFS CSI volume handle for an access point is "<file system id>::<access point id>".
                     csi={"driver": EFS_CSI_DRIVER, "volumeHandle": f"{file_system_id}::{access_point}"}))
-            emit(self, volume_claim(
-                name=models_claim_name, namespace=namespace, component=EFS_COMPONENT, storage=models_claim_size,
-                storage_class=storage_class_name if volume_name is None else STATIC_STORAGE_CLASS,
-                volume_name=volume_name))
+            emit(self, models_claim(namespace, storage_class_name if volume_name is None else STATIC_STORAGE_CLASS,
+                                    name=models_claim_name, size=models_claim_size, volume_name=volume_name))
 
     def _add_scratch_class(self, name: str, subnet_id: str | None, security_group_ids: Sequence[str],
                            tags: dict[str, str]) -> None:

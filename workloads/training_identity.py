@@ -30,6 +30,16 @@ from eks_training.workloads.namespaces import api_objects_of
 COMPONENT = "training-identity"
 
 
+def add_service_account(scope: constructs.Construct, name: str, namespace: str) -> kplus.ServiceAccount:
+    """``training`` (no API token) or ``ray`` (its token: KubeRay's autoscaler calls the API as it) in ``namespace``."""
+    check_dns_label("namespace", namespace)
+    if name not in (TRAINING_SERVICE_ACCOUNT, RAY_SERVICE_ACCOUNT):
+        raise invalid("service account", name, f"{TRAINING_SERVICE_ACCOUNT} or {RAY_SERVICE_ACCOUNT}")
+    return kplus.ServiceAccount(scope, f"ServiceAccount:{namespace}:{name}", automount_token=name == RAY_SERVICE_ACCOUNT,
+                                metadata=cdk8s.ApiObjectMetadata(name=name, namespace=namespace,
+                                                                 labels=common_labels(COMPONENT)))
+
+
 class TrainingServiceAccountsChart(cdk8s.Chart):
     """``training`` in each of ``namespaces`` and ``ray`` in each of ``ray_namespaces`` (a subset); the namespaces
     must exist first."""
@@ -42,14 +52,8 @@ class TrainingServiceAccountsChart(cdk8s.Chart):
         check_unique("namespaces", list(namespaces))
         if isinstance(ray_namespaces, (str, bytes)) or not set(ray_namespaces) <= set(namespaces):
             raise invalid("ray_namespaces", ray_namespaces, f"use namespaces of {list(namespaces)!r}")
-        self.accounts = [self._account(TRAINING_SERVICE_ACCOUNT, ns, token=False) for ns in namespaces]
-        self.ray_accounts = [self._account(RAY_SERVICE_ACCOUNT, ns, token=True) for ns in ray_namespaces]
-
-    def _account(self, name: str, namespace: str, *, token: bool) -> kplus.ServiceAccount:
-        check_dns_label("namespace", namespace)
-        return kplus.ServiceAccount(self, f"ServiceAccount:{namespace}:{name}", automount_token=token,
-                                    metadata=cdk8s.ApiObjectMetadata(name=name, namespace=namespace,
-                                                                     labels=common_labels(COMPONENT)))
+        self.accounts = [add_service_account(self, TRAINING_SERVICE_ACCOUNT, ns) for ns in namespaces]
+        self.ray_accounts = [add_service_account(self, RAY_SERVICE_ACCOUNT, ns) for ns in ray_namespaces]
 
     @property
     def api_objects(self) -> list[cdk8s.ApiObject]:

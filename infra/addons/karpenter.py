@@ -16,7 +16,9 @@ from eks_training.constructs.karpenter import KarpenterController
 from eks_training.core.validation import invalid
 from eks_training.core.versions import KARPENTER, KARPENTER_AMI_RELEASE
 from eks_training.infra.addons import ClusterAddon
+from eks_training.infra.addons.kueue import pool_flavors
 from eks_training.workloads.karpenter import KarpenterPool, KarpenterPoolsChart
+from eks_training.workloads.kueue import Flavor
 
 
 class Karpenter(ClusterAddon):
@@ -35,7 +37,8 @@ class Karpenter(ClusterAddon):
       plane upgrade moves new nodes with it; the release must hold that version. Default:
       :data:`KARPENTER_AMI_RELEASE`.
 
-    Attributes: ``controller`` (the :class:`KarpenterController`), ``pools_manifest``.
+    Attributes: ``controller`` (the :class:`KarpenterController`), ``pools_manifest``, ``pools``; Kueue's flavors
+    of its pools: :meth:`kueue_flavors`.
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, cluster_name: str,
@@ -59,6 +62,8 @@ class Karpenter(ClusterAddon):
             self.controller.add_node_role("".join(w.capitalize() for w in id_words) + "Role", role_name,
                                           description=f"Karpenter's nodes of the pools that name {role_name}: EKS "
                                                       "worker and ECR pulls only")
+        #: The pools, as given.
+        self.pools: tuple[KarpenterPool, ...] = tuple(pools)
         chart = KarpenterPoolsChart(self.k8s, "karpenter-pools", cluster_name=cluster_name,
                                     node_role_name=self.controller.node_role_name, pools=list(pools),
                                     ami_version=ami_version)
@@ -66,3 +71,12 @@ class Karpenter(ClusterAddon):
         self.pools_manifest = self.add_chart("karpenter-pools", chart,
                                              after=[self.controller.chart, *self.controller.node_roles.values(),
                                                     *self.controller.node_accesses.values()])
+
+    def kueue_flavors(self, *pool_names: str) -> list[Flavor]:
+        """The Kueue ResourceFlavors of the named pools (default: every pool), one per instance type
+        (:func:`eks_training.infra.addons.kueue.pool_flavors`)."""
+        known = {pool.name: pool for pool in self.pools}
+        for name in pool_names:
+            if name not in known:
+                raise invalid(f"{self.node.path}: pool", name, f"a pool of this add-on: {', '.join(known)}")
+        return [flavor for name in (pool_names or known) for flavor in pool_flavors(known[name])]

@@ -8,12 +8,14 @@ import yaml
 from constructs import Construct, IConstruct
 
 from eks_training.constructs.cluster import TrainingCluster
+from eks_training.constructs.node_groups import AcceleratedNodeGroup
 from eks_training.core.catalog import ACCELERATOR_RESOURCE, EFA_RESOURCE, accelerator_taint
 from eks_training.core.names import LABEL_INSTANCE_TYPE, SYSTEM_NODE_SELECTOR
 from eks_training.core.validation import invalid
 from eks_training.core.versions import KUEUE, HelmPin
 from eks_training.infra.addons import AddonEntry, ClusterAddon
 from eks_training.workloads.job_queueing import KUEUE_FRAMEWORKS
+from eks_training.workloads.karpenter import KarpenterPool
 from eks_training.workloads.kueue import Flavor, KueueQueuesChart, NetworkTopology, Quota, TeamQueue
 from eks_training.workloads.network_policies import OperatorNamespacePolicy, Port
 from eks_training.workloads.priorities import TRAINING_PRIORITIES, TrainingPriority
@@ -66,7 +68,7 @@ class Kueue(ClusterAddon):
     visibility ports in from the VPC).
 
     Attributes: ``release`` (the Helm release), ``webhooks_ready`` (waiters for its webhooks' CA bundles),
-    ``queues_manifest`` (flavors, queues, priorities).
+    ``queues_manifest`` (flavors, queues, priorities), ``queues``.
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, flavors: Sequence[Flavor],
@@ -76,6 +78,8 @@ class Kueue(ClusterAddon):
         super().__init__(scope, id, cluster=cluster, after=after)
         if isinstance(queues, (str, bytes)) or not queues:
             raise invalid(f"{self.node.path}: queues", queues, "at least one TeamQueue (Kueue admits nothing without)")
+        #: The team queues, each with the namespaces whose LocalQueue submits to it.
+        self.queues: tuple[TeamQueue, ...] = tuple(queues)
         namespaces = [namespace for queue in queues for namespace in queue.namespaces]
         values = {
             "controllerManager": {"nodeSelector": dict(node_selector), "manager": {"image": {
@@ -90,6 +94,42 @@ class Kueue(ClusterAddon):
         chart = KueueQueuesChart(self.k8s, "kueue-queues", flavors=list(flavors), queues=list(queues),
                                  priorities=list(priorities))
         self.queues_manifest = self.add_chart("kueue-queues", chart, after=[self.release, *self.webhooks_ready])
+
+
+# --- flavors of the nodes an app made ------------------------------------------------------------------------------
+
+
+def node_group_flavor(group: AcceleratedNodeGroup, *, name: str | None = None, topology: bool = True) -> Flavor:
+    """The ResourceFlavor of an accelerated node group: its nodes' group and instance-type labels, its accelerator's
+    taint, and (``topology``, default True, where the type carries EC2's network labels) topology-aware placement.
+
+    ``name``: the flavor's (default: the group's ``nodegroup_name``, which the group must then have: its nodes'
+    label carries it, and a name CloudFormation generates is known only at deploy time).
+    """
+    group_name = group.nodegroup_name
+    if group_name is None:
+        raise invalid(f"{group.node.path}: nodegroup_name", None, "a name of your own for a node group Kueue "
+                      "admits jobs to (the flavor selects its nodes by it)")
+    layers = group.facts.network_layers if topology else 0
+    return Flavor(name or group_name, {SOURCE_LABEL["node group"]: group_name, LABEL_INSTANCE_TYPE: group.instance_type},
+                  node_taints=(accelerator_taint(group.accelerator),),
+                  topology=NetworkTopology(layers) if layers else None)
+
+
+def pool_flavors(pool: KarpenterPool) -> list[Flavor]:
+    """The ResourceFlavors of a Karpenter pool: one per instance type (``<pool>-<size>`` where it has several, else
+    the pool's name), quota only (Kueue places by topology only on nodes that exist; a pool has none until asked)."""
+    flavors = []
+    for instance_type in pool.instance_types:
+        name = pool.name if len(pool.instance_types) == 1 else f"{pool.name}-{instance_type.split('.', 1)[1]}"
+        flavors.append(Flavor(name, {SOURCE_LABEL["Karpenter pool"]: pool.name, LABEL_INSTANCE_TYPE: instance_type},
+                              node_taints=(accelerator_taint(pool.accelerator),)))
+    return flavors
+
+
+def system_flavor() -> Flavor:
+    """The system nodes' flavor (CPU jobs such as data preparation; no taint)."""
+    return Flavor("system", dict(SYSTEM_NODE_SELECTOR))
 
 
 # --- from an environment's config ----------------------------------------------------------------------------------

@@ -50,11 +50,16 @@ def _render(args: argparse.Namespace) -> int:
     from eks_training.core.names import checkpoint_path
     from eks_training.infra.tools.job_render import derived_job_name, render_job
 
-    config = load_environment(args.env)
+    if bool(args.env) == bool(args.app):
+        raise UsageError("render: give --env NAME (one of our environments) or --app APP (any CDK app with a team)")
+    if args.app:
+        config, images = _app_target(args.app, args.stack), None
+    else:
+        config = load_environment(args.env)
+        images = lambda: environment_images(config, cdk_out=Path(args.cdk_out), account=args.account)  # noqa: E731
     name = args.name or derived_job_name(args.kind)
     rendered = render_job(config, args.kind, nodes=args.nodes, instance_type=args.instance_type, image=args.image,
-                          images=lambda: environment_images(config, cdk_out=Path(args.cdk_out), account=args.account),
-                          name=name, namespace=args.namespace, train_args=args.train_args,
+                          images=images, name=name, namespace=args.namespace, train_args=args.train_args,
                           dataset=args.dataset, model=args.model, checkpoint_sidecar=args.checkpoint_sidecar,
                           checkpoint_s3_uri=args.checkpoint_s3_uri, data_input=args.data_input, tokenizer=args.tokenizer,
                           eval_fraction=args.eval_fraction, txt_document=args.txt_document,
@@ -71,6 +76,22 @@ def _render(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(yaml.safe_dump_all(rendered, sort_keys=False))
     return 0
+
+
+def _app_target(app: str, stack_name: str | None):
+    """The render target of a CDK app's stack (its cloud assembly folder, or the command that synthesizes it)."""
+    from eks_training.core.validation import invalid
+    from eks_training.infra.tools.app_target import target_of_app
+    from eks_training.infra.tools.check.cloud_assembly import app_assembly, stacks
+    from eks_training.infra.tools.check.snapshot import load_snapshot
+
+    with app_assembly(app) as assembly:
+        found = stacks(assembly)
+    chosen = [s for s in found if (s.name == stack_name if stack_name else s.has_cluster)]
+    if len(chosen) != 1:
+        names = ", ".join(s.name for s in found) or "none"
+        raise invalid("--stack", stack_name or None, f"one stack of the app with an EKS cluster (its stacks: {names})")
+    return target_of_app(load_snapshot(chosen[0].template), chosen[0].name)
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -168,7 +189,10 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     render = subparsers.add_parser("render", help="write a job manifest (or sbatch script) to stdout")
     render.add_argument("kind")
-    render.add_argument("--env", required=True)
+    render.add_argument("--env", help="one of our environments (infra/environments/NAME.yaml)")
+    render.add_argument("--app", help="instead of --env: any CDK app with a team (TrainingTeam), as its cloud assembly "
+                        "folder (cdk.out) or the command that synthesizes it; the job's image is then --image")
+    render.add_argument("--stack", help="with --app: the stack (default: the one with an EKS cluster)")
     render.add_argument("--nodes", type=int)
     render.add_argument("--instance-type")
     render.add_argument("--image", help="your own image (default: the environment's, from the synthesized app)")

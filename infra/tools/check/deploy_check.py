@@ -12,6 +12,8 @@ the object, the field and why:
   (read-write) and the shared data (read-only), pods name only claims their namespace has, LoadBalancer Services
   have a controller that serves them;
 * identity: every pod's ServiceAccount exists in its namespace (:mod:`.identities`);
+* people: each team member's access entry lets them submit, follow and exec into their namespace's jobs and nothing
+  beyond it (:mod:`.access`, evaluated with Kubernetes RBAC's semantics and EKS's access policies);
 * ordering: Helm releases wait for the nodes their pods need;
 * reachability: API endpoint, FSx for Lustre, EFA peers (:mod:`.reachability`);
 * IAM: the Karpenter controller policy against Karpenter's reference (:mod:`.iam`);
@@ -47,6 +49,8 @@ from eks_training.core.versions import (KARPENTER, KUBERNETES_RELEASES, MPI_OPER
 from eks_training.infra.addons.network_policies import egress_of, namespaces_of
 from eks_training.infra.config import PlatformConfig
 from eks_training.infra.tools.check import helm
+from eks_training.infra.tools.check.access import (ACCESS_POLICY_REFERENCE, TeamAccess, entry_identities,
+                                                   load_access_policies, rbac_objects_of, team_access_findings)
 from eks_training.infra.tools.check.change.deployed_stack import read_deployed_stack
 from eks_training.infra.tools.check.change.findings import Change
 from eks_training.infra.tools.check.change.stage import (ChangeReport, Previous, load_previous, predict_changes,
@@ -106,6 +110,8 @@ class CheckReport:
     notes: list[str] = field(default_factory=list)
     #: Where Kueue admits each queued job kind through each LocalQueue (:mod:`.queues`).
     admitted: list[Admitted] = field(default_factory=list)
+    #: Each team whose members have access entries, and what was verified of their rights (:mod:`.access`).
+    teams: list[TeamAccess] = field(default_factory=list)
     #: What a deploy over the deployed template does (:mod:`.change`), when one was given.
     change: Any = None
 
@@ -171,7 +177,8 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
     pods += _manifest_pods(snap, report)
     if target.jobs is None:
         report.notes.append("job kinds: this app is not one of our environments, so the jobs `eks-training render` "
-                            "makes are not placed (check an environment with --env or --config)")
+                            "makes are not placed (check an environment with --env or --config, or give jobs "
+                            "render wrote with --job)")
     runtimes = kueue_objects(snap).runtimes
     for kind, objects in (target.jobs or {}).items():
         for obj in objects:
@@ -191,6 +198,7 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
     _check_services(snap, report, releases_pods)
     _check_network_policies(snap, report, releases_pods, target, pods)
     _check_namespaces(snap, report, releases_pods, target)
+    _check_access(snap, report, releases_pods, target)
     _check_sign_in(snap, report)
     for source in snap.node_sources:  # a group at size 0 too: an operator may scale it by hand
         for what, why in unreachable(snap, source):
@@ -310,7 +318,8 @@ def _mpi_operator_pods() -> list[PodTemplate]:
 
 
 def render_all_jobs(config: PlatformConfig) -> dict[str, list[dict]]:
-    """Every Kubernetes job kind of ``eks-training render`` for ``config``, with the defaults a user gets."""
+    """Every Kubernetes job kind of ``eks-training render`` for ``config``'s first team, with the defaults a user
+    gets."""
     from eks_training.infra.tools.job_render import RenderError, render_job
     from eks_training.workloads.jobs import JOB_KINDS
 
@@ -319,7 +328,8 @@ def render_all_jobs(config: PlatformConfig) -> dict[str, list[dict]]:
         if kind.is_script:
             continue  # an sbatch script runs in the Slinky NodeSets, which are placed as custom resources
         try:
-            jobs[kind.name] = render_job(config, kind.name, images=_PLACEHOLDER_IMAGES, dataset="check",
+            jobs[kind.name] = render_job(config, kind.name, namespace=config.training_namespaces[0].name,
+                                         images=_PLACEHOLDER_IMAGES, dataset="check",
                                          image=_BIONEMO_PLACEHOLDER_IMAGE if kind.name == "bionemo" else None,
                                          data_input="s3://check-bucket/corpus", tokenizer="s3://check-bucket/tokenizer.json")
         except RenderError:
@@ -571,6 +581,24 @@ def _check_namespaces(snap: PlatformSnapshot, report: CheckReport, rendered: Map
         report.fail("network-policy", f"flow {flow.name!r}", str(flow), verdict)
 
 
+def _check_access(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping[str, list[dict]],
+                  target: CheckTarget) -> None:
+    """Each team member's access entry, evaluated as EKS authorizes it (access policies, then RBAC over every Role and
+    binding the app and its charts create): their jobs in their namespace, nothing beyond (:mod:`.access`)."""
+    objects = [obj for _, obj in snap.objects()] + [obj for objs in rendered.values() for obj in objs]
+    namespaces = {(obj.get("metadata") or {}).get("name") for obj in objects if obj.get("kind") == "Namespace"}
+    namespaces |= {release.namespace for release in snap.releases}
+    reference = upstream.file_path(ACCESS_POLICY_REFERENCE)
+    findings, notes = team_access_findings(snap, rbac_objects_of(objects), target.jobs, sorted(n for n in namespaces if n),
+                                           load_access_policies(reference), report.teams)
+    if reference is None and any(entry.policies for entry in entry_identities(snap)):
+        notes.append("access policies: the EKS user guide's table of their rules is not at hand, so entries are judged "
+                     f"by RBAC alone; {upstream.how_to_get(upstream.file_artifact(ACCESS_POLICY_REFERENCE))}")
+    report.notes += notes
+    for subject, field_, message in findings:
+        report.fail("access", subject, field_, message)
+
+
 def _check_sign_in(snap: PlatformSnapshot, report: CheckReport) -> None:
     """A notebook is a shell with the namespace's identity: the hub must sign people in, never the chart's default."""
     for release in snap.releases:
@@ -725,6 +753,11 @@ def format_report(report: CheckReport) -> str:
             flavors = ", ".join(f"{podset}: {flavor}" for podset, flavor in entry.flavors.items())
             lines.append(f"{entry.job[:60]:60} {entry.local_queue[:24]:24} {flavors}"
                          f"{' (borrowing from its cohort)' if entry.borrows else ''}")
+    if report.teams:
+        lines += ["", f"{'TEAM ACCESS (NAMESPACE)':40} {'MEMBER ROLES':14} VERIFIED"]
+        for team in report.teams:
+            lines.append(f"{team.namespace[:40]:40} {len(team.members):<14} {team.allowed} requests a job needs allowed, "
+                         f"{team.refused} beyond the namespace's jobs refused")
     lines += ["", f"{'DEVICE PLUGIN':78} RUNS ON"]
     for owner, landing in report.device_plugins.items():
         lines.append(f"{owner[:78]:78} {', '.join(landing) or 'NOWHERE'}")
@@ -782,6 +815,9 @@ def add_arguments(parser) -> None:
                                       "runs it, from this folder) or its cloud assembly folder (cdk.out)")
     parser.add_argument("--stack", help="with --app: the stack to check (default: every stack with an EKS cluster)")
     parser.add_argument("--mirror", help=f"the upstream mirror folder (default: ${upstream.MIRROR_ENV})")
+    parser.add_argument("--job", action="append", default=[], metavar="FILE",
+                        help="a job `eks-training render` wrote (YAML): placed, queued and authorized like the "
+                             "environment's own; with --app, the only jobs checked (repeatable)")
     parser.add_argument("--previous", metavar="PATH",
                         help="the template deployed now (a *.template.json, or a cloud assembly folder): also predict "
                              "what a deploy of the new one replaces, deletes, prunes, orphans and rolls")
@@ -805,14 +841,31 @@ def run(args) -> int:
         os.environ[upstream.MIRROR_ENV] = args.mirror
     if sum(map(bool, (args.env, args.config, args.app))) != 1:
         raise ValueError("check: give exactly one of --env NAME, --config FILE or --app COMMAND")
+    given = read_jobs(getattr(args, "job", None) or [])
     if args.app:
-        return _run_app(args.app, args.stack, args)
+        return _run_app(args.app, args.stack, args, given)
     config = (load_config_file(args.config, name_matches_file=not getattr(args, "allow_name_mismatch", False))
               if args.config else load_environment(args.env))
     template = load_template(Path(args.template)) if args.template else synthesize_template(config)
-    report = run_check(template, config=config, previous=_previous(args, f"EksTraining-{config.name}", config.region))
+    report = run_check(template, config=config, jobs={**render_all_jobs(config), **given} if given else None,
+                       previous=_previous(args, f"EksTraining-{config.name}", config.region))
     print(format_report(report))
     return 0 if report.ok else 1
+
+
+def read_jobs(paths: list[str]) -> dict[str, list[dict]]:
+    """Each ``--job`` file's objects, under the file's name (a sbatch script is no object: refused)."""
+    jobs = {}
+    for path in paths:
+        try:
+            objects = [obj for obj in yaml.safe_load_all(Path(path).read_text()) if obj]
+        except (OSError, yaml.YAMLError) as err:
+            raise ValueError(f"--job: cannot read {path!r}: {str(err).splitlines()[0]}") from None
+        if not objects or not all(isinstance(obj, dict) and obj.get("kind") for obj in objects):
+            raise ValueError(f"--job: {path!r} holds no Kubernetes objects (render's YAML output; an sbatch script "
+                             "runs in Slurm and is not checked here)")
+        jobs[Path(path).name] = objects
+    return jobs
 
 
 def _previous(args, stack_name: str, region: str | None = None) -> Previous | None:
@@ -837,7 +890,7 @@ def _previous(args, stack_name: str, region: str | None = None) -> Previous | No
     return Previous(template, name, acknowledged)
 
 
-def _run_app(app: str, stack_name: str | None, args=None) -> int:
+def _run_app(app: str, stack_name: str | None, args=None, jobs: dict[str, list[dict]] | None = None) -> int:
     from eks_training.infra.tools.check.cloud_assembly import app_assembly, stacks
 
     with app_assembly(app) as assembly:
@@ -849,7 +902,8 @@ def _run_app(app: str, stack_name: str | None, args=None) -> int:
                       f"a stack of the app with an EKS cluster (its stacks: {names})")
     failed = False
     for stack in chosen:
-        report = run_check(stack.template, target=CheckTarget(stack.name, stack.region, stack.account),
+        report = run_check(stack.template, target=CheckTarget(stack.name, stack.region, stack.account,
+                                                              jobs=jobs or None),
                            previous=_previous(args, stack.name, stack.region) if args is not None else None)
         print(format_report(report))
         failed |= not report.ok

@@ -13,7 +13,9 @@ this does what Kueue's flavor assigner does with a job, as far as it decides whe
   can have a node (for a topology-aware flavor: one whose nodes exist before the job, as Kueue counts only Ready
   nodes), and a required topology level must be a label those nodes carry;
 * every nominal quota must be usable: the flavor describes nodes that can exist, and no more accelerators than
-  those sources can hold.
+  those sources can hold;
+* a namespace's ResourceQuota must allow what its queue admits (nominal plus borrowable, over every flavor): the API
+  server refuses pods beyond it, so a job Kueue admitted past it would never start.
 """
 
 from __future__ import annotations
@@ -310,13 +312,13 @@ def admitted_spec(podset: PodSet, flavor: Mapping[str, Any]) -> dict:
 # --- the findings --------------------------------------------------------------------------------------------------
 
 
-def _sources_of(flavor: Mapping[str, Any], sources: list[NodeSource]) -> list[NodeSource]:
+def sources_of(flavor: Mapping[str, Any], sources: list[NodeSource]) -> list[NodeSource]:
     """The node sources a flavor describes: those whose nodes carry all of its node labels."""
     labels = flavor.get("nodeLabels") or {}
     return [s for s in sources if all(s.labels.get(k) == v for k, v in labels.items())]
 
 
-def _source_limit(snap: PlatformSnapshot, source: NodeSource, resource: str) -> Decimal:
+def source_limit(snap: PlatformSnapshot, source: NodeSource, resource: str) -> Decimal:
     """The most of ``resource`` a node source ever holds: a node group's largest size, a Karpenter pool's limit."""
     per_node = source.capacity.get(resource, Decimal(0))
     resource_props = snap.resources.get(source.logical_id, {}).get("Properties", {})
@@ -353,6 +355,7 @@ def queue_findings(snap: PlatformSnapshot, jobs: Mapping[str, list[dict]] | None
                              "names a Kueue queue, and the app installs no ClusterQueue: the job stays suspended"))
         return findings
     findings += _quota_findings(snap, kueue)
+    findings += _namespace_quota_findings(snap, kueue)
     for kind, objects in (jobs or {}).items():
         for obj in objects:
             if not any(i.admits(obj) for i in INTEGRATIONS):
@@ -409,7 +412,7 @@ def _landing(where: str, podset: PodSet, flavor_name: str, flavor: Mapping[str, 
                                                          allocatable=s.allocatable(advertised.get(s.name, set())))]
     subject = f"{where} PodSet {podset.name}"
     if not any(s.can_have_nodes for s in fits):
-        described = [s.name for s in _sources_of(flavor, snap.node_sources)]
+        described = [s.name for s in sources_of(flavor, snap.node_sources)]
         yield (subject, f"flavor {flavor_name}",
                f"admitted there, its pods land on no node that can exist (the flavor describes "
                f"{', '.join(described) or 'no node source'}{'; they fit only ' + ', '.join(s.name for s in fits) if fits else ''})")
@@ -438,8 +441,8 @@ def _quota_findings(snap: PlatformSnapshot, kueue: KueueObjects) -> Iterator[Fin
             if flavor is None:
                 yield (f"ClusterQueue {name}", f"flavor {flavor_name}", "is no ResourceFlavor of the app")
                 continue
-            if not any(s.can_have_nodes for s in _sources_of(flavor, snap.node_sources)):
-                described = [s.name for s in _sources_of(flavor, snap.node_sources)]
+            if not any(s.can_have_nodes for s in sources_of(flavor, snap.node_sources)):
+                described = [s.name for s in sources_of(flavor, snap.node_sources)]
                 yield (f"ClusterQueue {name}", f"flavor {flavor_name} {resource}",
                        f"quota {_amount(resource, amount)} on nodes that never exist "
                        f"({', '.join(described) or 'no node source has its labels'}): jobs admitted there never run")
@@ -448,8 +451,37 @@ def _quota_findings(snap: PlatformSnapshot, kueue: KueueObjects) -> Iterator[Fin
         flavor = (kueue.flavors.get(flavor_name) or {}).get("spec")
         if flavor is None or resource not in accelerators:
             continue
-        sources = _sources_of(flavor, snap.node_sources)
-        limit = sum((_source_limit(snap, s, resource) for s in sources), Decimal(0)) if sources else Decimal(0)
+        sources = sources_of(flavor, snap.node_sources)
+        limit = sum((source_limit(snap, s, resource) for s in sources), Decimal(0)) if sources else Decimal(0)
         if total > limit:
             yield (f"flavor {flavor_name}", resource, f"the queues' quotas add up to {_amount(resource, total)}, more "
                    f"than its nodes ever hold ({_amount(resource, limit)}): jobs admitted beyond that never run")
+
+
+def _namespace_quota_findings(snap: PlatformSnapshot, kueue: KueueObjects) -> Iterator[Finding]:
+    """Each ResourceQuota of a namespace that submits to a ClusterQueue allows all that queue admits."""
+    hard_limits: dict[str, list[tuple[str, dict]]] = {}
+    for _, obj in snap.objects():
+        if obj.get("kind") == "ResourceQuota" and obj.get("apiVersion") == "v1":
+            meta = obj.get("metadata") or {}
+            hard_limits.setdefault(meta.get("namespace") or "default", []).append(
+                (meta.get("name"), (obj.get("spec") or {}).get("hard") or {}))
+    for (namespace, local), cluster_queue in sorted(kueue.local_queues.items()):
+        if cluster_queue not in kueue.cluster_queues or namespace not in hard_limits:
+            continue
+        quotas = queue_quotas(cluster_queue, kueue)
+        admitted: dict[str, Decimal] = {}
+        for (flavor, resource), nominal in quotas.nominal.items():
+            extra = quotas.borrowable.get((flavor, resource), Decimal(0))
+            admitted[resource] = admitted.get(resource, Decimal(0)) + nominal + extra
+        for quota_name, hard in hard_limits[namespace]:
+            for resource, most in sorted(admitted.items()):
+                key = next((k for k in (f"requests.{resource}", resource) if k in hard), None)
+                if key is None or resource == "pods":
+                    continue
+                limit = quantity(hard[key])
+                if limit < most:
+                    yield (f"ResourceQuota {namespace}/{quota_name}", f"spec.hard.{key}",
+                           f"{_amount(resource, limit)} is below what ClusterQueue {cluster_queue} admits through "
+                           f"LocalQueue {namespace}/{local} ({_amount(resource, most)}, borrowing included): Kueue "
+                           "would admit jobs whose pods the API server then refuses")
