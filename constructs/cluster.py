@@ -387,10 +387,13 @@ class TrainingCluster(Construct):
         for statement in statements:
             grantee.grant_principal.add_to_principal_policy(statement)
         if isinstance(grantee, Construct):
+            # cdk-nag names a stack's region and account as written: a literal where the stack has an environment.
+            region = "<AWS::Region>" if Token.is_unresolved(stack.region) else stack.region
+            account = "<AWS::AccountId>" if Token.is_unresolved(stack.account) else stack.account
             acknowledge(grantee, "the VPC CNI's documented scope-down: EC2 describes take no resource; interfaces, "
                         "instances and groups are held to this VPC and cluster by condition",
                         "AwsSolutions-IAM5[Resource::*]",
-                        *(f"AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:{kind}/*]"
+                        *(f"AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:{region}:{account}:{kind}/*]"
                           for kind in ("subnet", "security-group", "network-interface", "instance")))
 
     def add_accelerated_node_group(self, id: str, *, instance_type: str, subnet: ec2.ISubnet | None = None,

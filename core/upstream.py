@@ -139,12 +139,6 @@ FILES: tuple[Artifact, ...] = (
     _github_file("reference/karpenter-1.14-cloudformation.yaml", "aws/karpenter-provider-aws", "v1.14.1",
                  "website/content/en/preview/getting-started/getting-started-with-karpenter/cloudformation.yaml",
                  "7ffeb01f04b5da482ef43087830de00a476098416e3b4576c38239ef1b0bef4b"),
-    # The EKS user guide's "Review access policy permissions": the Kubernetes rules of each AmazonEKS*Policy, which
-    # the deploy check's access stage evaluates (the page as of the guide's last change to it, 2024-12-18).
-    _github_file("reference/eks-access-policy-reference.adoc", "awsdocs/amazon-eks-user-guide",
-                 "f60041409f8255b59682a2ca39382a2278e0e38b",
-                 "latest/ug/manage-access/k8s-access/access-policy-reference.adoc",
-                 "2550627a2b3a273a540f928f493044b1b4cbf5f2c0e2afe1b10e581900d8d22c"),
 )
 
 _CRD_SOURCES = {

@@ -13,8 +13,8 @@ import pytest
 import yaml
 from support import upstream_data
 
-from eks_training.infra.tools.check.access import (ACCESS_POLICY_REFERENCE, entry_identities, load_access_policies,
-                                                   rbac_objects_of, team_access_findings)
+from eks_training.infra.tools.check.access import (access_policies, entry_identities, rbac_objects_of,
+                                                   team_access_findings)
 from eks_training.infra.tools.check.rbac import (Authorizer, Grant, Identity, Request, guess_resource, object_request,
                                                  resource_request, rule_allows)
 from eks_training.infra.tools.check.snapshot import load_snapshot
@@ -160,7 +160,7 @@ def test_a_member_cannot_read_another_teams_pods_secrets_or_logs_nor_exec_there(
 def test_eks_edit_policy_would_open_what_the_members_role_keeps_shut() -> None:
     """Why members get a Role of ours and not AmazonEKSEditPolicy on their namespace: by the EKS user guide's own
     table, Edit reads Secrets, impersonates ServiceAccounts and deletes NetworkPolicies."""
-    policies = load_access_policies(upstream_data.file_path(ACCESS_POLICY_REFERENCE))
+    policies = access_policies()
     edit = Grant("AmazonEKSEditPolicy", tuple(policies["AmazonEKSEditPolicy"]), frozenset({"ai-research"}))
     rbac = Authorizer([])
     opened = [request for request in (resource_request("get", "secrets", namespace="ai-research"),

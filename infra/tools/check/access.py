@@ -2,7 +2,8 @@
 
 EKS authorizes a request of an IAM principal through its access entry: first the access policies associated with it
 (each with a cluster or namespace scope; their Kubernetes rules are what the EKS user guide's "Review access policy
-permissions" lists, pinned as ``reference/eks-access-policy-reference.adoc``), then Kubernetes RBAC for the entry's
+permissions" lists: ``infra/tools/data/eks_access_policies.json`` records that table with its source), then
+Kubernetes RBAC for the entry's
 ``kubernetesGroups``. :func:`entry_identities` reads the entries; :func:`team_access_findings` holds every team's
 members to their namespace: what a job needs there is allowed, and another namespace, a Secret, the namespace's
 RBAC, NetworkPolicies and quota, and anything cluster-scoped are not.
@@ -10,17 +11,19 @@ RBAC, NetworkPolicies and quota, and anything cluster-scoped are not.
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from importlib import resources
 from typing import Any
 
 from eks_training.infra.tools.check.rbac import Authorizer, Grant, Identity, Request, object_request, resource_request
 from eks_training.infra.tools.check.snapshot import PlatformSnapshot, text
 from eks_training.workloads.team_access import member_group
 
-ACCESS_POLICY_REFERENCE = "reference/eks-access-policy-reference.adoc"
+ACCESS_POLICIES_FILE = "eks_access_policies.json"
 _POLICY_ARN = re.compile(r"cluster-access-policy/(AmazonEKS\w+)$")
 _TEAM_GROUP = re.compile(r"^eks-training:([a-z0-9-]+):members$")
 
@@ -30,51 +33,12 @@ Finding = tuple[str, str, str]  # subject, field, message
 # --- the access policies, from the EKS user guide -------------------------------------------------------------------
 
 
-def _cell(line: str) -> list[str]:
-    """The values of one table cell: backticks dropped (the page's formatting is uneven), ``\\*`` is ``*``."""
-    value = line[1:].replace("`", "").replace("\\*", "*")
-    # +...+ is AsciiDoc's passthrough.
-    return [part.strip().strip("+") for part in value.split(",") if part.strip().strip("+")]
-
-
-def parse_access_policies(adoc: str) -> dict[str, list[dict[str, Any]]]:
-    """Each access policy the page tabulates (``== AmazonEKS...Policy``, then a table whose header row names its
-    columns: API groups, [non-resource URLs,] resources, verbs; a row per rule) as RBAC rules. An empty API group
-    cell is the core group."""
-    policies: dict[str, list[dict[str, Any]]] = {}
-    name, width, cells = None, 0, None
-    for raw in adoc.splitlines():
-        line = raw.strip()
-        if line.startswith("== "):
-            name = line[3:].strip()
-        elif line.startswith("[cols="):
-            width = len(line.split('"')[1].split(","))
-        elif line == "|===":
-            if cells is None:
-                cells = []
-                continue
-            if name and name.startswith("AmazonEKS") and width:
-                policies[name] = _rules(cells[:width], cells[width:])
-            cells, width = None, 0
-        elif cells is not None and line.startswith("|"):
-            cells.append(line)
-    return policies
-
-
-def _rules(header: list[str], body: list[str]) -> list[dict[str, Any]]:
-    columns = []
-    for heading in header:
-        heading = heading.lower()
-        columns.append("groups" if "groups" in heading else "urls" if "nonresource" in heading
-                       else "resources" if "resources" in heading else "verbs")
-    rules = []
-    for start in range(0, len(body) - len(columns) + 1, len(columns)):
-        row = {column: _cell(line) for column, line in zip(columns, body[start:start + len(columns)])}
-        if row.get("urls") and not row.get("resources"):
-            rules.append({"nonResourceURLs": row["urls"], "verbs": row["verbs"]})
-        else:
-            rules.append({"apiGroups": row.get("groups") or [""], "resources": row["resources"], "verbs": row["verbs"]})
-    return rules
+@functools.lru_cache(maxsize=1)
+def access_policies() -> Mapping[str, list[dict[str, Any]]]:
+    """Each AmazonEKS*Policy's RBAC rules, as the EKS user guide tabulates them (the data file names the page and its
+    commit: facts recorded with their source, like the price list)."""
+    data = json.loads(resources.files("eks_training.infra.tools.data").joinpath(ACCESS_POLICIES_FILE).read_text())
+    return data["policies"]
 
 
 @dataclass(frozen=True)
@@ -118,11 +82,6 @@ def entry_identities(snap: PlatformSnapshot) -> list[AccessEntry]:
         entries.append(AccessEntry(lid, text(props.get("PrincipalArn")), tuple(props.get("KubernetesGroups") or ()),
                                    tuple(associations)))
     return entries
-
-
-def load_access_policies(path: Path | None) -> dict[str, list[dict[str, Any]]] | None:
-    """The access policies' rules from the pinned page (None when it is not at hand)."""
-    return None if path is None else parse_access_policies(path.read_text(encoding="utf-8"))
 
 
 # --- what a team member may and may not do -------------------------------------------------------------------------

@@ -49,8 +49,8 @@ from eks_training.core.versions import (KARPENTER, KUBERNETES_RELEASES, MPI_OPER
 from eks_training.infra.addons.network_policies import egress_of, namespaces_of
 from eks_training.infra.config import PlatformConfig
 from eks_training.infra.tools.check import helm
-from eks_training.infra.tools.check.access import (ACCESS_POLICY_REFERENCE, TeamAccess, entry_identities,
-                                                   load_access_policies, rbac_objects_of, team_access_findings)
+from eks_training.infra.tools.check.access import (TeamAccess, access_policies, rbac_objects_of,
+                                                   team_access_findings)
 from eks_training.infra.tools.check.change.deployed_stack import read_deployed_stack
 from eks_training.infra.tools.check.change.findings import Change
 from eks_training.infra.tools.check.change.stage import (ChangeReport, Previous, load_previous, predict_changes,
@@ -588,12 +588,8 @@ def _check_access(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping
     objects = [obj for _, obj in snap.objects()] + [obj for objs in rendered.values() for obj in objs]
     namespaces = {(obj.get("metadata") or {}).get("name") for obj in objects if obj.get("kind") == "Namespace"}
     namespaces |= {release.namespace for release in snap.releases}
-    reference = upstream.file_path(ACCESS_POLICY_REFERENCE)
     findings, notes = team_access_findings(snap, rbac_objects_of(objects), target.jobs, sorted(n for n in namespaces if n),
-                                           load_access_policies(reference), report.teams)
-    if reference is None and any(entry.policies for entry in entry_identities(snap)):
-        notes.append("access policies: the EKS user guide's table of their rules is not at hand, so entries are judged "
-                     f"by RBAC alone; {upstream.how_to_get(upstream.file_artifact(ACCESS_POLICY_REFERENCE))}")
+                                           access_policies(), report.teams)
     report.notes += notes
     for subject, field_, message in findings:
         report.fail("access", subject, field_, message)
