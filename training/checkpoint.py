@@ -223,7 +223,8 @@ class Checkpointer:
 
 
 def _nested_optimizer_state(folder: Path) -> bool:
-    """A folder saved before optimizer states were keyed per parameter name: its parameter groups are one object
-    (loadable only into the layout that saved it, which is the one such a run resumes in)."""
+    """A folder saved before optimizer states were keyed per parameter name: its hyperparameters are keyed by group
+    index (``optimizer.param_groups.0.lr``; a parameter name never is a bare index), which only the layout that saved
+    it (the one such a run resumes in) maps back."""
     metadata = dcp.FileSystemReader(str(folder)).read_metadata()
-    return "optimizer.param_groups" in metadata.state_dict_metadata
+    return "optimizer.param_groups.0.lr" in metadata.state_dict_metadata

@@ -1,7 +1,7 @@
 """Every layout trains the same model as one process: 8 CPU ranks (gloo) run tensor x pipeline x FSDP, tensor parallel
 (with compiled blocks), pipeline parallel under 1F1B and interleaved 1F1B, and 3D runs that crash mid-run and resume
 on their own and on another layout; each matches a single-process run of the same global batch and seed, at every
-step and in the final weights (fp32).
+step and in the final weights (fp32), and the 3D checkpoint exports the same Hugging Face weights.
 
 One torchrun launch runs all of them in turn (layouts_harness.py): starting 8 processes costs more than training the
 tiny model, so the ranks start once.
@@ -17,12 +17,15 @@ from pathlib import Path
 
 import pytest
 import torch
+from safetensors.torch import load_file
 
 from eks_training.training.config import parse_config
 from eks_training.training.device import select_runtime
+from eks_training.training.export import run as export
 from eks_training.training.export import write_model
 from eks_training.training.model import MODEL_SIZES, LlamaDecoder
 from eks_training.training.train import train
+from eks_training.training.weights import hf_name
 
 from training_helpers import quiet_env
 
@@ -117,3 +120,7 @@ def test_every_layout_trains_and_resumes_like_one_process(token_data: Path, tiny
     assert got["3d"]["evals"][str(STEPS)]["eval_loss"] == pytest.approx(evals[STEPS]["eval_loss"], rel=RELATIVE)
     for name in ("3d-to-dp8", "3d-to-3d", "dp8-to-3d"):
         _assert_same_run(name, got[name], losses, _params(tmp_path, name), params, steps=range(6, STEPS + 1))
+    # The 3D run's last checkpoint exports to a Hugging Face folder holding the single process's weights.
+    exported = load_file(export("export", str(tmp_path / "k3d"), str(tmp_path / "hf"), dtype="fp32"))
+    assert sorted(exported) == sorted(hf_name(key) for key in params)
+    assert max((exported[hf_name(key)] - value).abs().max().item() for key, value in params.items()) < ABSOLUTE
