@@ -100,6 +100,15 @@ class ParallelMesh:
         parallelism only; under tensor or pipeline parallelism the layers' parameters are DTensors or stages)."""
         return self.layout.parallel == "ddp" and self.layout.data > 1 and not self.layout.is_data_parallel_only
 
+    def settle_gradients(self, parameters: Iterable[torch.nn.Parameter]) -> None:
+        """Put every gradient in its parameter's placement. Tensor parallelism leaves the sequence-parallel norms'
+        gradients as partial sums and the vocab-parallel embedding's whole; reduced or sliced here, once, rather than
+        inside every optimizer operation that reads them (and the gradient norm counts each element once)."""
+        for p in parameters:
+            grad = p.grad
+            if isinstance(grad, DTensor) and tuple(grad.placements) != tuple(p.placements):
+                p.grad = grad.redistribute(p.device_mesh, p.placements)
+
     def all_reduce_gradients(self, parameters: Iterable[torch.nn.Parameter]) -> None:
         """Average the gradients over the data-parallel ranks, in buckets (replicated data parallelism by hand)."""
         group = self.data_group
@@ -132,22 +141,28 @@ class ParallelMesh:
         return total
 
     def grad_norm(self, parameters: list[torch.nn.Parameter]) -> torch.Tensor:
-        """The global L2 norm of the gradients: over every shard (FSDP, tensor) and every pipeline stage."""
-        by_mesh: dict[object, list[torch.Tensor]] = {}
-        for p in parameters:
-            if p.grad is not None:
-                key = (p.grad.device_mesh, tuple(p.grad.placements)) if isinstance(p.grad, DTensor) else None
-                by_mesh.setdefault(key, []).append(p.grad)
+        """The global L2 norm of the gradients, over every shard (FSDP, tensor) and every pipeline stage, in one
+        all-reduce: each rank adds the squares of the elements it holds, weighted by one over the number of ranks
+        that hold the same elements (a stage's parameters live on the ``world / pipeline`` ranks of its stage, split
+        into as many distinct pieces as the product of the mesh dimensions that shard them)."""
+        holders = self.layout.world_size // self.layout.pipeline
         squares = []
-        for grads in by_mesh.values():
-            norm = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, dtype=torch.float32)
-                                                         for g in grads]))
-            # A sharded gradient's norm is partial until reduced over its shards.
-            squares.append((norm.full_tensor() if isinstance(norm, DTensor) else norm) ** 2)
+        for p in parameters:
+            grad = p.grad
+            if grad is None:
+                continue
+            pieces = 1
+            if isinstance(grad, DTensor):
+                # Every placement but Replicate splits (Shard, and FSDP-over-tensor's _StridedShard, which is not
+                # is_shard()); settled gradients are never Partial.
+                pieces = math.prod(grad.device_mesh.size(dim) for dim, placement in enumerate(grad.placements)
+                                   if not placement.is_replicate())
+                grad = grad.to_local()
+            squares.append(grad.float().square().sum() * (pieces / holders))
         device = parameters[0].device if parameters else torch.device("cpu")
         total = torch.stack(squares).sum() if squares else torch.zeros((), device=device)
-        if self.layout.pipeline > 1:
-            dist.all_reduce(total, group=self.pipeline_group)
+        if self.world is not None:
+            dist.all_reduce(total)
         return total.sqrt()
 
 

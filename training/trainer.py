@@ -255,6 +255,8 @@ class Trainer:
         """One optimizer step over ``micro_batches`` (gradients accumulated, all-reduced once at the end)."""
         runtime, scaler, optimizer = self.runtime, self.scaler, self.optimizer
         loss_sum = self._forward_backward(micro_batches)
+        if not self.mesh.layout.is_data_parallel_only:
+            self.mesh.settle_gradients(self._params)
         if self.mesh.replicates_by_hand:
             self.mesh.all_reduce_gradients(self._params)
         runtime.reduce_gradients(optimizer)
