@@ -105,7 +105,7 @@ def plain(config, runtime, layout: str, seq_len: int, warmup: int) -> float:
 
 def measure(args: argparse.Namespace, data: Path) -> dict[str, list[float]]:
     """This process's share of one layout's rounds (launched by torchrun for two ranks)."""
-    ranks, flags = LAYOUTS[args.layout]
+    _, flags = LAYOUTS[args.layout]
     with running(select_runtime(args.device)) as runtime:
         config = parse_config(["--data", str(data), "--model", args.model, "--seq-len", str(args.seq_len),
                                "--micro-batch-size", str(args.micro_batch_size),

@@ -293,7 +293,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The trainer's flags. Every default is None so that only flags actually given override the file."""
     parser = _Parser(prog="python -m eks_training.training.train",
                      description="Train a Llama-style decoder (or a local Hugging Face causal LM) on pre-tokenized "
-                                 "data with DDP, FSDP2 or HSDP on CPU, CUDA or Neuron; resumes from its newest "
+                                 "data with DDP, FSDP2 or HSDP, tensor and pipeline parallel, on CPU, CUDA or Neuron; "
+                                 "resumes from its newest "
                                  "checkpoint. Flags override --config.",
                      epilog="Subcommands: `python -m eks_training.training.export {export,merge} --help` write "
                             "a trained checkpoint as safetensors.")

@@ -1,6 +1,7 @@
 """The trainer: ``torchrun --nproc_per_node N -m eks_training.training.train --data DIR [flags]``.
 
-One loop for CPU (gloo), CUDA (nccl) and Neuron (xla), DDP, FSDP2 or HSDP. It resumes from the newest
+One loop for CPU (gloo), CUDA (nccl) and Neuron (xla): DDP, FSDP2 or HSDP, with tensor and pipeline parallelism
+(not on Neuron; training/layout.py). It resumes from the newest
 complete checkpoint in ``--checkpoint-dir`` (restored from ``--s3-uri`` first when that folder is empty) and
 logs ``resumed from step N``; the data position is the number of samples the job has consumed, so a resume
 on another world size or micro-batch size continues the same sample order. Metrics are strict JSON lines on

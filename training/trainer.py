@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Iterator, Protocol, Sequence
 
 import torch
+import torch.distributed as dist
 from torch import nn
 from torch.distributed.tensor import DTensor
 from torch.nn.parallel import DistributedDataParallel
@@ -346,7 +347,7 @@ class Trainer:
         record = {"step": step, "loss": loss_value, "lr": output.lr, "grad_norm": norm_value,
                   "tokens_per_s": tokens_per_second, "samples_consumed": self.data.samples_consumed,
                   "mfu": mfu(tokens_per_second / runtime.world_size, self.token_flops, self.peak_flops),
-                  "peak_memory_mib": self.memory.peak_mib}
+                  "peak_memory_mib": self._peak_memory()}
         logger.event(**record)
         self.guard.raise_if_diverged(step)
         spike = self.guard.spike(loss_value)
@@ -359,6 +360,15 @@ class Trainer:
                 raise TrainingDiverged(f"training diverged at step {step}: {self.guard.consecutive_spikes} loss "
                                        f"spikes in a row (--max-loss-spikes {self.config.max_loss_spikes})")
         return record
+
+    def _peak_memory(self) -> float | None:
+        """The largest rank's peak tensor memory in MiB (pipeline stages and shards differ): what runs out first."""
+        peak = self.memory.peak_mib
+        if peak is None or not self.runtime.distributed:
+            return peak
+        value = torch.tensor(peak, dtype=torch.float64, device=self.runtime.device)
+        dist.all_reduce(value, op=dist.ReduceOp.MAX)
+        return value.item()
 
     def _evaluate_and_save(self, step: int, last: bool, window: _ThroughputWindow, logger: MetricsLogger,
                            result: TrainResult) -> list[Path]:
