@@ -18,7 +18,7 @@ export AWS_EC2_METADATA_DISABLED := true
 CDK := node_modules/.bin/cdk
 CDK_FLAGS := --no-notices --no-version-reporting --no-asset-metadata --no-path-metadata
 
-.PHONY: synth test install install-dev node clean diagram benchmark deploy imports
+.PHONY: synth test install install-dev node clean diagram benchmark deploy change imports
 .DEFAULT_GOAL := synth
 
 synth: install
@@ -33,9 +33,32 @@ synth: install
 test: install-dev
 	$(PY) -m pytest -n 2 --dist worksteal -q
 
-# Deploy (AWS credentials for the environment's account; Docker builds the training images the stack pushes).
+# The environment by name (ENV=prod) or an environment file of your own (CONFIG=path/to/team.yaml, named after it).
+CONFIG ?=
+STACK = EksTraining-$(if $(CONFIG),$(basename $(notdir $(CONFIG))),$(ENV))
+CDK_ENV = $(if $(CONFIG),-c config=$(CONFIG),-c env=$(ENV))
+CHECK_ENV = $(if $(CONFIG),--config $(CONFIG),--env $(ENV))
+# Acknowledged changes of the change stage: ACK="replace:X prune:Namespace/y" and/or ACK_FILE=path (one ID a line).
+ACK ?=
+ACK_FILE ?=
+ACK_FLAGS = $(foreach id,$(ACK),--acknowledge $(id)) $(if $(ACK_FILE),--acknowledgements $(ACK_FILE))
+
+# Deploy (AWS credentials for the environment's account; Docker builds the training images the stack pushes): synth,
+# the deploy check with the change stage against the stack CloudFormation runs now (none yet: a first deploy), then
+# `cdk deploy` of exactly that cloud assembly. A destructive change stops it until acknowledged (ACK, ACK_FILE).
 deploy: install
-	$(CDK) deploy $(CDK_FLAGS) -c env=$(ENV)
+	$(CDK) synth $(CDK_FLAGS) --quiet $(CDK_ENV)
+	$(PY) -m eks_training.infra.tools.cli check $(CHECK_ENV) --template cdk.out/$(STACK).template.json --previous-stack $(STACK) $(ACK_FLAGS)
+	$(CDK) deploy $(CDK_FLAGS) --app cdk.out $(STACK)
+
+# The change stage offline, for review in a pull request: what deploying the environment does to the stack whose
+# template you kept (PREVIOUS: a *.template.json or a cloud assembly folder). TEMPLATE: check that synthesized
+# template (e.g. cdk.out/EksTraining-prod.template.json) instead of synthesizing in-process.
+PREVIOUS ?=
+TEMPLATE ?=
+change: install
+	@test -n "$(PREVIOUS)" || { echo "make change: PREVIOUS=path/to/deployed.template.json is required (the template deployed now)" >&2; exit 2; }
+	$(PY) -m eks_training.infra.tools.cli check $(CHECK_ENV) $(if $(TEMPLATE),--template $(TEMPLATE)) --previous $(PREVIOUS) $(ACK_FLAGS)
 
 diagram: install-dev
 	$(PY) -m eks_training.infra.tools.diagram --env $(ENV) --out docs/architecture-$(ENV).png

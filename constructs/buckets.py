@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import aws_cdk as cdk
+from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
 from aws_cdk import aws_s3 as s3
@@ -41,6 +43,13 @@ FSX_S3_ROLE_PATH = "role/aws-service-role/s3.data-source.lustre.fsx.amazonaws.co
 _FSX_KEY_ACTIONS = ("kms:Encrypt", "kms:Decrypt", "kms:ReEncrypt*", "kms:GenerateDataKey*", "kms:DescribeKey")
 
 
+#: What a bucket's VPC rule refuses outside the VPC: every read, write, delete and listing of data.
+VPC_ONLY_ACTIONS = ("s3:GetObject*", "s3:PutObject*", "s3:DeleteObject*", "s3:ListBucket*", "s3:RestoreObject",
+                    "s3:AbortMultipartUpload", "s3:ListMultipartUploadParts")
+#: The construct id aws-cdk-lib gives the stack's bucket-emptying provider (``autoDeleteObjects``).
+_AUTO_DELETE_PROVIDER = "Custom::S3AutoDeleteObjectsCustomResourceProvider"
+
+
 def _positive_days(field: str, value: object) -> int:
     return check_whole_number(field, value, minimum=1, unit="days")
 
@@ -65,6 +74,12 @@ class TrainingBuckets(Construct):
         allow_fsx_data_repositories: let FSx for Lustre file systems of this account use the key through S3
             (needed for data repository associations to these buckets). Default True. Needs a key whose
             policy this app controls (a key made here or a ``kms.Key`` passed in).
+        vpc_only: an ``ec2.IVpc`` whose endpoints alone may carry reads and writes of the data and checkpoint
+            buckets (:meth:`restrict_to_vpc`): a job's credentials used anywhere else are refused. Default None: no
+            such rule (a VPC without S3 endpoints reaches S3 through NAT, with no ``aws:SourceVpc``).
+        unrestricted_principal_arns: IAM role ARNs that may still use the buckets from outside the VPC (the people
+            who upload data and read results from their own machines). CDK's bucket-emptying handler and FSx's
+            data repository role are always let through. Default: none.
 
     Attributes: ``data_bucket``, ``checkpoint_bucket``, ``key``.
     """
@@ -81,6 +96,8 @@ class TrainingBuckets(Construct):
         abort_incomplete_upload_days: int = 7,
         key: kms.IKey | None = None,
         allow_fsx_data_repositories: bool = True,
+        vpc_only: ec2.IVpc | None = None,
+        unrestricted_principal_arns: Sequence[str] = (),
     ) -> None:
         super().__init__(scope, id)
         # Deliver access logs through a bucket policy, never ACLs, whatever the app's feature flags say.
@@ -133,6 +150,39 @@ class TrainingBuckets(Construct):
         )
         if allow_fsx_data_repositories:
             self._allow_fsx_service_role()
+        if isinstance(unrestricted_principal_arns, (str, bytes)):
+            raise invalid("unrestricted_principal_arns", unrestricted_principal_arns, "a list of IAM role ARNs")
+        if unrestricted_principal_arns and vpc_only is None:
+            raise invalid("unrestricted_principal_arns", list(unrestricted_principal_arns),
+                          "none without vpc_only (nothing is restricted to let them through)")
+        if vpc_only is not None:
+            self.restrict_to_vpc(vpc_only, unrestricted_principal_arns)
+
+    def restrict_to_vpc(self, vpc: ec2.IVpc, unrestricted_principal_arns: Sequence[str] = ()) -> None:
+        """Refuse reads, writes, deletes and listings of the data and checkpoint buckets that do not come through an
+        endpoint of ``vpc`` (``aws:SourceVpc``, set on requests through a gateway or an interface endpoint).
+
+        A deny in each bucket's policy, which no identity policy overrides, so a key taken from a pod works only
+        inside the VPC. Let through (``aws:PrincipalArn``): ``unrestricted_principal_arns`` (people working from
+        their own machines), CDK's bucket-emptying handler (a Lambda outside the VPC, when the buckets are
+        destroyed with the stack) and FSx's data repository role (the file system's import and export). Bucket
+        management (policies, configuration) is not a data action and stays with CloudFormation.
+        """
+        for i, arn in enumerate(unrestricted_principal_arns):
+            if not cdk.Token.is_unresolved(arn) and not re.fullmatch(r"arn:aws[a-z-]*:iam::\d{12}:role/[\w+=,.@/-]+", arn):
+                raise invalid(f"unrestricted_principal_arns[{i}]", arn, "an IAM role ARN, arn:aws:iam::123456789012:role/NAME")
+        stack = cdk.Stack.of(self)
+        exempt = [*unrestricted_principal_arns,
+                  f"arn:{cdk.Aws.PARTITION}:iam::{stack.account}:{FSX_S3_ROLE_PATH}"]
+        emptying = stack.node.try_find_child(_AUTO_DELETE_PROVIDER)
+        if emptying is not None:
+            exempt.append(emptying.role_arn)
+        for bucket in (self.data_bucket, self.checkpoint_bucket):
+            bucket.add_to_resource_policy(iam.PolicyStatement(
+                sid="OnlyThroughThisVpc", effect=iam.Effect.DENY, principals=[iam.AnyPrincipal()],
+                actions=list(VPC_ONLY_ACTIONS), resources=[bucket.bucket_arn, bucket.arn_for_objects("*")],
+                conditions={"StringNotEquals": {"aws:SourceVpc": vpc.vpc_id},
+                            "ArnNotLike": {"aws:PrincipalArn": exempt}}))
 
     def _s3_service(self) -> str:
         return f"s3.{cdk.Stack.of(self).region}.amazonaws.com"

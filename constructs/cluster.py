@@ -8,7 +8,7 @@ from datetime import date
 from typing import Mapping, Sequence
 
 import cdk8s
-from aws_cdk import Annotations, Duration, Fn, RemovalPolicy, Stack, Token
+from aws_cdk import Annotations, CfnJson, Duration, Fn, RemovalPolicy, Stack, Token
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks_v2 as eks
 from aws_cdk import aws_iam as iam
@@ -20,12 +20,12 @@ from constructs import Construct
 from eks_training.core.catalog import instance_facts
 from eks_training.core.names import POD_SECURITY_LABEL, SYSTEM_NODE_SELECTOR
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding
-from eks_training.constructs.node_groups import AcceleratedNodeGroup, leave_size_to_operators
-from eks_training.core.validation import (DEPLOY_ACCOUNT, InvalidValue, check_addon_versions, check_endpoint_access,
-                                          check_node_group_sizes, check_one_of, check_role_arn, check_vpc_cidr,
-                                          covers_every_address, invalid)
-from eks_training.core.versions import (DEFAULT_ADDONS, KUBERNETES_RELEASES, default_kubernetes_version,
-                                                    support_warning)
+from eks_training.constructs.node_groups import AcceleratedNodeGroup, follow_cluster_version, leave_size_to_operators
+from eks_training.core.validation import (DEPLOY_ACCOUNT, InvalidValue, check_addon_version, check_addon_versions,
+                                          check_endpoint_access, check_kubernetes_version, check_node_group_sizes,
+                                          check_one_of, check_role_arn, check_vpc_cidr, covers_every_address,
+                                          invalid)
+from eks_training.core.versions import DEFAULT_ADDONS, addon_version, support_warning
 
 _ENDPOINTS = {
     "public": eks.EndpointAccess.PUBLIC,
@@ -38,6 +38,42 @@ _ENDPOINTS = {
 NODE_PREREQUISITE_ADDONS = ("vpc-cni", "eks-pod-identity-agent", "kube-proxy")
 #: How long the deploy waits for a Job a manifest applies (below the kubectl handler's 15-minute Lambda limit).
 JOB_WAIT = Duration.minutes(10)
+#: What the VPC CNI reads (EC2's describe calls take no resource).
+CNI_DESCRIBE_ACTIONS = ("ec2:DescribeInstances", "ec2:DescribeTags", "ec2:DescribeNetworkInterfaces",
+                        "ec2:DescribeSubnets", "ec2:DescribeInstanceTypes", "ec2:DescribeSecurityGroups")
+#: What the VPC CNI does to the network interfaces it manages (the primary one of each node too).
+CNI_INTERFACE_ACTIONS = ("ec2:AssignPrivateIpAddresses", "ec2:UnassignPrivateIpAddresses", "ec2:AttachNetworkInterface",
+                         "ec2:DetachNetworkInterface", "ec2:DeleteNetworkInterface", "ec2:ModifyNetworkInterfaceAttribute",
+                         "ec2:CreateTags")
+#: What it does to a node's instance: attach and detach its interfaces.
+CNI_INSTANCE_ACTIONS = ("ec2:AttachNetworkInterface", "ec2:DetachNetworkInterface", "ec2:ModifyNetworkInterfaceAttribute")
+#: The VPC CNI's network policy mode when NetworkPolicies are on: a new pod is denied everything until its policies
+#: are programmed (standard mode lets it through until then). EKS user guide, "Restrict Pod network traffic with
+#: Kubernetes network policies", step 1; the add-on takes it as ``env.NETWORK_POLICY_ENFORCING_MODE`` (the aws-vpc-cni
+#: chart's ``env`` values, which the add-on's configuration schema mirrors).
+NETWORK_POLICY_MODE = "strict"
+
+
+#: The name of the one NetworkPolicy of a namespace the platform leaves open (TrainingCluster.open_namespace).
+OPEN_POLICY_NAME = "allow-all-strict-mode"
+
+
+def open_namespace_policy(namespace: str) -> dict:
+    """A NetworkPolicy that selects every pod of ``namespace`` and allows every peer both ways. A plain object:
+    cdk8s-plus writes no rule without peers ("every peer")."""
+    return {"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
+            "metadata": {"name": OPEN_POLICY_NAME, "namespace": namespace,
+                         "labels": {"app.kubernetes.io/part-of": "eks-training"}},
+            "spec": {"podSelector": {}, "policyTypes": ["Ingress", "Egress"], "ingress": [{}], "egress": [{}]}}
+
+
+def vpc_cni_configuration(network_policy: bool) -> dict:
+    """The vpc-cni add-on's configuration values: the network policy agent on, in strict mode (or neither)."""
+    if not network_policy:
+        return {}
+    return {"enableNetworkPolicy": "true", "env": {"NETWORK_POLICY_ENFORCING_MODE": NETWORK_POLICY_MODE}}
+
+
 #: What an EKS worker node's role holds: the AWS managed policies EKS documents, without SSM.
 NODE_ROLE_POLICIES = ("AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly")
 _ALL_LOG_TYPES = [eks.ClusterLoggingTypes.API, eks.ClusterLoggingTypes.AUDIT, eks.ClusterLoggingTypes.AUTHENTICATOR,
@@ -85,21 +121,27 @@ def kubectl_layer(scope: Construct, id: str, version: str) -> lambda_.ILayerVers
 
 
 class TrainingCluster(Construct):
-    """An EKS cluster for training: versions 1.31-1.36, access entries, logging, KMS secrets, pinned add-ons.
+    """An EKS cluster for training: versions 1.32-1.36, access entries, logging, KMS secrets, pinned add-ons.
 
-    * ``version``: Kubernetes minor version ("1.31" .. "1.36"; default: the newest in EKS standard support on the
-      day of synth, :func:`default_kubernetes_version`); a version past EKS standard support adds a
-      synth warning naming the date it left and the date extended support ends.
+    * ``version`` (required): Kubernetes minor version ("1.32" .. "1.36"). It changes only when the caller changes
+      it: no default follows the calendar. A version past EKS standard support adds a synth warning with the date it
+      left and the price of extended support; one whose extended support is over (1.31 since 2026-11-26: EKS creates
+      no such cluster) is refused. Upgrade one minor version at a time: CloudFormation then updates the control
+      plane, the add-ons that nodes need (VPC CNI, Pod Identity agent, kube-proxy), the node groups (each carries
+      this version) and then CoreDNS and the CSI drivers, in that order.
     * ``endpoint_access``: "public", "private" or "public_and_private" (default); ``public_access_cidrs``
       narrows the public endpoint.
     * ``admin_role_arns``: IAM roles given cluster-admin through EKS access entries (no aws-auth ConfigMap); an ARN
       may name the deploy account as ``${AWS::AccountId}``. Without one, no person can use the cluster (the only
       entries are the deploy's kubectl handler and the nodes): `eks-training check` fails it. Default: none.
-    * ``addon_versions``: overrides of :data:`DEFAULT_ADDONS` ("latest" or "vX.Y.Z-eksbuild.N").
+    * ``addon_versions``: builds ("vX.Y.Z-eksbuild.N") that replace :data:`EKS_ADDON_VERSIONS`' pin for ``version``.
+      An override is a pin of its own: it stays when ``version`` changes. Default: the recorded pins, so every add-on
+      moves with the control plane.
     * System capacity: a managed AL2023 on-demand node group ``system_instance_type`` x ``system_min_size``..
       ``system_max_size`` in the private subnets, labelled ``eks-training/role=system``, from a launch template
       that pins IMDSv2 with a hop limit of 1 and an encrypted gp3 root volume of ``system_disk_gib``. Auto Mode is
-      off.
+      off. An update (version, AMI, launch template) replaces one node at a time and drains it within the
+      controllers' PodDisruptionBudgets: it fails rather than force a node out (aws-eks-v2 forces it by default).
     * ``control_plane_log_retention``: how long the control plane's log group (``/aws/eks/<name>/cluster``, made
       here with its own KMS key before EKS would make one without either) keeps logs. Default: one year.
     * ``vpc_cidr``: the VPC's range as text, where add-ons' NetworkPolicies admit the API server's webhook calls
@@ -115,7 +157,7 @@ class TrainingCluster(Construct):
     ``node_role`` (for accelerated node groups and Karpenter nodes).
     """
 
-    def __init__(self, scope: Construct, id: str, *, vpc: ec2.IVpc, version: str | None = None,
+    def __init__(self, scope: Construct, id: str, *, vpc: ec2.IVpc, version: str,
                  cluster_name: str | None = None, endpoint_access: str = "public_and_private",
                  public_access_cidrs: Sequence[str] = (), admin_role_arns: Sequence[str] = (),
                  addon_versions: Mapping[str, str] | None = None, system_instance_type: str = "m6i.2xlarge",
@@ -134,16 +176,18 @@ class TrainingCluster(Construct):
             check_vpc_cidr("vpc_cidr", self.vpc_cidr)
         self._k8s_app: cdk8s.App | None = None
         self.network_policy = network_policy
+        self.vpc = vpc
+        #: The cluster's name as given (None: CloudFormation generates it, and conditions on it are resolved at deploy).
+        self.given_name = cluster_name
         # Where add_accelerated_node_group puts nodes unless told otherwise (TrainingNetwork makes both).
         self.training_subnet, self.efa_security_group = training_subnet, efa_security_group
-        version = version or default_kubernetes_version(today or date.today())
-        #: The Kubernetes minor version the control plane runs ("1.36").
-        self.kubernetes_version = version
         # The checks the config layer runs on an environment file, so props are held to the same rules.
-        check_one_of("version", version, KUBERNETES_RELEASES)
+        check_kubernetes_version("version", version, today or date.today())
+        #: The Kubernetes minor version the control plane runs ("1.36"); node groups and add-ons follow it.
+        self.kubernetes_version = version
         check_endpoint_access(endpoint_access, public_access_cidrs)
         check_addon_versions("addon_versions", dict(addon_versions or {}))
-        addons = {**DEFAULT_ADDONS, **(addon_versions or {})}
+        self._addon_overrides = dict(addon_versions or {})
         for i, arn in enumerate(admin_role_arns):
             check_role_arn(f"admin_role_arns[{i}]", arn)
         try:
@@ -212,7 +256,7 @@ class TrainingCluster(Construct):
         # Pod networking before any node joins: the node role has no AmazonEKS_CNI_Policy (the CNI gets its own role
         # through Pod Identity), so aws-node must come with that identity, and its agent, when the first node boots.
         for name in NODE_PREREQUISITE_ADDONS:
-            self.addons[name] = self._addon(name, addons[name])
+            self.addons[name] = self._addon(name)
         self.node_prerequisites: tuple[eks.CfnAddon, ...] = tuple(self.addons[n] for n in NODE_PREREQUISITE_ADDONS)
 
         self.system_nodegroup = self.cluster.add_nodegroup_capacity(
@@ -224,13 +268,22 @@ class TrainingCluster(Construct):
             labels=dict(SYSTEM_NODE_SELECTOR), node_role=self.node_role,
             subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
             # EKS replaces a node the node monitoring agent reports unhealthy (NodeRepairConfig).
-            enable_node_auto_repair=True)
+            enable_node_auto_repair=True,
+            # The controllers' PodDisruptionBudgets (CoreDNS, Karpenter, the webhooks) hold during a roll: EKS drains
+            # one node at a time and fails the update rather than force a node out through a budget.
+            force_update=False, max_unavailable=1)
         self.system_nodegroup.node.add_dependency(*self.node_prerequisites)
         leave_size_to_operators(self.system_nodegroup, desired_size=system_desired_size, min_size=system_min_size)
+        follow_cluster_version(self.system_nodegroup, version)
 
-        for name, addon_version in addons.items():
+        # Under the CNI's strict mode a pod no NetworkPolicy selects has no network: EKS's add-ons (CoreDNS, the CSI
+        # controllers) and kube-system's charts start after kube-system's open policy (see open_namespace).
+        self.open_namespaces: dict[str, eks.KubernetesManifest] = {}
+        if network_policy:
+            self.open_namespace("kube-system")
+        for name in DEFAULT_ADDONS:
             if name not in self.addons:
-                self.addons[name] = self._addon(name, addon_version)
+                self.addons[name] = self._addon(name)
         self.kube_system_labels = self._label_kube_system()
 
     def _control_plane_log_group(self, cluster_name: str | None, retention: logs.RetentionDays,
@@ -279,17 +332,66 @@ class TrainingCluster(Construct):
                                                   "service-role/AWSLambdaVPCAccessExecutionRole",
                                                   "AmazonEC2ContainerRegistryReadOnly")))
 
-    def _addon(self, name: str, version: str) -> eks.CfnAddon:
+    def _addon(self, name: str) -> eks.CfnAddon:
         props: dict = {}
         if name == "vpc-cni":
-            props["pod_identity_associations"] = [self._addon_role("VpcCni", "aws-node", ["AmazonEKS_CNI_Policy"])]
-            if self.network_policy:
-                # The VPC CNI enforces NetworkPolicies only with its network policy agent turned on.
-                props["configuration_values"] = json.dumps({"enableNetworkPolicy": "true"})
+            role = self.pod_identity_role("VpcCni", namespace="kube-system", service_accounts=["aws-node"])
+            self.grant_cni(role)
+            props["pod_identity_associations"] = [eks.CfnAddon.PodIdentityAssociationProperty(
+                role_arn=role.role_arn, service_account="aws-node")]
+            props["configuration_values"] = json.dumps(vpc_cni_configuration(self.network_policy), sort_keys=True)
+            addon = self.add_addon(name, **props)
+            # The policy is a resource of its own: aws-node must hold it when the first node joins.
+            addon.node.add_dependency(role)
+            return addon
         if name == "aws-ebs-csi-driver":
             props["pod_identity_associations"] = [self._addon_role(
                 "EbsCsi", "ebs-csi-controller-sa", ["service-role/AmazonEBSCSIDriverPolicy"])]
-        return self.add_addon(name, version, **props)
+        return self.add_addon(name, **props)
+
+    def grant_cni(self, grantee: iam.IGrantable) -> None:
+        """The VPC CNI's rights, scoped to this cluster's VPC and instances (instead of AmazonEKS_CNI_Policy on ``*``).
+
+        The amazon-vpc-cni-k8s project documents this scope-down (docs/iam-policy.md, "Scope-down IAM policy per EKS
+        cluster"): network interfaces created only in the cluster's VPC, attached to and detached from the cluster's
+        instances only (``kubernetes.io/cluster/<name>: owned``, which managed node groups and Karpenter put on
+        theirs). Its interface statements key on the ``cluster.k8s.amazonaws.com/name`` tag, which the CNI sets only
+        where ``CLUSTER_NAME`` is in aws-node's environment (a variable the add-on's configuration does not take);
+        these key on ``ec2:Vpc`` instead, a condition EC2 evaluates on network interfaces and security groups
+        (Service Authorization Reference, Amazon EC2) whatever the CNI's environment, and that holds the tagging and
+        the security-group changes (unconditioned upstream) to this VPC too. A root on a node who reads aws-node's
+        credentials can then move addresses and groups of this VPC's interfaces only, not of the whole account.
+        """
+        stack = Stack.of(self)
+        vpc_arn = f"arn:{stack.partition}:ec2:{stack.region}:{stack.account}:vpc/{self.vpc.vpc_id}"
+        interfaces = f"arn:{stack.partition}:ec2:{stack.region}:{stack.account}:network-interface/*"
+        in_vpc = {"ArnEquals": {"ec2:Vpc": vpc_arn}}
+        name = self.given_name if self.given_name is not None else self.cluster_name
+        instance_tag = {f"aws:ResourceTag/kubernetes.io/cluster/{name}": "owned"}
+        statements = [
+            iam.PolicyStatement(sid="Describe", actions=list(CNI_DESCRIBE_ACTIONS), resources=["*"]),
+            iam.PolicyStatement(sid="CreateInterfacesInThisVpc", actions=["ec2:CreateNetworkInterface"],
+                                resources=[f"arn:{stack.partition}:ec2:{stack.region}:{stack.account}:{kind}/*"
+                                           for kind in ("subnet", "security-group")], conditions=in_vpc),
+            iam.PolicyStatement(sid="NewInterfaces", actions=["ec2:CreateNetworkInterface"], resources=[interfaces]),
+            iam.PolicyStatement(sid="InterfacesOfThisVpc", actions=list(CNI_INTERFACE_ACTIONS), resources=[interfaces],
+                                conditions=in_vpc),
+            iam.PolicyStatement(sid="InstancesOfThisCluster", actions=list(CNI_INSTANCE_ACTIONS),
+                                resources=[f"arn:{stack.partition}:ec2:{stack.region}:{stack.account}:instance/*"],
+                                conditions={"StringEquals": instance_tag} if not Token.is_unresolved(name)
+                                else {"StringEquals": CfnJson(self, "CniInstanceTag", value=instance_tag)}),
+            iam.PolicyStatement(sid="SecurityGroupsOfThisVpc", actions=["ec2:ModifyNetworkInterfaceAttribute"],
+                                resources=[f"arn:{stack.partition}:ec2:{stack.region}:{stack.account}:security-group/*"],
+                                conditions=in_vpc),
+        ]
+        for statement in statements:
+            grantee.grant_principal.add_to_principal_policy(statement)
+        if isinstance(grantee, Construct):
+            acknowledge(grantee, "the VPC CNI's documented scope-down: EC2 describes take no resource; interfaces, "
+                        "instances and groups are held to this VPC and cluster by condition",
+                        "AwsSolutions-IAM5[Resource::*]",
+                        *(f"AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:{kind}/*]"
+                          for kind in ("subnet", "security-group", "network-interface", "instance")))
 
     def add_accelerated_node_group(self, id: str, *, instance_type: str, subnet: ec2.ISubnet | None = None,
                                    efa: bool | None = None, **props) -> AcceleratedNodeGroup:
@@ -309,18 +411,48 @@ class TrainingCluster(Construct):
                                     accelerator=facts.accelerator, subnet=subnet, node_role=self.node_role,
                                     efa_security_group=self.efa_security_group if efa else None, efa=efa, **props)
 
-    def add_addon(self, name: str, version: str = "latest", **props) -> eks.CfnAddon:
-        """Install an EKS managed add-on; ``version`` "latest" lets EKS pick its default for this cluster.
+    def add_addon(self, name: str, version: str | None = None, **props) -> eks.CfnAddon:
+        """Install an EKS managed add-on at ``version`` ("vX.Y.Z-eksbuild.N").
 
+        ``version`` default: the ``addon_versions`` override, else the build :data:`EKS_ADDON_VERSIONS` records for
+        this cluster's Kubernetes version, so that an upgrade moves the add-on too; where none is recorded the
+        template names no version and EKS picks its default at creation (`eks-training check` notes each such one).
         The add-ons of :data:`NODE_PREREQUISITE_ADDONS` come before the nodes (DaemonSets, which are healthy with no
         node yet); every other one after the system nodes (CoreDNS and the CSI controllers need nodes to be healthy).
         """
+        version = version or self._addon_overrides.get(name) or addon_version(name, self.kubernetes_version)
+        if version is not None:
+            check_addon_version("version", version)
         addon = eks.CfnAddon(
             self, f"Addon-{name}", addon_name=name, cluster_name=self.cluster.cluster_name,
-            addon_version=None if version == "latest" else version, resolve_conflicts="OVERWRITE", **props)
+            addon_version=version, resolve_conflicts="OVERWRITE", **props)
         if name not in NODE_PREREQUISITE_ADDONS:
-            addon.node.add_dependency(self.system_nodegroup)
+            addon.node.add_dependency(self.system_nodegroup, *self.open_namespaces.values())
         return addon
+
+    def open_namespace(self, namespace: str, *, pod_security: str | None = None) -> eks.KubernetesManifest:
+        """One NetworkPolicy that lets every pod of ``namespace`` send and accept everything, for a namespace whose
+        pods the platform does not own (EKS's add-ons).
+
+        With NetworkPolicies on, the VPC CNI runs in strict mode: a pod no policy selects is denied everything, where
+        standard mode lets it through; this keeps such a namespace as open as it was. ``pod_security``: also create
+        the namespace, with that Pod Security level enforced (baseline warned), for an add-on that would make it
+        itself; its pods then start after the policy. Default None: the namespace exists (kube-system). Attributes
+        of the cluster: ``open_namespaces`` (namespace -> the manifest); what starts pods there depends on it.
+        """
+        if namespace in self.open_namespaces:
+            return self.open_namespaces[namespace]
+        objects: list[dict] = []
+        if pod_security is not None:
+            check_one_of(f"open_namespace {namespace} pod_security", pod_security, ("privileged", "baseline", "restricted"))
+            labels = {f"{POD_SECURITY_LABEL}/{mode}": level for mode, level in (
+                ("enforce", pod_security), ("warn", "baseline"), ("audit", "baseline"))}
+            objects.append({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace, "labels": labels}})
+        objects.append(open_namespace_policy(namespace))
+        manifest = self.cluster.add_manifest(f"OpenNamespace-{namespace}", *objects)
+        # Any time after the control plane: applying a policy needs no node.
+        self.open_namespaces[namespace] = manifest
+        return manifest
 
     def _addon_role(self, id: str, service_account: str, policies: Sequence[str]):
         role = self.pod_identity_role(id, policies, namespace="kube-system", service_accounts=[service_account])

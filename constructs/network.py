@@ -6,7 +6,7 @@ import ipaddress
 from dataclasses import dataclass
 from typing import Sequence
 
-from aws_cdk import RemovalPolicy, Stack, Tags
+from aws_cdk import Aws, RemovalPolicy, Stack, Tags
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
@@ -26,6 +26,34 @@ _AWS_RESERVED_IPS = AWS_RESERVED_IPS
 #: EC2 adds its allow-all default to a group created without any inline egress rule.
 NO_TRAFFIC_EGRESS = {"CidrIp": "255.255.255.255/32", "Description": "Disallow all traffic", "IpProtocol": "icmp",
                      "FromPort": 252, "ToPort": 86}
+
+
+#: S3 reads a node makes of buckets of other accounts: image layers (ECR keeps them in its own buckets; public
+#: registries redirect to theirs).
+S3_READ_ACTIONS = ("s3:GetObject", "s3:GetObjectVersion", "s3:ListBucket", "s3:GetBucketLocation")
+
+
+def s3_endpoint_statements() -> list[iam.PolicyStatement]:
+    """The S3 endpoints' policy: anything this account's principals do to this account's buckets, and reads of any
+    bucket by anyone (AWS PrivateLink guide, "Control access to VPC endpoints using endpoint policies";
+    ``aws:ResourceAccount`` and ``aws:PrincipalAccount`` are global condition keys). A job's role, or a key stolen
+    elsewhere, cannot copy the data out into a bucket of another account through the VPC."""
+    return [
+        iam.PolicyStatement(sid="ThisAccountsBuckets", principals=[iam.AnyPrincipal()], actions=["s3:*"],
+                            resources=["*"], conditions={"StringEquals": {
+                                "aws:ResourceAccount": Aws.ACCOUNT_ID, "aws:PrincipalAccount": Aws.ACCOUNT_ID}}),
+        # No principal condition: an image layer is fetched through a URL the registry signed (ECR's own
+        # service account) or anonymously (a public registry's bucket).
+        iam.PolicyStatement(sid="ReadAnyBucket", principals=[iam.AnyPrincipal()], actions=list(S3_READ_ACTIONS),
+                            resources=["*"]),
+    ]
+
+
+def service_endpoint_statements() -> list[iam.PolicyStatement]:
+    """An interface endpoint's policy (ECR, STS, EC2, CloudWatch Logs): requests of this account's principals only,
+    whatever account owns the resource (EKS's add-on images live in an AWS account's registry)."""
+    return [iam.PolicyStatement(sid="ThisAccountsPrincipals", principals=[iam.AnyPrincipal()], actions=["*"],
+                                resources=["*"], conditions={"StringEquals": {"aws:PrincipalAccount": Aws.ACCOUNT_ID}})]
 
 
 @dataclass(frozen=True)
@@ -160,21 +188,45 @@ class TrainingNetwork(Construct):
         self.training_prefix = prefix
 
     def _add_endpoints(self) -> None:
-        self.vpc.add_gateway_endpoint(
+        """The VPC's endpoints and their policies (attribute ``endpoints``: name -> endpoint).
+
+        S3 has both kinds: the gateway carries what DNS does not send to the interface (nodes' dual-stack names), the
+        interface answers for ``s3.<region>.amazonaws.com`` and its buckets to every resolver of the VPC
+        (``PrivateDnsOnlyForInboundResolverEndpoint: AllResolvers``), so a pod reaches S3 at addresses inside the
+        VPC, which its NetworkPolicies can name (a gateway's traffic goes to S3's public ranges). Each endpoint's
+        policy (:func:`s3_endpoint_statements`, :func:`service_endpoint_statements`) lets through only this
+        account's principals, and into S3 only this account's buckets (reads of any bucket: image layers).
+        """
+        self.endpoints: dict[str, ec2.IVpcEndpoint] = {}
+        gateway = self.vpc.add_gateway_endpoint(
             "S3", service=ec2.GatewayVpcEndpointAwsService.S3,
             subnets=[ec2.SubnetSelection(subnets=[*self.vpc.private_subnets, self.training_subnet])])
-        for name, service in (("EcrApi", ec2.InterfaceVpcEndpointAwsService.ECR),
-                              ("EcrDocker", ec2.InterfaceVpcEndpointAwsService.ECR_DOCKER),
-                              ("Sts", ec2.InterfaceVpcEndpointAwsService.STS),
-                              ("Ec2", ec2.InterfaceVpcEndpointAwsService.EC2),
-                              ("Logs", ec2.InterfaceVpcEndpointAwsService.CLOUDWATCH_LOGS)):
+        self.endpoints["S3"] = gateway
+        for statement in s3_endpoint_statements():
+            gateway.add_to_policy(statement)
+        services = (("S3Interface", ec2.InterfaceVpcEndpointAwsService.S3),
+                    ("EcrApi", ec2.InterfaceVpcEndpointAwsService.ECR),
+                    ("EcrDocker", ec2.InterfaceVpcEndpointAwsService.ECR_DOCKER),
+                    ("Sts", ec2.InterfaceVpcEndpointAwsService.STS),
+                    ("Ec2", ec2.InterfaceVpcEndpointAwsService.EC2),
+                    ("Logs", ec2.InterfaceVpcEndpointAwsService.CLOUDWATCH_LOGS))
+        for name, service in services:
             # An endpoint only answers: its group admits HTTPS from the VPC and sends nothing.
             group = ec2.SecurityGroup(self, f"{name}EndpointSecurityGroup", vpc=self.vpc, allow_all_outbound=False,
                                       description=f"{name} interface endpoint: HTTPS from the VPC")
             group.add_ingress_rule(ec2.Peer.ipv4(self.vpc.vpc_cidr_block), ec2.Port.tcp(443), "HTTPS from the VPC")
+            s3 = name == "S3Interface"
             endpoint = self.vpc.add_interface_endpoint(
                 name, service=service, private_dns_enabled=True, security_groups=[group], open=False,
-                subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS))
+                subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
+                private_dns_only_for_inbound_resolver_endpoint=(
+                    ec2.VpcEndpointPrivateDnsOnlyForInboundResolverEndpoint.ALL_RESOLVERS if s3 else None))
+            if s3:
+                # The gateway's routes exist first: S3 interface endpoints take private DNS beside a gateway only.
+                endpoint.node.add_dependency(gateway)
+            for statement in (s3_endpoint_statements() if s3 else service_endpoint_statements()):
+                endpoint.add_to_policy(statement)
+            self.endpoints[name] = endpoint
             acknowledge(group, "the endpoint's security group admits HTTPS from the VPC's own CIDR, a token the "
                         "rule cannot read", "AwsSolutions-EC23")
 

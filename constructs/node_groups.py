@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from datetime import date
 from typing import Literal, Mapping
 
 from aws_cdk import Fn
@@ -13,7 +14,8 @@ from constructs import Construct
 
 from eks_training.core.catalog import InstanceFacts, accelerator_taint, check_accelerator, check_efa
 from eks_training.core.validation import (NODE_GROUP_CAPACITY_TYPES, RESERVED_CAPACITY_TYPES, check_capacity_reservation,
-                                          check_node_group_sizes, invalid)
+                                          check_kubernetes_version, check_node_group_sizes, check_whole_number,
+                                          invalid)
 from eks_training.core.names import LABEL_ACCELERATOR, LABEL_EFA, LABEL_FAMILY, LABEL_POOL
 
 CapacityType = Literal["on-demand", "spot", "capacity-reservation", "capacity-block"]
@@ -53,6 +55,17 @@ def leave_size_to_operators(nodegroup: eks.Nodegroup, *, desired_size: int, min_
         nodegroup.node.default_child.add_property_deletion_override("ScalingConfig.DesiredSize")
 
 
+def follow_cluster_version(nodegroup: eks.Nodegroup, kubernetes_version: str) -> None:
+    """Write the cluster's Kubernetes version into the node group (aws-eks-v2's Nodegroup has no prop for it).
+
+    Without it the group stays on the version it was created with: an upgrade moves the control plane only, and
+    EKS refuses the next one while a node group lags. With it, a version change in the same deploy updates the
+    group after the cluster (the group references it): EKS replaces its nodes with the new version's AMI,
+    ``UpdateConfig`` at a time.
+    """
+    nodegroup.node.default_child.add_property_override("Version", kubernetes_version)
+
+
 def accelerator_labels(facts: InstanceFacts, efa: bool, pool: str) -> dict[str, str]:
     """The labels that job builders select on: accelerator kind, instance family, EFA, pool name."""
     return {LABEL_ACCELERATOR: facts.accelerator, LABEL_FAMILY: facts.family,
@@ -74,7 +87,15 @@ class AcceleratedNodeGroup(Construct):
     * ``capacity_type``: "on-demand", "spot", "capacity-reservation" (an ODCR, ``capacity_reservation_id``)
       or "capacity-block" (``capacity_reservation_id`` of the block). ``min_size`` may be 0, the default; a group
       with ``desired_size == min_size`` (the default) writes no desired size (:func:`leave_size_to_operators`).
-    * Updates never force a node out past its pods' disruption budgets (``ForceUpdateEnabled`` off).
+    * ``kubernetes_version``: the version its nodes run. Default: a TrainingCluster's; required with an aws-eks-v2
+      cluster (which does not say its version). The group moves with the control plane when it changes.
+    * Updates: a change of Kubernetes version, AMI release or launch template (a root volume size, say) replaces every
+      node of the group, ``max_unavailable`` (default 1) at a time. EKS evicts the pods on a node first: pods no
+      PodDisruptionBudget protects (running training pods included) are stopped; where a budget holds, the update
+      fails after EKS's 15 minutes instead of forcing the node out (``ForceUpdateEnabled`` off). Reserved capacity
+      (capacity-reservation, capacity-block) updates with EKS's ``MINIMAL`` strategy, terminating a node before
+      launching its replacement, since the reservation has no spare instance; the others launch the replacement
+      first (``DEFAULT``). `eks-training check --previous` names a change that rolls a group.
     * ``cluster``: a :class:`~eks_training.constructs.cluster.TrainingCluster` (the group then waits for its
       ``node_prerequisites``) or an aws-eks-v2 cluster.
 
@@ -87,11 +108,18 @@ class AcceleratedNodeGroup(Construct):
                  min_size: int = 0, desired_size: int = 0, max_size: int = 1,
                  capacity_type: CapacityType = "on-demand", capacity_reservation_id: str | None = None,
                  root_volume_gib: int = 500, root_volume_iops: int = 10000, root_volume_throughput: int = 500,
-                 nodegroup_name: str | None = None, labels: Mapping[str, str] | None = None) -> None:
+                 nodegroup_name: str | None = None, labels: Mapping[str, str] | None = None,
+                 kubernetes_version: str | None = None, max_unavailable: int = 1) -> None:
         super().__init__(scope, id)
-        # The TrainingCluster wrapper works too (then the group waits for its pod networking add-ons): the node group
-        # needs its aws-eks-v2 cluster.
+        # The TrainingCluster wrapper works too (then the group waits for its pod networking add-ons and takes its
+        # version): the node group needs its aws-eks-v2 cluster.
         prerequisites = tuple(getattr(cluster, "node_prerequisites", ()))
+        kubernetes_version = kubernetes_version or getattr(cluster, "kubernetes_version", None)
+        if kubernetes_version is None:
+            raise invalid("kubernetes_version", None, "the cluster's Kubernetes version, e.g. '1.36' (an aws-eks-v2 "
+                                                      "cluster does not say it; a TrainingCluster does)")
+        check_kubernetes_version("kubernetes_version", kubernetes_version, date.today())
+        check_whole_number("max_unavailable", max_unavailable, minimum=1, maximum=100, unit="nodes")
         cluster = getattr(cluster, "cluster", cluster)
         # The same checks the config layer runs on an environment file's node groups.
         facts = check_accelerator("instance_type", instance_type, accelerator)
@@ -130,9 +158,9 @@ class AcceleratedNodeGroup(Construct):
             instance_types=[ec2.InstanceType(instance_type)], node_role=node_role,
             # EKS replaces a node whose GPU/Neuron/EFA the node monitoring agent reports broken (NodeRepairConfig).
             enable_node_auto_repair=True,
-            # A launch template or AMI update drains nodes within their pods' disruption budgets and fails rather
-            # than replace a node through a running job (aws-eks-v2's default forces it).
-            force_update=False,
+            # A roll drains nodes within their pods' disruption budgets and fails rather than force a node out through
+            # one (aws-eks-v2's default forces it). Pods without a budget are evicted all the same.
+            force_update=False, max_unavailable=max_unavailable,
             subnets=ec2.SubnetSelection(subnets=[subnet]), min_size=min_size, desired_size=desired_size,
             max_size=max_size, capacity_type={"spot": eks.CapacityType.SPOT,
                                               "capacity-block": eks.CapacityType.CAPACITY_BLOCK}.get(
@@ -146,6 +174,10 @@ class AcceleratedNodeGroup(Construct):
         for prerequisite in prerequisites:
             self.nodegroup.node.add_dependency(prerequisite)
         leave_size_to_operators(self.nodegroup, desired_size=desired_size, min_size=min_size)
+        follow_cluster_version(self.nodegroup, kubernetes_version)
+        if reserved:
+            # A reservation holds exactly its instances: a replacement launched first would find no capacity.
+            self.nodegroup.node.default_child.add_property_override("UpdateConfig.UpdateStrategy", "MINIMAL")
         # aws-cdk-lib 2.275 refuses AL2023 NVIDIA/NEURON AMI types for p5 and trn instance types
         # (AmiTypeDoesNotMatchInstanceArchitecture) although EKS supports them: set the type on the
         # CloudFormation resource directly.

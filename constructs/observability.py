@@ -147,7 +147,8 @@ class TrainingObservability(Construct):
         self.alarm_actions = tuple(alarm_actions)
 
         self.role = iam.Role(
-            self, "AgentRole", assumed_by=pod_identity_principal(cluster, CLOUDWATCH_AGENT_NAMESPACE),
+            self, "AgentRole", assumed_by=pod_identity_principal(cluster, CLOUDWATCH_AGENT_NAMESPACE,
+                                                                          [CLOUDWATCH_AGENT_SERVICE_ACCOUNT]),
             description="CloudWatch agent and Fluent Bit of the amazon-cloudwatch-observability add-on (Pod Identity)",
             managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name(CLOUDWATCH_AGENT_POLICY)])
         acknowledge(self.role, "CloudWatchAgentServerPolicy is the policy the CloudWatch Observability add-on's "

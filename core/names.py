@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 #: The FSx for Lustre file system's layout. Each directory is one data repository association:
 #: FSX_DATA_DIR imports the whole data bucket (shared datasets, read-only to every pod), FSX_WORKSPACES_DIR is
 #: linked both ways to the checkpoint bucket, and namespace <ns> owns FSX_WORKSPACES_DIR/<ns> ==
@@ -115,6 +117,17 @@ LABEL_INSTANCE_TYPE = "node.kubernetes.io/instance-type"
 #: Taint of the Slurm partitions' own nodes (value: the partition): only its slurmd pods (and node agents) tolerate
 #: it, so no other workload shares a node with a privileged slurmd.
 SLURM_PARTITION_TAINT = "slurm.schedmd.com/partition"
+
+
+def node_group_name(name: str, instance_type: str, capacity_type: str) -> str:
+    """The EKS name of a managed node group: its config ``name`` and a short digest of what EKS cannot change in place.
+
+    EKS replaces a node group whose instance types or capacity type change (they are create-only), and CloudFormation
+    creates the replacement before it deletes the old group: under one fixed name the two would collide and the
+    deploy fail. With the digest the replacement has a name of its own; any other change keeps the name.
+    """
+    digest = hashlib.sha256(f"{instance_type}/{capacity_type}".encode()).hexdigest()[:8]
+    return f"{name}-{digest}"
 
 
 def slurm_pool_name(partition: str) -> str:

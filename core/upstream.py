@@ -207,15 +207,25 @@ GUARD_RULES = Artifact(
         *(f"mappings/rule_set_{name}.json" for name in (
             "cis_aws_benchmark_level_1", "cis_aws_benchmark_level_2", "nist800_53rev5", "wa-Security-Pillar"))))
 
-ARTIFACTS: tuple[Artifact, ...] = (*CHARTS, *FILES, *CRDS, GUARD_RULES)
+#: Charts earlier releases of eks-training pinned, with the digests they pinned: a stack deployed by such a release
+#: runs them, and the check's change stage reads them beside today's to say what an upgrade does to their CRDs. A
+#: chart whose pin moves in :mod:`eks_training.core.versions` comes here with its digests.
+PREVIOUS_CHARTS: tuple[Artifact, ...] = (
+    _chart(HelmPin("cert-manager", versions.CERT_MANAGER.chart, "v1.19.1", "cert-manager"),
+           tree="5971012c6e76127594e94a3cd3e58105d86a0bc71e9b8a00a4153e43dbefc8b5"),
+)
+
+ARTIFACTS: tuple[Artifact, ...] = (*CHARTS, *PREVIOUS_CHARTS, *FILES, *CRDS, GUARD_RULES)
 BY_NAME = {a.name: a for a in ARTIFACTS}
 
 
 def chart_artifact(chart: str, version: str) -> Artifact | None:
-    """The lock entry of a chart as our CDK code names it (a repository name or an oci:// reference)."""
+    """The lock entry of a chart as our CDK code names it (a repository name or an oci:// reference): today's pin or
+    one an earlier release pinned (:data:`PREVIOUS_CHARTS`)."""
     name, bare = chart.rstrip("/").rsplit("/", 1)[-1], version.removeprefix("v")
     # A release may spell the version with or without the leading "v" its chart uses.
-    return next((a for a in CHARTS if a.chart == name and a.version.removeprefix("v") == bare), None)
+    return next((a for a in (*CHARTS, *PREVIOUS_CHARTS) if a.chart == name and a.version.removeprefix("v") == bare),
+                None)
 
 
 def file_artifact(path: str) -> Artifact:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from datetime import date
 from typing import Iterable
 
 # How CDK writes an unresolved value into a string ("${Token[Ref::12]}") and into a number (a reserved double).
@@ -260,16 +261,36 @@ def check_karpenter_capacity(capacity_types: object, capacity_reservation_ids: o
 
 
 def check_addon_versions(field: str, versions: object) -> dict[str, str]:
-    """Pins of the cluster's EKS add-ons: names from :data:`DEFAULT_ADDONS`, each ``latest`` or ``vX.Y.Z-eksbuild.N``."""
-    from eks_training.core.versions import DEFAULT_ADDONS
+    """Pins of the cluster's EKS add-ons: names from :data:`EKS_ADDON_VERSIONS`, each ``vX.Y.Z-eksbuild.N``.
+
+    "latest" is refused: it writes no version into the template, so the add-on stays on the build EKS picked when it
+    was created, and a Kubernetes upgrade leaves it behind.
+    """
+    from eks_training.core.versions import EKS_ADDON_VERSIONS
 
     if not isinstance(versions, dict):
         raise invalid(field, versions, "use a mapping of add-on names to versions")
     for name, version in versions.items():
-        if name not in DEFAULT_ADDONS:
-            raise invalid(f"{field} key", name, f"use add-ons of {', '.join(DEFAULT_ADDONS)}")
-        check_addon_version(f"{field}[{name!r}]", version, latest=True)
+        if name not in EKS_ADDON_VERSIONS:
+            raise invalid(f"{field} key", name, f"use add-ons of {', '.join(EKS_ADDON_VERSIONS)}")
+        if version == "latest":
+            raise invalid(f"{field}[{name!r}]", version, "a build vX.Y.Z-eksbuild.N (latest pins nothing, so a "
+                          "Kubernetes upgrade leaves the add-on behind), or leave the add-on out for the build "
+                          "eks-training records for the cluster's version")
+        check_addon_version(f"{field}[{name!r}]", version)
     return versions
+
+
+def check_kubernetes_version(field: str, version: object, today: date) -> str:
+    """A Kubernetes version we record (:data:`KUBERNETES_RELEASES`) that EKS still runs on ``today``."""
+    from eks_training.core.versions import KUBERNETES_RELEASES, creatable_versions, refusal
+
+    if not isinstance(version, str) or version not in KUBERNETES_RELEASES:
+        raise invalid(field, version, f"use one of {', '.join(creatable_versions(today))}")
+    reason = refusal(version, today)
+    if reason:
+        raise invalid(field, version, reason)
+    return version
 
 
 # A container image reference: [registry[:port]/]path/name, a tag, and optionally the digest of what the tag names.

@@ -9,15 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-#: Managed EKS add-ons installed on every cluster; the value is the default version ("latest" resolves
-#: to EKS's default for the cluster version at deploy time; pin "vX.Y.Z-eksbuild.N" in config to freeze).
-DEFAULT_ADDONS: dict[str, str] = {
-    "vpc-cni": "latest",
-    "coredns": "latest",
-    "kube-proxy": "latest",
-    "eks-pod-identity-agent": "latest",
-    "aws-ebs-csi-driver": "latest",
-}
+#: EKS charges per cluster-hour: $0.10 in standard support, $0.60 in extended support (the EKS pricing page; AWS's
+#: notices for clusters entering extended support quote the same $0.60).
+STANDARD_SUPPORT_USD_PER_HOUR = 0.10
+EXTENDED_SUPPORT_USD_PER_HOUR = 0.60
 
 
 @dataclass(frozen=True)
@@ -59,16 +54,32 @@ KUBERNETES_RELEASES: dict[str, KubernetesRelease] = {
 }
 
 
-def default_kubernetes_version(today: date) -> str:
-    """The newest version in EKS standard support on ``today`` by the recorded calendar; once every recorded one has
-    left it, the newest version whose dates are not recorded yet (it is newer than all of them)."""
-    by_status = {status: [v for v, r in KUBERNETES_RELEASES.items() if r.support_status(today) == status]
-                 for status in ("standard", "unrecorded")}
-    supported = by_status["standard"] or by_status["unrecorded"]
-    if not supported:
-        raise ValueError(f"no recorded Kubernetes version is in EKS standard support on {today}: "
-                         f"update KUBERNETES_RELEASES in eks_training.core.versions")
-    return max(supported, key=lambda v: tuple(map(int, v.split("."))))
+def minor(version: str) -> tuple[int, int]:
+    """``"1.36"`` as ``(1, 36)``, for ordering versions."""
+    major, _, rest = version.partition(".")
+    return int(major), int(rest)
+
+
+def creatable_versions(today: date) -> list[str]:
+    """The recorded versions EKS creates clusters of on ``today`` (released, extended support not over), oldest
+    first."""
+    return [v for v, r in KUBERNETES_RELEASES.items() if r.support_status(today) not in ("unreleased", "ended")]
+
+
+def refusal(version: str, today: date) -> str | None:
+    """Why no cluster of ``version`` can be deployed on ``today`` (and what to choose instead), or None.
+
+    A version never changes by the calendar alone: leaving standard support is a warning (:func:`support_warning`),
+    not a refusal. Only the end of extended support refuses it: EKS then creates no such cluster, and has upgraded
+    running ones to the next version by itself, so a template that still names it describes no cluster that exists.
+    """
+    release = KUBERNETES_RELEASES[version]
+    if release.support_status(today) != "ended":
+        return None
+    newer = [v for v in creatable_versions(today) if minor(v) > minor(version)]
+    instead = newer[0] if newer else "a newer version"
+    return (f"EKS ended extended support for Kubernetes {version} on {release.end_of_extended_support} and no longer "
+            f"creates it (running clusters were upgraded to {instead}): use {instead} or newer")
 
 
 def support_warning(version: str, today: date) -> str | None:
@@ -81,12 +92,98 @@ def support_warning(version: str, today: date) -> str | None:
         return (f"Kubernetes {version}: EKS's support dates for it are not recorded in this eks-training release; "
                 "check the EKS version calendar before relying on it")
     if status == "extended":
+        extra = (EXTENDED_SUPPORT_USD_PER_HOUR - STANDARD_SUPPORT_USD_PER_HOUR) * 24 * 365
         return (f"Kubernetes {version} left EKS standard support on {release.end_of_standard_support}: extended "
-                f"support is billed per cluster-hour until {release.end_of_extended_support}; plan an upgrade")
+                f"support costs {EXTENDED_SUPPORT_USD_PER_HOUR:.2f} USD per cluster-hour instead of "
+                f"{STANDARD_SUPPORT_USD_PER_HOUR:.2f} (about {extra:,.0f} USD a year more) until "
+                f"{release.end_of_extended_support}, when EKS upgrades the cluster itself; upgrade one minor version "
+                "at a time (README, Change a running platform)")
     if status == "ended":
         return (f"Kubernetes {version} left EKS extended support on {release.end_of_extended_support}: EKS upgrades "
                 "such clusters automatically; choose a newer version")
     return None
+
+
+# --- EKS add-on versions ------------------------------------------------------------------------------------------
+# Each add-on is pinned per Kubernetes minor version, so that an upgrade moves the add-ons with the control plane
+# (CloudFormation updates them after the cluster, which they reference) and the template says which build runs.
+# EKS publishes, per cluster version, the add-on versions it supports (`aws eks describe-addon-versions
+# --kubernetes-version 1.36`); the numbers below come from the places named beside them. Unpinned, an add-on stays
+# on the build EKS chose when it was created, whatever the cluster is upgraded to.
+
+#: The EKS user guide's tables "the latest version of the Amazon EKS add-on type for each Kubernetes version"
+#: (managing-kube-proxy, managing-coredns), as published for Kubernetes 1.30-1.35.
+_USER_GUIDE = "EKS user guide, add-on version table"
+#: What a Kubernetes 1.36 cluster created without AddonVersion resolved to (EKS's defaults for 1.36), us-west-2,
+#: 2026-09-16, recorded in a public deployment log.
+_DEFAULTS_136 = "EKS default for 1.36 (resolved 2026-09-16)"
+#: Add-ons whose builds are not tied to a Kubernetes minor version: EKS's tables list one VPC CNI build for every
+#: cluster version, and the same holds for the agents and CSI drivers below. Each of these builds was recorded
+#: running on a cluster: which one is named beside it.
+_ONE_BUILD = "one build for every minor version"
+
+
+@dataclass(frozen=True)
+class AddonPin:
+    """One EKS add-on build and where its number comes from."""
+
+    version: str
+    source: str
+
+
+def _same(version: str, source: str, minors: tuple[str, ...] = ("1.32", "1.33", "1.34", "1.35", "1.36")):
+    return {m: AddonPin(version, source) for m in minors}
+
+
+#: Add-on -> Kubernetes minor version -> the pinned build. 1.31 has no row: EKS no longer creates it
+#: (:func:`refusal`). An add-on absent for a version is left to EKS's default at creation (and says so in the check).
+EKS_ADDON_VERSIONS: dict[str, dict[str, AddonPin]] = {
+    "vpc-cni": _same("v1.22.4-eksbuild.3", f"{_DEFAULTS_136}, also recorded on 1.33; {_ONE_BUILD}"),
+    "kube-proxy": {
+        "1.32": AddonPin("v1.32.13-eksbuild.5", _USER_GUIDE),
+        "1.33": AddonPin("v1.33.10-eksbuild.2", _USER_GUIDE),
+        "1.34": AddonPin("v1.34.6-eksbuild.2", _USER_GUIDE),
+        "1.35": AddonPin("v1.35.3-eksbuild.2", _USER_GUIDE),
+        "1.36": AddonPin("v1.36.0-eksbuild.21", _DEFAULTS_136),
+    },
+    "coredns": {
+        "1.32": AddonPin("v1.11.4-eksbuild.33", _USER_GUIDE),
+        **{m: AddonPin("v1.13.2-eksbuild.4", _USER_GUIDE) for m in ("1.33", "1.34", "1.35")},
+        "1.36": AddonPin("v1.14.3-eksbuild.16", _DEFAULTS_136),
+    },
+    "eks-pod-identity-agent": _same("v1.3.10-eksbuild.3", f"{_DEFAULTS_136}; {_ONE_BUILD}"),
+    "aws-ebs-csi-driver": _same("v1.66.0-eksbuild.1", f"recorded running on a 1.33 cluster in 2026; {_ONE_BUILD}"),
+    #: v3.3.0-eksbuild.1: the newest EFS CSI build on 2026-07-15 (a public cluster repository's update to it).
+    "aws-efs-csi-driver": _same("v3.3.0-eksbuild.1", f"newest build on 2026-07-15; {_ONE_BUILD}"),
+    #: No FSx CSI build is recorded here: its EKS add-on has lagged new Kubernetes versions (1.33 was refused for a
+    #: time), so no build is assumed to serve them all. EKS picks its default at creation: pin one in
+    #: cluster.addon_versions (`aws eks describe-addon-versions --addon-name aws-fsx-csi-driver`).
+    "aws-fsx-csi-driver": {},
+}
+#: The AL2023 EKS AMI release Karpenter's nodes boot (an amazon-eks-ami tag): the newest AL2023 NVIDIA release for
+#: Kubernetes 1.36 on 2026-09-18 (AMI 1.36.3-20260911, recorded on a running 1.36 node). A release builds the AMIs of
+#: every version EKS supports on its date, so this one serves 1.32-1.36; Karpenter picks the cluster's version in it.
+#: Pinned, the nodes' AMI moves only when this does (Karpenter calls "latest" unfit for production: it drifts every
+#: node whenever AWS publishes an AMI).
+KARPENTER_AMI_RELEASE = "v20260911"
+
+
+def ami_release_date(release: str) -> date | None:
+    """The day an AMI release ``vYYYYMMDD`` was built (None for "latest" or another form)."""
+    if len(release) == 9 and release.startswith("v") and release[1:].isdigit():
+        return date(int(release[1:5]), int(release[5:7]), int(release[7:9]))
+    return None
+
+
+#: The EKS add-ons every TrainingCluster installs (the CSI drivers of FSx and EFS come with their storage).
+DEFAULT_ADDONS: tuple[str, ...] = ("vpc-cni", "coredns", "kube-proxy", "eks-pod-identity-agent", "aws-ebs-csi-driver")
+
+
+def addon_version(name: str, kubernetes_version: str) -> str | None:
+    """The pinned build of EKS add-on ``name`` for clusters of ``kubernetes_version``; None where none is recorded
+    (EKS then picks its default when the add-on is created, and an upgrade leaves it there)."""
+    pin = EKS_ADDON_VERSIONS.get(name, {}).get(kubernetes_version)
+    return pin.version if pin else None
 
 
 @dataclass(frozen=True)

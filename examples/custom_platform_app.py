@@ -41,7 +41,9 @@ class SmallTrainingPlatform(cdk.Stack):
         network = TrainingNetwork(self, "Network", availability_zones=ZONES, training_az=TRAINING_ZONE,
                                   cidr="10.20.0.0/16", training_ips=500, nat_gateways=1)
         # People get in through the access entry of a role of the deploy account (it must exist before the deploy).
-        cluster = TrainingCluster(self, "Cluster", vpc=network.vpc, cluster_name="small-training", system_min_size=2, system_desired_size=2,
+        # The Kubernetes version is always named: it changes only when this line does (one minor version a deploy).
+        cluster = TrainingCluster(self, "Cluster", vpc=network.vpc, version="1.36", cluster_name="small-training",
+                                  system_min_size=2, system_desired_size=2,
                                   system_max_size=3, training_subnet=network.training_subnet,
                                   efa_security_group=network.efa_security_group,
                                   admin_role_arns=["arn:aws:iam::${AWS::AccountId}:role/small-training-admin"])

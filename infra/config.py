@@ -20,15 +20,16 @@ from pydantic import (BaseModel, ConfigDict, Field, Strict, ValidationError, Val
                       model_validator)
 
 from eks_training.core.fsx import DATA_IMPORT_EVENTS, WORKSPACE_EXPORT_EVENTS, WORKSPACE_IMPORT_EVENTS
-from eks_training.core.names import FSX_DATA_DIR, FSX_WORKSPACES_DIR, PLATFORM_NAMESPACES, slurm_pool_name
+from eks_training.core.names import (FSX_DATA_DIR, FSX_WORKSPACES_DIR, PLATFORM_NAMESPACES, node_group_name,
+                                     slurm_pool_name)
 from eks_training.core.subnets import (AWS_RESERVED_IPS, DEFAULT_POD_IPS_PER_NODE, HEADROOM, most_training_ips,
                                        training_ips_needed, training_prefix_fits, training_subnet_prefix)
-from eks_training.core.versions import KUBERNETES_RELEASES, default_kubernetes_version
+from eks_training.core.versions import KARPENTER_AMI_RELEASE, KUBERNETES_RELEASES, ami_release_date, creatable_versions
 from eks_training.core.catalog import INSTANCE_TYPES, check_accelerator, check_efa, instance_facts, node_capacity
 from eks_training.core.validation import (
     ENDPOINT_ACCESS, IDLE_MINUTES, LOG_RETENTION_DAYS, NODE_GROUP_CAPACITY_TYPES, InvalidValue, check_addon_version,
     check_addon_versions, check_bucket_name, check_capacity_reservation, check_endpoint_access, check_job_reference,
-    check_metrics_namespace, check_karpenter_capacity, check_node_group_sizes, check_oidc_sign_in, check_pinned_image,
+    check_kubernetes_version, check_metrics_namespace, check_karpenter_capacity, check_node_group_sizes, check_oidc_sign_in, check_pinned_image,
     check_region, check_role_arn, check_vpc_cidr, check_zones, invalid, DEPLOY_ACCOUNT,
 )
 
@@ -46,7 +47,8 @@ class KueueFlavorSource:
     of them the source can ever hold."""
 
     name: str
-    #: The node group's or Karpenter pool's name (its nodes' `eks-training/pool` label); "system" for the system nodes.
+    #: The node group's EKS name or the Karpenter pool's name (what its nodes' source label says: Kueue's
+    #: SOURCE_LABEL); "system" for the system nodes.
     source: str
     kind: str  # "node group" | "Karpenter pool" | "system"
     instance_type: str
@@ -96,6 +98,7 @@ _INSTANCE_TYPE = r"^[a-z][a-z0-9-]*\.[a-z0-9]+$"
 _FILE_SYSTEM_PATH = r"^/[A-Za-z0-9._/-]*$"
 _S3_PREFIX = r"^[A-Za-z0-9!_.*'()/-]*$"
 _ACCOUNT = r"^\d{12}$"
+_AMI_RELEASE = r"^(latest|v\d{8})$"
 #: What each pattern allows, in words: pattern errors name this instead of the regular expression.
 _PATTERN_HELP = {
     _DNS_LABEL.pattern: "use lowercase letters, digits and '-', starting with a letter (e.g. gpu-h100)",
@@ -103,6 +106,7 @@ _PATTERN_HELP = {
     _FILE_SYSTEM_PATH: "use an absolute path of letters, digits and . _ / - (e.g. /data)",
     _S3_PREFIX: "use an S3 key prefix of letters, digits and ! _ . * ' ( ) / -",
     _ACCOUNT: "use the 12-digit AWS account id",
+    _AMI_RELEASE: "use an AL2023 EKS AMI release such as v20260911 (an amazon-eks-ami tag), or latest",
 }
 
 Name = Annotated[str, Field(pattern=_DNS_LABEL.pattern, max_length=40)]
@@ -113,6 +117,26 @@ PositiveInt = Annotated[int, Field(ge=1)]
 NonNegativeInt = Annotated[int, Field(ge=0)]
 
 
+class EgressConfig(_Model):
+    """A destination outside the VPC that every workload pod may reach (NetworkPolicy takes networks, not names)."""
+
+    name: Name
+    #: An IPv4 network, e.g. 203.0.113.0/24 (a package mirror, a model hub's addresses).
+    cidr: str
+    ports: tuple[Annotated[int, Field(ge=1, le=65535)], ...] = Field(default=(443,), min_length=1)
+
+    @field_validator("cidr")
+    @classmethod
+    def _cidr(cls, value: str) -> str:
+        try:
+            network = ipaddress.ip_network(value, strict=True)
+        except ValueError:
+            network = None
+        if network is None or network.version != 4:
+            raise invalid("cidr", value, "use an IPv4 network such as 203.0.113.0/24 (host bits zero)")
+        return value
+
+
 class NetworkConfig(_Model):
     """The VPC: its CIDR, NAT gateways and VPC endpoints, or an existing VPC by ids."""
 
@@ -121,11 +145,28 @@ class NetworkConfig(_Model):
     training_subnet_prefix: Annotated[int, Field(ge=16, le=28)] | None = None
     nat_gateways: Annotated[int, Field(ge=1, le=3)] = 1
     vpc_endpoints: Bool = True
+    #: Workload pods (training namespaces, Slurm, notebooks) send HTTPS only to the VPC's endpoints (S3, ECR, STS,
+    #: CloudWatch Logs, EC2) and the Kubernetes API, never to the internet. Needs vpc_endpoints; false: HTTPS to any
+    #: address (through the NAT gateways).
+    restrict_egress: Bool = True
+    #: More destinations every workload pod may reach beyond the VPC (a package mirror...), by network and ports.
+    egress_allowed: tuple[EgressConfig, ...] = ()
 
     @field_validator("cidr")
     @classmethod
     def _cidr(cls, value: str) -> str:
         return check_vpc_cidr("cidr", value)  # the TrainingNetwork construct's check
+
+    @model_validator(mode="after")
+    def _egress(self) -> "NetworkConfig":
+        if self.restrict_egress and not self.vpc_endpoints:
+            raise invalid("restrict_egress", True, "false with vpc_endpoints: false (pods would reach neither S3 nor ECR "
+                          "nor STS: they are inside the VPC only through its endpoints), or turn vpc_endpoints on")
+        names = [e.name for e in self.egress_allowed]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise invalid("egress_allowed names", dupes, "give each destination a unique name")
+        return self
 
 
 class ClusterConfig(_Model):
@@ -141,8 +182,16 @@ class ClusterConfig(_Model):
     #: Keep the identity that deploys the stack a cluster admin (EKS's bootstrap default). Off: admins are
     #: admin_role_arns only. Turn it on only for a cluster deployed with it on: changing it replaces the cluster.
     bootstrap_creator_admin: Bool = False
-    #: EKS add-on versions: "latest" resolves at deploy time, or a pinned "vX.Y.Z-eksbuild.N".
+    #: EKS add-on builds ("vX.Y.Z-eksbuild.N") in place of the ones eks-training records for kubernetes_version
+    #: (core/versions.py). An override stays when kubernetes_version changes: remove it when you upgrade.
     addon_versions: dict[str, str] = Field(default_factory=dict)
+    #: A way into the private API endpoint (an EC2 Instance Connect Endpoint and a forwarding instance without IAM
+    #: role; README "Reach a private cluster"). None: with a private endpoint only.
+    api_tunnel: Bool | None = None
+
+    @property
+    def has_api_tunnel(self) -> bool:
+        return self.endpoint_access == "private" if self.api_tunnel is None else self.api_tunnel
 
     @field_validator("public_access_cidrs")
     @classmethod
@@ -227,12 +276,22 @@ class NodeGroupConfig(_Model):
     capacity_reservation_id: str | None = None
     efa: Bool = True
     root_volume: RootVolumeConfig = RootVolumeConfig()
+    #: The group's name in EKS. Default: `name` and a digest of instance_type and capacity_type, so that changing
+    #: either creates the new group beside the old one before the old one is deleted (under one name they would
+    #: collide). Set it to `name` to keep a group deployed by an eks-training release before that under its name; a
+    #: type change then collides with it, so remove this setting in the same change.
+    nodegroup_name: Name | None = None
 
     @field_validator("instance_type")
     @classmethod
     def _known_type(cls, value: str) -> str:
         instance_facts(value)
         return value
+
+    @property
+    def eks_name(self) -> str:
+        """The node group's name in EKS (what ``eks.amazonaws.com/nodegroup`` on its nodes says)."""
+        return self.nodegroup_name or node_group_name(self.name, self.instance_type, self.capacity_type)
 
     @model_validator(mode="after")
     def _consistent(self) -> "NodeGroupConfig":
@@ -285,6 +344,10 @@ class CapacityConfig(_Model):
     gpu_node_groups: tuple[NodeGroupConfig, ...] = ()
     trainium_node_groups: tuple[NodeGroupConfig, ...] = ()
     karpenter_pools: tuple[KarpenterPoolConfig, ...] = ()
+    #: The AL2023 EKS AMI release (amazon-eks-ami tag vYYYYMMDD) Karpenter's nodes boot, in the cluster's Kubernetes
+    #: version. Their AMI moves only when this does: raising it drifts the pools' idle nodes (busy ones keep theirs).
+    #: "latest" follows every AMI AWS publishes. It must be a release made since EKS offered kubernetes_version.
+    karpenter_ami_release: Annotated[str, Field(pattern=_AMI_RELEASE)] = KARPENTER_AMI_RELEASE
 
     @model_validator(mode="after")
     def _kinds(self) -> "CapacityConfig":
@@ -528,6 +591,10 @@ class ServicesConfig(_Model):
     #: from the newest complete checkpoint.
     job_max_restarts: Annotated[int, Field(ge=0, le=100)] = 3
     slurm_partitions: tuple[SlurmPartitionConfig, ...] = ()
+    #: Secret of the slurm namespace (key `sssd.conf`) with your directory's SSSD configuration (LDAP, AD, FreeIPA):
+    #: who may log in to Slurm over SSH, their uids and SSH public keys. Create it before people log in; None: the
+    #: login pods know no user (nobody logs in; root never does).
+    slurm_sssd_conf_secret: Name | None = None
     ray_worker_instance_type: str | None = None
     ray_max_workers: NonNegativeInt = 4
 
@@ -619,10 +686,10 @@ class PlatformConfig(_Model):
     #: At least two (EKS needs two), one of them training_az.
     availability_zones: tuple[str, ...] = Field(max_length=6)
     training_az: str
-    #: Default: the newest version in EKS standard support on the day of synth (see ``default_kubernetes_version``).
-    kubernetes_version: Literal["1.31", "1.32", "1.33", "1.34", "1.35", "1.36"] = Field(
-        default_factory=lambda: default_kubernetes_version(date.today()),
-        json_schema_extra={"computed_default": "newest in EKS standard support on the day of synth"})
+    #: The Kubernetes minor version the cluster runs, quoted ("1.36"). It changes only when you change it,
+    #: one minor version per deploy (the control plane, then add-ons, then node groups follow); past EKS standard
+    #: support it is a synth warning with the price of extended support, after extended support it is refused.
+    kubernetes_version: str
     network: NetworkConfig = NetworkConfig()
     cluster: ClusterConfig = ClusterConfig()
     system_nodes: SystemNodesConfig = SystemNodesConfig()
@@ -635,10 +702,37 @@ class PlatformConfig(_Model):
     gitops: GitOpsConfig = GitOpsConfig()
     tags: dict[str, str] = Field(default_factory=dict)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _version_named(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "kubernetes_version" not in data:
+            # No default: one that followed the calendar would upgrade the control plane on a later deploy unasked.
+            raise invalid("kubernetes_version", None, f"name the version the cluster runs, quoted, e.g. "
+                          f"\"{creatable_versions(date.today())[-1]}\" (eks-training never picks one by date)")
+        return data
+
+    @field_validator("kubernetes_version", mode="before")
+    @classmethod
+    def _kubernetes_version(cls, value: object) -> str:
+        if isinstance(value, float):  # YAML reads 1.36 unquoted as a number (and 1.30 as 1.3)
+            raise invalid("kubernetes_version", value, f"quote it: \"{value:.2f}\" (one of "
+                          f"{', '.join(creatable_versions(date.today()))})")
+        return check_kubernetes_version("kubernetes_version", value, date.today())
+
     @field_validator("region")
     @classmethod
     def _region(cls, value: str) -> str:
         return check_region("region", value)
+
+    @model_validator(mode="after")
+    def _ami_release_has_the_version(self) -> "PlatformConfig":
+        built, since = ami_release_date(self.capacity.karpenter_ami_release), \
+            KUBERNETES_RELEASES[self.kubernetes_version].on_eks_since
+        if built is not None and since is not None and built < since:
+            raise invalid("capacity.karpenter_ami_release", self.capacity.karpenter_ami_release,
+                          f"a release made since {since}, when EKS began offering Kubernetes {self.kubernetes_version} "
+                          "(an older one holds no AMI of it, and Karpenter would launch no node)")
+        return self
 
     @field_validator("tags")
     @classmethod
@@ -779,7 +873,7 @@ class PlatformConfig(_Model):
         flavors = []
         for group in self.accelerated_node_groups:
             facts = INSTANCE_TYPES[group.instance_type]
-            flavors.append(KueueFlavorSource(group.name, group.name, "node group", group.instance_type, group.max_size,
+            flavors.append(KueueFlavorSource(group.name, group.eks_name, "node group", group.instance_type, group.max_size,
                                              group.max_size * facts.accelerators, facts.network_layers))
         for pool in self.capacity.karpenter_pools:
             for instance_type in pool.instance_types:

@@ -6,10 +6,11 @@ network -> cluster -> node capacity -> storage -> cluster services. Each step is
 
 from __future__ import annotations
 
-from aws_cdk import Acknowledgment, CfnOutput, Environment, RemovalPolicy, Stack, Tags, Validations
+from aws_cdk import Acknowledgment, CfnOutput, Environment, Fn, RemovalPolicy, Stack, Tags, Validations
 from constructs import Construct
 
 
+from eks_training.constructs.api_tunnel import ApiTunnel
 from eks_training.constructs.buckets import TrainingBuckets
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.constructs.observability import retention_from_days
@@ -19,6 +20,7 @@ from eks_training.constructs.node_groups import AcceleratedNodeGroup
 from eks_training.constructs.training_images import TrainingImages
 from eks_training.constructs.storage import DataRepositoryAssociation, LustreStorage, ModelStore, lustre_nid_range
 from eks_training.core.names import SLURM_NAMESPACE, SLURM_PARTITION_TAINT, slurm_pool_name
+from eks_training.core.validation import DEPLOY_ACCOUNT
 from eks_training.infra.addons.karpenter import Karpenter
 from eks_training.infra.cluster_services import ClusterServices
 from eks_training.infra.config import PlatformConfig
@@ -75,6 +77,17 @@ class TrainingPlatformStack(Stack):
             network_policy=config.services.network_policies, vpc_cidr=config.network.cidr,
             bootstrap_creator_admin=config.cluster.bootstrap_creator_admin,
             control_plane_log_retention=retention_from_days(config.observability.log_retention_days))
+        if config.cluster.has_api_tunnel:
+            self.api_tunnel = ApiTunnel(self, "ApiTunnel", vpc=self.network.vpc,
+                                        api_security_group=self.cluster.control_plane_security_group)
+            for name, value, what in (
+                    ("ApiTunnelInstanceId", self.api_tunnel.instance.ref, "the API tunnel's instance (README: Reach a "
+                     "private cluster)"),
+                    ("ApiTunnelEndpointId", self.api_tunnel.endpoint.attr_id, "the EC2 Instance Connect Endpoint of the "
+                     "API tunnel"),
+                    ("ApiTunnelOperatorPolicyArn", self.api_tunnel.operator_policy.managed_policy_arn, "attach to the "
+                     "roles that may open the API tunnel")):
+                CfnOutput(self, name, value=value, description=what)
         # One cdk8s app holds every chart this stack applies to the cluster (the add-ons make theirs there too).
         self.k8s = self.cluster.k8s_app
         self._add_node_groups()
@@ -133,7 +146,11 @@ class TrainingPlatformStack(Stack):
         self.buckets = TrainingBuckets(
             self, "Buckets", data_bucket_name=storage.buckets.data_bucket_name,
             checkpoint_bucket_name=storage.buckets.checkpoint_bucket_name, retain=storage.buckets.retain,
-            noncurrent_checkpoint_expiry_days=storage.buckets.noncurrent_checkpoint_days)
+            noncurrent_checkpoint_expiry_days=storage.buckets.noncurrent_checkpoint_days,
+            # Data only through the VPC's S3 endpoints, where it has them; the admins also from their own machines.
+            vpc_only=self.network.vpc if config.network.vpc_endpoints else None,
+            unrestricted_principal_arns=[Fn.sub(arn) if DEPLOY_ACCOUNT in arn else arn
+                                         for arn in config.cluster.admin_role_arns] if config.network.vpc_endpoints else ())
         peers = [self.cluster.cluster.cluster_security_group, self.network.efa_security_group]
         # The tag the scratch StorageClass puts on the file systems the FSx CSI driver creates: its role may touch
         # those and no other file system of the account.
@@ -172,7 +189,7 @@ class TrainingPlatformStack(Stack):
                                                   service_accounts=[service_account])
             if name == "aws-fsx-csi-driver":
                 self.lustre.grant_csi_driver(role, owner_tag=self.scratch_owner_tag)
-            addons.append(self.cluster.add_addon(name, "latest", pod_identity_associations=[
+            addons.append(self.cluster.add_addon(name, pod_identity_associations=[
                 {"roleArn": role.role_arn, "serviceAccount": service_account}]))
 
         # One identity per workload namespace: it reads the data bucket and reads/writes checkpoints under
@@ -233,7 +250,7 @@ class TrainingPlatformStack(Stack):
                     accelerator=accelerator, subnet=self.network.training_subnet, node_role=self.cluster.node_role,
                     efa_security_group=self.network.efa_security_group, efa=group.efa, min_size=group.min_size,
                     desired_size=group.desired_size, max_size=group.max_size, capacity_type=group.capacity_type,
-                    capacity_reservation_id=group.capacity_reservation_id, nodegroup_name=group.name,
+                    capacity_reservation_id=group.capacity_reservation_id, nodegroup_name=group.eks_name,
                     root_volume_gib=group.root_volume.size_gib, root_volume_iops=group.root_volume.iops,
                     root_volume_throughput=group.root_volume.throughput_mibps)
 
@@ -262,7 +279,8 @@ class TrainingPlatformStack(Stack):
                 taints=(NodeTaint(SLURM_PARTITION_TAINT, value=partition.name),)))
         # Node repair reads the node monitoring agent's conditions: on with the observability add-on.
         self.karpenter = Karpenter(self, "Karpenter", cluster=self.cluster, cluster_name=cluster_name, pools=pools,
-                                   node_repair=config.observability.enabled)
+                                   node_repair=config.observability.enabled,
+                                   ami_version=config.capacity.karpenter_ami_release)
         self.node_pools = self.karpenter.pools_manifest
 
     @property

@@ -115,7 +115,7 @@ def other_app():
     stack = cdk.Stack(app, "Other", env=cdk.Environment(region="eu-west-1"))
     net = TrainingNetwork(stack, "Net", availability_zones=["eu-west-1a", "eu-west-1b"], training_az="eu-west-1a",
                           vpc_endpoints=False)
-    cluster = TrainingCluster(stack, "Cluster", vpc=net.vpc, system_min_size=1, system_desired_size=1)
+    cluster = TrainingCluster(stack, "Cluster", vpc=net.vpc, version="1.36", system_min_size=1, system_desired_size=1)
     made = {
         "cert": CertManager(stack, "CertManager", cluster=cluster),
         "volcano": Volcano(stack, "Volcano", cluster=cluster, queues=[VolcanoQueue(name="team-a", weight=3)],

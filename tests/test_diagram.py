@@ -1,17 +1,20 @@
-"""The architecture diagram: a real PNG of reasonable size, and the command line's one-line errors."""
+"""The architecture diagram: a real PNG of reasonable size, the committed one true to what prod synthesizes, and the
+command line's one-line errors."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import struct
 from pathlib import Path
 
 import pytest
 
-from eks_training.infra.tools.diagram import main, render, subnets
+from eks_training.infra.tools.diagram import draw, facts, main, render, subnets
 from support.synth import Synthesized
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
@@ -30,6 +33,17 @@ def test_prod_diagram_is_a_png(prod: Synthesized, tmp_path: Path, capsys: pytest
     assert len(data) > 20_000
     width, height = _png_size(data)
     assert 1200 <= width <= 4000 and 700 <= height <= 4000
+    # What it drew is written beside it.
+    assert json.loads(out.with_suffix(".json").read_text()) == facts(prod.templates, prod.config)
+
+
+def test_the_committed_diagram_shows_what_prod_synthesizes_today(prod: Synthesized) -> None:
+    committed = json.loads((DOCS / "architecture-prod.json").read_text())
+    assert committed == facts(prod.templates, prod.config), (
+        "docs/architecture-prod.png is stale: run make diagram ENV=prod and commit both files")
+    assert committed["kubernetes_version"] == prod.config.kubernetes_version
+    # The committed picture is the drawing of those facts (its size follows from them).
+    assert _png_size((DOCS / "architecture-prod.png").read_bytes()) == draw(committed).size
 
 
 def test_diagram_draws_every_subnet_of_the_template(prod: Synthesized) -> None:

@@ -116,7 +116,17 @@ RESOURCE_SKIPS: dict[tuple[str, str], str] = {
     **{("SECURITY_GROUP_EGRESS_PORT_RANGE_RULE", f"AWS::EC2::SecurityGroup.{group}*"):
        "CDK's placeholder egress rule of a group that sends nothing (ICMP type 252, code 86: FromPort and ToPort hold "
        "the ICMP type and code, not a port range); the group's real rules are separate resources or none"
-       for group in ("Network*EndpointSecurityGroup", "ModelsSecurityGroup", "NetworkEfaSecurityGroup")},
+       for group in ("Network*EndpointSecurityGroup", "ModelsSecurityGroup", "NetworkEfaSecurityGroup",
+                     "ApiTunnelEndpointSecurityGroup", "ApiTunnelInstanceSecurityGroup")},
+    ("EC2_INSTANCE_PROFILE_ATTACHED", "AWS::EC2::Instance.ApiTunnelInstance*"):
+        "the API tunnel's instance holds no AWS identity on purpose: it only forwards an operator's SSH session to "
+        "the API endpoint, and a role there would be held by everyone who may open the tunnel (tests/test_tenancy.py)",
+    ("IAM_POLICYDOCUMENT_NO_WILDCARD_RESOURCE", "AWS::IAM::Policy.ClusterVpcCniRoleDefaultPolicy*"):
+        "the VPC CNI's documented scope-down: EC2's describe calls take no resource ARN; every write names "
+        "network-interface, subnet, security-group or instance ARNs held to this VPC or cluster by condition",
+    ("IAM_POLICYDOCUMENT_NO_WILDCARD_RESOURCE", "AWS::IAM::ManagedPolicy.ApiTunnelOperatorPolicy*"):
+        "ec2:DescribeInstances and ec2:DescribeInstanceConnectEndpoints take no resource ARN (the CLI looks the "
+        "tunnel up); opening it names exactly the endpoint and the instance",
     ("SECURITY_GROUP_EGRESS_PORT_RANGE_RULE", "AWS::EC2::SecurityGroup.ClusterControlPlaneSecurityGroup*"):
         "the control plane calls the kubelet, the admission webhooks and pods (port-forward, proxy) on whatever port "
         "their charts pick, so TCP goes to every port, but of the VPC's range only (not the internet)",

@@ -50,7 +50,9 @@ def test_prods_flavors_and_quotas():
     assert flavors["p5-nodes"].topology is not None and flavors["gpu-h100"].topology is None
     assert flavors["gpu-h100"].node_labels == {"karpenter.sh/nodepool": "gpu-h100",
                                                "node.kubernetes.io/instance-type": "p5.48xlarge"}
-    assert flavors["p5-nodes"].node_labels == {"eks.amazonaws.com/nodegroup": "p5-nodes",
+    # The group's EKS name, which EKS writes on its nodes (its config name and a digest of its instance type).
+    p5_nodes = next(g for g in PROD.accelerated_node_groups if g.name == "p5-nodes")
+    assert flavors["p5-nodes"].node_labels == {"eks.amazonaws.com/nodegroup": p5_nodes.eks_name,
                                                "node.kubernetes.io/instance-type": "p5.48xlarge"}
     assert flavors["trn1"].node_taints == ({"key": "aws.amazon.com/neuron", "value": "true", "effect": "NoSchedule"},)
     assert flavors["system"].node_labels == {"eks-training/role": "system"} and not flavors["system"].node_taints

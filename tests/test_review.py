@@ -119,10 +119,10 @@ def test_fsx_is_listed_and_priced_per_gb_month(dev: Synthesized) -> None:
 def test_summary_lists_capacity_and_operators(prod: Synthesized, tmp_path: Path) -> None:
     _, summary = _review(prod, tmp_path)
     groups = {r["name"]: r for r in summary["capacity"] if r["kind"] == "node group"}
-    for group in prod.config.accelerated_node_groups:
-        assert groups[group.name]["instance_types"] == [group.instance_type]
-        assert groups[group.name]["max_accelerators"] == group.max_size * INSTANCE_TYPES[group.instance_type].accelerators
-        assert groups[group.name]["efa"] == group.efa
+    for group in prod.config.accelerated_node_groups:  # under their EKS names
+        assert groups[group.eks_name]["instance_types"] == [group.instance_type]
+        assert groups[group.eks_name]["max_accelerators"] == group.max_size * INSTANCE_TYPES[group.instance_type].accelerators
+        assert groups[group.eks_name]["efa"] == group.efa
     assert {o["release"]: o["version"] for o in summary["operators"]} == {
         name: r.get("Version") for name, r in prod.helm_releases.items()}
     assert summary["stacks"] == [prod.stack_name]

@@ -184,8 +184,13 @@ def ec2_node_class(
     """The `karpenter.k8s.aws/v1` EC2NodeClass for `pool`.
 
     `ami_version` pins the AL2023 EKS AMI release (e.g. "v20260801"); "latest" follows new releases, which only
-    reach nodes as they are replaced, since the pool's budgets block drift. `imds_hop_limit` 1 keeps pods away from
-    the node's IMDS credentials (Karpenter's default); 2 is for pods that must reach IMDS themselves.
+    reach nodes as they are replaced, since the pool's budgets block drift. Either way the alias names no Kubernetes
+    version: Karpenter reads the cluster's and resolves the SSM parameter of that version's AMI
+    (``/aws/service/eks/optimized-ami/<version>/amazon-linux-2023/<arch>/<variant>/...``), so after a control plane
+    upgrade new nodes come up on the new version, and busy ones keep theirs until they are empty (the drift budget
+    is zero); the kubelet may be three minor versions behind the API server. A pinned release must exist for every
+    version the cluster is upgraded to. `imds_hop_limit` 1 keeps pods away from the node's IMDS credentials
+    (Karpenter's default); 2 is for pods that must reach IMDS themselves.
     """
     _check_cluster_inputs(cluster_name, node_role_name, ami_version, imds_hop_limit)
     subnet_tags = {DISCOVERY_TAG: cluster_name, **(dict([EFA_SUBNET_TAG]) if pool.efa else {})}

@@ -42,7 +42,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from datetime import date
 
 import cdk8s
 import cdk8s_plus_28 as kplus
@@ -52,7 +51,7 @@ import jsii
 from eks_training.core.validation import invalid
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
 from eks_training.core import upstream
-from eks_training.core.versions import KUBECTL_IMAGES, MPI_OPERATOR_VERSION, default_kubernetes_version  # the pin table
+from eks_training.core.versions import KUBECTL_IMAGES, MPI_OPERATOR_VERSION  # the pin table
 from eks_training.workloads.labels import common_labels
 from eks_training.workloads.namespaces import PodSecurity, api_objects_of
 from eks_training.workloads.network_policies import (HTTPS_PORT, OperatorNamespacePolicy, Port, add_operator_policies,
@@ -203,8 +202,7 @@ class MpiOperatorInstallChart(cdk8s.Chart):
     While the Job runs, ``escalate``/``bind`` on the operator's role names would let a thief of its token write
     any rights into those roles and bind them: the window is the Job's run, in a namespace where nothing else runs.
 
-    * ``kubernetes_version``: the cluster's, which picks the installer image (default: the newest version in EKS
-      standard support today, as the cluster's own default).
+    * ``kubernetes_version``: the cluster's, which picks the installer image (required unless ``image`` is given).
     * ``image``: another image with kubectl, curl and sha256sum (default: :func:`installer_image` of
       ``kubernetes_version``).
     """
@@ -213,7 +211,10 @@ class MpiOperatorInstallChart(cdk8s.Chart):
                  sha256: str = MPI_OPERATOR_SHA256, kubernetes_version: str | None = None,
                  image: str | None = None) -> None:
         super().__init__(scope, id)
-        image = image or installer_image(kubernetes_version or default_kubernetes_version(date.today()))
+        if image is None and kubernetes_version is None:
+            raise invalid("kubernetes_version", None, "the cluster's Kubernetes version (it picks the installer's "
+                                                      "kubectl), or an image")
+        image = image or installer_image(kubernetes_version)
         if not re.fullmatch(r"v\d+\.\d+\.\d+", version):
             raise invalid("version", version, "use a release tag such as v0.8.0")
         if not re.fullmatch(r"[0-9a-f]{64}", sha256):

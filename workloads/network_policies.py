@@ -7,14 +7,17 @@ that selects the pod allows it), so each allowance is its own small, named polic
 What every workload pod may do:
 
 * DNS to kube-dns in kube-system (UDP and TCP 53).
-* HTTPS (TCP 443) to any address. Decision: 0.0.0.0/0:443, not the VPC CIDR. The API server is reached through
-  the ``kubernetes`` Service, whose ClusterIP (172.20.0.1 by default) is outside the VPC CIDR, and whether the
-  enforcer sees that address or the endpoint's after DNAT depends on the implementation; a public or
-  public-and-private endpoint has public addresses; S3 through its gateway endpoint (checkpoints, data) and ECR's
-  layer downloads resolve to S3's public ranges. NetworkPolicy has no DNS names nor AWS prefix lists, so a
-  narrower rule would break the API or S3. What leaves the VPC is limited by the VPC (endpoints, NAT), and what
-  a pod can do there by its IAM role (Pod Identity: data read, checkpoints read/write); plain HTTP and every
-  other port out stays closed.
+* HTTPS (TCP 443) to the VPC and to the ``kubernetes`` Service's address only (:class:`WorkloadEgress`, restricted,
+  the default): in the VPC are its interface endpoints (S3, whose private DNS answers for every resolver of the VPC;
+  ECR's API and registry, STS, CloudWatch Logs, EC2) and the API server's private endpoint; the Service address
+  (172.20.0.1 in a VPC of 10.0.0.0/8, else 10.100.0.1) is outside the VPC CIDR, and whether the enforcer sees it or
+  the endpoint's address after DNAT depends on the implementation, so both are open. Nothing else leaves the
+  cluster from a workload pod: not the internet, whatever the NAT gateways would carry, but the destinations the
+  user lists (``network.egress_allowed``, CIDR and ports; NetworkPolicy takes no DNS names) and, in ``jupyterhub``,
+  the hub's HTTPS to the sign-in provider (its token and user-info endpoints). Unrestricted
+  (``WorkloadEgress(restricted=False)``, an environment without VPC endpoints): HTTPS to any address. What a pod
+  may do through the endpoints is then bounded by their endpoint policies and the buckets' policies
+  (constructs.network, constructs.buckets).
 * The EKS Pod Identity agent (169.254.170.23, TCP 80): the node-local endpoint through which the SDKs get the
   pod's credentials. The instance metadata service (169.254.169.254) stays closed: pods must not use the node role.
 * FSx for Lustre (TCP 988 and 1018-1023) and EFS (TCP 2049) in the VPC CIDR. The CSI drivers mount both from the
@@ -47,7 +50,12 @@ EFA traffic (NCCL over libfabric/SRD) is not IP: it bypasses the pod network and
 the EFA security group (all traffic to and from itself) is what bounds it.
 
 NetworkPolicies are enforced only when the VPC CNI's network policy agent is on (``enableNetworkPolicy: "true"``
-in the ``vpc-cni`` add-on's configuration); without it these objects are inert.
+in the ``vpc-cni`` add-on's configuration); without it these objects are inert. The cluster runs it in strict mode
+(``NETWORK_POLICY_ENFORCING_MODE=strict``): a new pod starts denied everything until its policies are programmed,
+where standard mode lets it through until then; and a pod no policy selects stays denied, CoreDNS's too. So the
+namespaces whose pods the platform does not own (``kube-system``, the CloudWatch add-on's) get one policy that
+allows all, before their pods start (``TrainingCluster.open_namespace``): they stay as open as they were, and every
+namespace the platform makes stays default deny.
 
 Every policy is a cdk8s-plus-28 ``kplus.NetworkPolicy`` built from its peers and ports API
 (:func:`network_policy`, :func:`pods_peer`, :func:`allow_dns`, :func:`allow_egress_to_cidr`). What plus writes
@@ -181,17 +189,21 @@ class NamespacePolicy:
     same_namespace_all: bool = True
     in_namespace: Sequence[InNamespaceAllowance] = ()
     cross_namespace: Sequence[CrossNamespaceIngress] = ()
+    #: Egress of some of the namespace's pods beyond what every workload pod may reach (the hub's sign-in provider).
+    egress: Sequence["EgressAllowance"] = ()
 
     def __post_init__(self) -> None:
         check_dns_label("namespace", self.namespace)
         where = f"namespace {self.namespace!r}"
         if not isinstance(self.same_namespace_all, bool):
             raise invalid(f"{where} same_namespace_all", self.same_namespace_all, "use True or False")
-        for field_name, kind in (("in_namespace", InNamespaceAllowance), ("cross_namespace", CrossNamespaceIngress)):
+        for field_name, kind in (("in_namespace", InNamespaceAllowance), ("cross_namespace", CrossNamespaceIngress),
+                                 ("egress", EgressAllowance)):
             value = getattr(self, field_name)
             if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not all(isinstance(a, kind) for a in value):
                 raise invalid(f"{where} {field_name}", value, f"use a list of {kind.__name__}")
-        check_unique(f"{where} allowance names", [a.name for a in (*self.in_namespace, *self.cross_namespace)])
+        check_unique(f"{where} allowance names", [a.name for a in (*self.in_namespace, *self.cross_namespace,
+                                                                    *self.egress)])
 
 
 @dataclass(frozen=True)
@@ -223,6 +235,56 @@ class WorkloadNamespaces:
         return [*self.training, *(n for n in (self.slurm, self.jupyterhub) if n)]
 
 
+def kubernetes_service_ip(vpc_cidr: str) -> str:
+    """The ``kubernetes`` Service's address: the first of the service range EKS picks when none is given
+    (172.20.0.0/16 for a VPC inside 10.0.0.0/8, else 10.100.0.0/16; EKS API reference, KubernetesNetworkConfigRequest)."""
+    network = ipaddress.ip_network(_check_cidr(vpc_cidr))
+    inside_ten = network.subnet_of(ipaddress.ip_network("10.0.0.0/8"))
+    return "172.20.0.1" if inside_ten else "10.100.0.1"
+
+
+@dataclass(frozen=True)
+class EgressAllowance:
+    """Egress from the pods with ``selects`` (empty: every pod) to the IPv4 network ``cidr`` on ``ports``."""
+
+    name: str
+    cidr: str
+    ports: Sequence[Port]
+    selects: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        check_dns_label("allowance name", self.name)
+        where = f"allowance {self.name!r}"
+        try:
+            network = ipaddress.ip_network(self.cidr, strict=True) if isinstance(self.cidr, str) else None
+        except ValueError:
+            network = None
+        if network is None or network.version != 4:
+            raise invalid(f"{where} cidr", self.cidr, "use an IPv4 network such as '203.0.113.0/24' (host bits zero)")
+        _check_ports(where, self.ports)
+        check_labels(f"{where} selects", self.selects)
+
+
+@dataclass(frozen=True)
+class WorkloadEgress:
+    """Where workload pods may open connections beyond their namespace (see the module docstring).
+
+    ``restricted`` (default True): HTTPS only to the VPC (its endpoints) and the ``kubernetes`` Service; False: HTTPS
+    to any address (a VPC without endpoints has S3 and ECR only through the NAT gateways). ``allowances``: more
+    destinations, for every workload pod of every workload namespace.
+    """
+
+    restricted: bool = True
+    allowances: Sequence[EgressAllowance] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.restricted, bool):
+            raise invalid("egress restricted", self.restricted, "use True or False")
+        if isinstance(self.allowances, (str, bytes)) or not all(isinstance(a, EgressAllowance) for a in self.allowances):
+            raise invalid("egress allowances", self.allowances, "use a list of EgressAllowance")
+        check_unique("egress allowance names", [a.name for a in self.allowances])
+
+
 def platform_policies(namespaces: WorkloadNamespaces) -> list[NamespacePolicy]:
     """The platform's policy set: every workload namespace with the allowances its workloads need."""
     policies = []
@@ -243,7 +305,9 @@ def platform_policies(namespaces: WorkloadNamespaces) -> list[NamespacePolicy]:
                 ports=(Port(SLURMRESTD_PORT),)))
         policies.append(NamespacePolicy(namespaces.slurm, cross_namespace=tuple(cross)))
     if namespaces.jupyterhub:
-        policies.append(NamespacePolicy(namespaces.jupyterhub, same_namespace_all=False, in_namespace=(
+        # The hub signs people in: it calls the provider's token and user-info endpoints, somewhere on the internet.
+        sign_in = EgressAllowance("hub-to-sign-in-provider", "0.0.0.0/0", (Port(HTTPS_PORT),), selects=JUPYTERHUB_HUB)
+        policies.append(NamespacePolicy(namespaces.jupyterhub, same_namespace_all=False, egress=(sign_in,), in_namespace=(
             InNamespaceAllowance("proxy-to-hub", JUPYTERHUB_PROXY, JUPYTERHUB_HUB, (Port(JUPYTERHUB_HUB_PORT),)),
             # Notebooks report activity to the hub and call its API with their token.
             InNamespaceAllowance("notebook-to-hub", JUPYTERHUB_NOTEBOOK, JUPYTERHUB_HUB, (Port(JUPYTERHUB_HUB_PORT),)),
@@ -313,9 +377,13 @@ def allow_egress_to_cidr(policy: kplus.NetworkPolicy, cidr: str, ports: Sequence
     policy.add_egress_rule(kplus.NetworkPolicyIpBlock.ipv4(policy, f"cidr:{cidr}", cidr), [p.plus() for p in ports])
 
 
-def add_namespace_policies(scope: constructs.Construct, policy: NamespacePolicy, *, vpc_cidr: str) -> list[kplus.NetworkPolicy]:
-    """The NetworkPolicies of one namespace, default deny first, as ``kplus.NetworkPolicy`` constructs in ``scope``."""
+def add_namespace_policies(scope: constructs.Construct, policy: NamespacePolicy, *, vpc_cidr: str,
+                           egress_limits: WorkloadEgress = WorkloadEgress()) -> list[kplus.NetworkPolicy]:
+    """The NetworkPolicies of one namespace, default deny first, as ``kplus.NetworkPolicy`` constructs in ``scope``;
+    HTTPS and the other destinations out of the cluster as ``egress_limits`` says (default: restricted)."""
     vpc_cidr = _check_cidr(vpc_cidr)
+    if not isinstance(egress_limits, WorkloadEgress):
+        raise invalid("egress_limits", egress_limits, "use a WorkloadEgress")
     ns = policy.namespace
     # No rules and both types: every pod of the namespace is isolated both ways.
     policies = [network_policy(scope, ns, "default-deny", isolate=("Ingress", "Egress"))]
@@ -325,7 +393,9 @@ def add_namespace_policies(scope: constructs.Construct, policy: NamespacePolicy,
         return policies[-1]
 
     allow_dns(egress("allow-dns"))
-    allow_egress_to_cidr(egress("allow-https"), "0.0.0.0/0", [Port(HTTPS_PORT)])
+    https = egress("allow-https")
+    for cidr in ([vpc_cidr, f"{kubernetes_service_ip(vpc_cidr)}/32"] if egress_limits.restricted else ["0.0.0.0/0"]):
+        allow_egress_to_cidr(https, cidr, [Port(HTTPS_PORT)])
     allow_egress_to_cidr(egress("allow-pod-identity"), POD_IDENTITY_AGENT, [Port(80)])
     allow_egress_to_cidr(egress("allow-shared-storage"), vpc_cidr,
                          [Port(LUSTRE_PORT), Port(LUSTRE_LNET_PORTS[0], end_port=LUSTRE_LNET_PORTS[1]), Port(EFS_PORT)])
@@ -347,7 +417,12 @@ def add_namespace_policies(scope: constructs.Construct, policy: NamespacePolicy,
         into.add_ingress_rule(pods_peer(into, "from", allowance.from_labels, namespace=allowance.from_namespace),
                               [p.plus() for p in allowance.ports])
         policies.append(into)
+    for allowance in (*egress_limits.allowances, *policy.egress):
+        out = network_policy(scope, ns, f"allow-{allowance.name}", selects=allowance.selects)
+        allow_egress_to_cidr(out, allowance.cidr, allowance.ports)
+        policies.append(out)
     return policies
+
 
 
 @dataclass(frozen=True)
@@ -423,7 +498,7 @@ class NetworkPoliciesChart(cdk8s.Chart):
     """Default deny plus allowances in every workload namespace (the namespaces must exist first)."""
 
     def __init__(self, scope: constructs.Construct, id: str, *, namespaces: WorkloadNamespaces | Sequence[NamespacePolicy],
-                 vpc_cidr: str) -> None:
+                 vpc_cidr: str, egress: WorkloadEgress = WorkloadEgress()) -> None:
         super().__init__(scope, id)
         if isinstance(namespaces, WorkloadNamespaces):
             namespaces = platform_policies(namespaces)
@@ -432,7 +507,7 @@ class NetworkPoliciesChart(cdk8s.Chart):
             raise invalid("namespaces", namespaces, "use a WorkloadNamespaces or a non-empty list of NamespacePolicy")
         check_unique("policy namespaces", [n.namespace for n in namespaces])
         for policy in namespaces:
-            add_namespace_policies(self, policy, vpc_cidr=vpc_cidr)
+            add_namespace_policies(self, policy, vpc_cidr=vpc_cidr, egress_limits=egress)
 
     @property
     def api_objects(self) -> list[cdk8s.ApiObject]:

@@ -3,7 +3,7 @@
 An add-on construct takes ``(scope, id, *, cluster, ...typed props)`` and reads no environment config, so another
 app installs our Volcano, KubeRay or device plugins on its own cluster exactly as our stack does::
 
-    cluster = TrainingCluster(stack, "Cluster", vpc=vpc, ...)
+    cluster = TrainingCluster(stack, "Cluster", vpc=vpc, version="1.36", ...)
     NvidiaDevicePlugin(stack, "NvidiaDevicePlugin", cluster=cluster)
     Volcano(stack, "Volcano", cluster=cluster, queues=[VolcanoQueue(name="research", weight=2)])
 
@@ -77,7 +77,9 @@ class ClusterAddon(Construct):
             self, _construct_id(pin.release), cluster=self.cluster.cluster, chart=pin.chart, repository=pin.repository,
             version=pin.version, namespace=pin.namespace, release=pin.release, create_namespace=create_namespace,
             values=dict(values), wait=True)
-        self._depend(release, (*after, self.cluster.system_nodegroup))
+        # Strict NetworkPolicy mode: a release into a namespace the platform leaves open waits for its open policy.
+        self._depend(release, (*after, self.cluster.system_nodegroup,
+                               self.cluster.open_namespaces.get(pin.namespace)))
         self.releases[pin.release] = release
         return release
 

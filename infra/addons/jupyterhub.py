@@ -50,4 +50,6 @@ def _build(scope, parts, after) -> JupyterHub:
         after=[*after, *(m for m in (parts.namespaces_manifest, parts.storage_manifest) if m)])
 
 
-ADDON = AddonEntry("jupyterhub", enabled=lambda config: config.services.jupyterhub, build=_build)
+# Its pods start under their namespace's NetworkPolicies (strict mode denies a pod until they exist).
+ADDON = AddonEntry("jupyterhub", enabled=lambda config: config.services.jupyterhub, build=_build,
+                   after_enabled=("network-policies",))

@@ -14,7 +14,7 @@ from constructs import Construct, IConstruct
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.constructs.karpenter import KarpenterController
 from eks_training.core.validation import invalid
-from eks_training.core.versions import KARPENTER
+from eks_training.core.versions import KARPENTER, KARPENTER_AMI_RELEASE
 from eks_training.infra.addons import ClusterAddon
 from eks_training.workloads.karpenter import KarpenterPool, KarpenterPoolsChart
 
@@ -30,13 +30,17 @@ class Karpenter(ClusterAddon):
       access entry, Karpenter allowed to pass it): nodes that must not share a role with the others.
     * ``node_repair``: Karpenter's node repair, which reads the node monitoring agent's conditions. Default: False.
     * ``version``: the chart version. Default: :data:`KARPENTER`'s.
+    * ``ami_version``: the AL2023 EKS AMI release its nodes boot (``vYYYYMMDD``, or "latest", which drifts every node
+      whenever AWS publishes an AMI). Karpenter takes the cluster's Kubernetes version in that release, so a control
+      plane upgrade moves new nodes with it; the release must hold that version. Default:
+      :data:`KARPENTER_AMI_RELEASE`.
 
     Attributes: ``controller`` (the :class:`KarpenterController`), ``pools_manifest``.
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, cluster_name: str,
                  pools: Sequence[KarpenterPool], node_repair: bool = False, version: str = KARPENTER.version,
-                 after: Sequence[IConstruct] = ()) -> None:
+                 ami_version: str = KARPENTER_AMI_RELEASE, after: Sequence[IConstruct] = ()) -> None:
         super().__init__(scope, id, cluster=cluster, after=after)
         if not pools:
             raise invalid(f"{self.node.path}: pools", list(pools), "at least one KarpenterPool")
@@ -56,7 +60,8 @@ class Karpenter(ClusterAddon):
                                           description=f"Karpenter's nodes of the pools that name {role_name}: EKS "
                                                       "worker and ECR pulls only")
         chart = KarpenterPoolsChart(self.k8s, "karpenter-pools", cluster_name=cluster_name,
-                                    node_role_name=self.controller.node_role_name, pools=list(pools))
+                                    node_role_name=self.controller.node_role_name, pools=list(pools),
+                                    ami_version=ami_version)
         # NodePools need the CRDs, and on destroy must go before the controller so their nodes drain.
         self.pools_manifest = self.add_chart("karpenter-pools", chart,
                                              after=[self.controller.chart, *self.controller.node_roles.values(),

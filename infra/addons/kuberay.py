@@ -97,4 +97,4 @@ def _build(scope, parts, after) -> KubeRay:
 
 
 # Kueue's webhooks admit the RayClusters of the namespaces it manages: with Kueue on, they exist first.
-ADDON = AddonEntry("kuberay", enabled=lambda config: config.services.kuberay, build=_build, after_enabled=("kueue",))
+ADDON = AddonEntry("kuberay", enabled=lambda config: config.services.kuberay, build=_build, after_enabled=("kueue", "network-policies"))

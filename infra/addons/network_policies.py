@@ -16,7 +16,10 @@ from eks_training.core.names import SLURM_NAMESPACE
 from eks_training.core.validation import invalid
 from eks_training.core.versions import JUPYTERHUB, KUBERAY, SLURM_OPERATOR
 from eks_training.infra.addons import AddonEntry, ClusterAddon
-from eks_training.workloads.network_policies import NetworkPoliciesChart, WorkloadNamespaces
+from eks_training.workloads.network_policies import (EgressAllowance, NetworkPoliciesChart, Port, WorkloadEgress,
+                                                     WorkloadNamespaces)
+
+
 
 
 def namespaces_of(config: Any) -> WorkloadNamespaces:
@@ -31,6 +34,15 @@ def namespaces_of(config: Any) -> WorkloadNamespaces:
         slinky_operator=SLURM_OPERATOR.namespace if slurm else None)
 
 
+def egress_of(config: Any) -> WorkloadEgress:
+    """Where a ``PlatformConfig``'s workload pods may send traffic beyond the cluster (the stack's and the check's
+    common view)."""
+    network = config.network
+    return WorkloadEgress(restricted=network.restrict_egress, allowances=tuple(
+        EgressAllowance(f"egress-{e.name}", e.cidr, tuple(Port(p) for p in e.ports)) for e in network.egress_allowed))
+
+
+
 class NetworkPolicies(ClusterAddon):
     """Default deny in every workload namespace, then exactly the flows training needs (DNS, HTTPS, FSx, EFS, the Pod
     Identity agent, peers of the same namespace, the operators that manage them).
@@ -38,18 +50,21 @@ class NetworkPolicies(ClusterAddon):
     * ``namespaces``: which namespace runs what (:class:`WorkloadNamespaces`); they must exist (pass what makes them
       in ``after``).
     * ``vpc_cidr``: the VPC's CIDR (FSx and EFS are reached inside it).
+    * ``egress``: where workload pods may send traffic beyond the cluster (:class:`WorkloadEgress`). Default:
+      HTTPS to the VPC's endpoints and the Kubernetes API only.
 
     The cluster must enforce them: ``TrainingCluster(network_policy=True)`` (its default) turns on the VPC CNI's
-    network policy agent. Attributes: ``manifest``.
+    network policy agent, in strict mode. Attributes: ``manifest``.
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, namespaces: WorkloadNamespaces,
-                 vpc_cidr: str, after: Sequence[IConstruct] = ()) -> None:
+                 vpc_cidr: str, egress: WorkloadEgress = WorkloadEgress(), after: Sequence[IConstruct] = ()) -> None:
         super().__init__(scope, id, cluster=cluster, after=after)
         if not cluster.network_policy:
             raise invalid(f"{self.node.path}: cluster.network_policy", False, "True: the VPC CNI enforces "
                           "NetworkPolicies only with its network policy agent on (TrainingCluster(network_policy=True))")
-        chart = NetworkPoliciesChart(self.k8s, "network-policies", namespaces=namespaces, vpc_cidr=vpc_cidr)
+        chart = NetworkPoliciesChart(self.k8s, "network-policies", namespaces=namespaces, vpc_cidr=vpc_cidr,
+                                     egress=egress)
         self.manifest = self.add_chart("network-policies", chart)
 
 
@@ -57,4 +72,5 @@ ADDON = AddonEntry(
     "network-policies", enabled=lambda config: config.services.network_policies,
     build=lambda scope, parts, after: NetworkPolicies(
         scope, "NetworkPolicies", cluster=parts.cluster, namespaces=namespaces_of(parts.config),
-        vpc_cidr=parts.config.network.cidr, after=[*after, *(m for m in (parts.namespaces_manifest,) if m)]))
+        vpc_cidr=parts.config.network.cidr, egress=egress_of(parts.config),
+        after=[*after, *(m for m in (parts.namespaces_manifest,) if m)]))

@@ -12,7 +12,7 @@ from aws_cdk import aws_kms as kms
 from aws_cdk import aws_cloudwatch_actions as cw_actions
 from aws_cdk import aws_sns as sns
 
-from eks_training.constructs.observability import TrainingObservability, retention_from_days
+from eks_training.constructs.observability import CLOUDWATCH_AGENT_NAMESPACE, TrainingObservability, retention_from_days
 from eks_training.infra.addons import AddonEntry
 
 
@@ -47,6 +47,14 @@ def _build(scope, parts, after) -> TrainingObservability:
         removal_policy=RemovalPolicy.RETAIN if config.storage.buckets.retain else RemovalPolicy.DESTROY)
     for dependency in after:
         observability.node.add_dependency(dependency)
+    cluster = parts.cluster
+    if cluster.network_policy:
+        # Strict mode denies a pod no NetworkPolicy selects: the add-ons' pods start after their namespace is open
+        # (the CloudWatch add-on's namespace made first, privileged like kube-system: its agents read the host).
+        opened = [cluster.open_namespace(CLOUDWATCH_AGENT_NAMESPACE, pod_security="privileged"),
+                  *cluster.open_namespaces.values()]
+        for addon in observability.addons.values():
+            addon.node.add_dependency(*opened)
     return observability
 
 

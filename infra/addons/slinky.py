@@ -12,7 +12,7 @@ from eks_training.core.names import SLURM_NAMESPACE, SYSTEM_NODE_SELECTOR, slurm
 from eks_training.core.versions import SLURM_OPERATOR, SLURM_OPERATOR_CRDS
 from eks_training.infra.addons import AddonEntry, ClusterAddon
 from eks_training.workloads.network_policies import SLURMRESTD_PORT, NamespaceEgress, OperatorNamespacePolicy, Port
-from eks_training.workloads.slinky import SlurmClusterChart, SlurmPartition
+from eks_training.workloads.slinky import SlurmClusterChart, SlurmLoginSettings, SlurmPartition
 
 
 #: The operator's validating webhook configuration (its chart's name for it).
@@ -32,6 +32,8 @@ class Slinky(ClusterAddon):
     * ``create_namespace``: whether the chart creates that namespace. Default: False (the platform's namespaces
       chart makes it, with its quotas and policies).
     * ``node_selector``: where the operator and its webhook run. Default: the system nodes.
+    * ``login``: the login pods and their Service (:class:`SlurmLoginSettings`: the directory's SSSD configuration
+      people log in through). Default: a ClusterIP Service, the local-users SSSD configuration.
 
     Attributes: ``crds_release``, ``operator_release``, ``slurm_manifest``.
     """
@@ -39,7 +41,7 @@ class Slinky(ClusterAddon):
     def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, cluster_name: str,
                  partitions: Sequence[SlurmPartition], slurmd_image: str, namespace: str = SLURM_NAMESPACE,
                  create_namespace: bool = False, node_selector: Mapping[str, str] = SYSTEM_NODE_SELECTOR,
-                 after: Sequence[IConstruct] = ()) -> None:
+                 login: SlurmLoginSettings = SlurmLoginSettings(), after: Sequence[IConstruct] = ()) -> None:
         super().__init__(scope, id, cluster=cluster, after=after)
         # The namespace (made with the CRDs' release, the first into it) isolates the operator and its webhook: DNS,
         # the API, slurmrestd in the Slurm cluster's namespace, and the API server's calls to the webhook.
@@ -56,7 +58,8 @@ class Slinky(ClusterAddon):
         # its CA bundle, which Helm's wait does not cover: the objects wait for that bundle.
         ready = self.wait_for_webhook(OPERATOR_WEBHOOK, after=self.operator_release)
         chart = SlurmClusterChart(self.k8s, "slurm-cluster", cluster_name=cluster_name, partitions=list(partitions),
-                                  namespace=namespace, create_namespace=create_namespace, slurmd_image=slurmd_image)
+                                  namespace=namespace, create_namespace=create_namespace, slurmd_image=slurmd_image,
+                                  login=login)
         self.slurm_manifest = self.add_chart("slurm", chart, after=[self.operator_release, ready])
 
 
@@ -73,10 +76,11 @@ def _partitions(config) -> list[SlurmPartition]:
 
 
 ADDON = AddonEntry(
-    "slinky", depends_on=("cert-manager",),
+    "slinky", depends_on=("cert-manager",), after_enabled=("network-policies",),
     enabled=lambda config: config.services.slinky and bool(config.services.slurm_partitions),
     build=lambda scope, parts, after: Slinky(
         scope, "Slinky", cluster=parts.cluster, cluster_name=f"{parts.config.name}-slurm",
         partitions=_partitions(parts.config), slurmd_image=parts.image("slurmd"),
+        login=SlurmLoginSettings(sssd_conf_secret=parts.config.services.slurm_sssd_conf_secret),
         # The NodeSets' slurmd pods run on Karpenter nodes: after its NodePools, and gone before them on destroy.
         after=[*after, *(m for m in (parts.namespaces_manifest, parts.storage_manifest, parts.node_pools) if m)]))

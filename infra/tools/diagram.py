@@ -4,7 +4,8 @@
 ``cdk.out/EksTraining-prod.template.json`` (or synthesizes the app into a temporary folder when there is none)
 and draws the VPC with its subnets per AZ, the cluster, node groups and Karpenter pools (EFA marked), FSx
 and its S3 associations, EFS, the buckets and the operators. Drawing uses Pillow only (its built-in font):
-no Graphviz binary, so ``make diagram`` works on a fresh machine.
+no Graphviz binary, so ``make diagram`` works on a fresh machine. Beside the PNG it writes what it drew as JSON
+(``architecture-prod.json``, :func:`facts`), which a test compares with the environment as it synthesizes today.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
+from eks_training.core.versions import KUBERNETES_RELEASES
 from eks_training.infra.config import ConfigError, PlatformConfig, load_environment
 from eks_training.infra.tools.review import ReviewError, load_templates, summarize
 
@@ -96,44 +98,90 @@ class _Canvas:
         self.draw.text(xy, text, fill=color, font=self.fonts[size])
 
 
+def facts(templates: dict[str, dict[str, Any]], config: PlatformConfig) -> dict[str, Any]:
+    """Everything the diagram draws, as plain data.
+
+    ``make diagram`` writes it beside the PNG (``architecture-<env>.json``), so a test can hold the committed picture
+    to what the environment synthesizes today without drawing it again. Nothing in it depends on the day it is made:
+    the version is drawn with the day its standard support ends, and the cost at standard-support prices.
+    """
+    version = next((r["Properties"].get("Version") for t in templates.values() for r in t.get("Resources", {}).values()
+                    if r.get("Type") == "AWS::EKS::Cluster"), "")
+    release = KUBERNETES_RELEASES.get(version)
+    summary = summarize(templates, config, today=release.end_of_standard_support if release else None)
+    cost, storage = summary["cost"], summary["storage"]
+    vpc_cidrs = [r["Properties"].get("CidrBlock") for t in templates.values()
+                 for r in t.get("Resources", {}).values() if r.get("Type") == "AWS::EC2::VPC"]
+    fsx = config.storage.fsx
+    return {
+        "environment": config.name, "region": config.region, "kubernetes_version": version,
+        "standard_support_until": str(release.end_of_standard_support) if release else None,
+        "resources_total": summary["resources_total"],
+        "cost_per_hour": {"idle": round(cost["idle"]["per_hour"], 2), "full_scale": round(cost["full_scale"]["per_hour"], 2),
+                          "full_scale_accelerators": cost["full_scale"]["accelerators"],
+                          "prices_as_of": cost["prices_as_of"]},
+        "vpc": {"cidr": (vpc_cidrs or [config.network.cidr])[0],
+                "nat_gateways": summary["resources_by_type"].get("AWS::EC2::NatGateway", 0),
+                "zones": list(config.availability_zones), "training_az": config.training_az,
+                "subnets": [[s.zone, s.kind, s.cidr] for s in subnets(templates)]},
+        "capacity": [{k: row[k] for k in ("kind", "name", "instance_types", "min_nodes", "max_nodes", "max_accelerators",
+                                          "efa")} for row in summary["capacity"]],
+        "operators": [f"{o['release']} {o['version']}" for o in summary["operators"]],
+        "eks_addons": [f"{a['name']} {a['version']}" for a in summary["eks_addons"]],
+        "storage": {
+            "fsx": [f"{f['deployment_type']} {f['capacity_gib']} GiB, {f['per_unit_throughput'] or '-'} MB/s/TiB"
+                    for f in storage["fsx"]],
+            "fsx_configured": f"{fsx.deployment_type} {fsx.storage_capacity_gib} GiB" if fsx.enabled else None,
+            "buckets": [{"id": b["id"], "name": str(b["name"])[:52]} for b in storage["buckets"]],
+            "associations": [{"path": a["file_system_path"], "to": a.get("data_repository_path", "")}
+                             for a in storage["fsx_s3_associations"]]
+                            or [{"path": a.file_system_path, "to": ""} for a in fsx.data_repository_associations],
+            "efs": len(storage["efs"]), "efs_configured": config.storage.efs.enabled,
+        },
+    }
+
+
 def render(templates: dict[str, dict[str, Any]], config: PlatformConfig) -> Image.Image:
     """The diagram of one environment as a Pillow image."""
-    summary = summarize(templates, config)
-    rows = summary["capacity"]
+    return draw(facts(templates, config))
+
+
+def draw(facts: dict[str, Any]) -> Image.Image:
+    """The diagram of :func:`facts`."""
+    rows = facts["capacity"]
     per_row, card_h = 3, 118
     cards_bottom = 375 + -(-len(rows) // per_row) * (card_h + 14)
     cluster_box = (50, 330, 1220, cards_bottom + 110)
     vpc_box = (30, 95, 1240, cluster_box[3] + 20)
-    storage = summary["storage"]
+    storage = facts["storage"]
     buckets = storage["buckets"] or [{"name": f"{kind} bucket (configured; not in this template)"}
                                      for kind in ("data", "checkpoints")]
     efs_y = 330 + len(buckets) * 95 + 20
     legend_y = efs_y + 110
     canvas = _Canvas(WIDTH, max(vpc_box[3] + 30, legend_y + 6 * 26 + 20))
-    vpc_cidrs = [r["Properties"].get("CidrBlock") for t in templates.values()
-                 for r in t.get("Resources", {}).values() if r.get("Type") == "AWS::EC2::VPC"]
-    canvas.text((30, 20), f"eks-training: {config.name} ({config.region}), Kubernetes "
-                          f"{summary['kubernetes']['version']}, {summary['resources_total']} CloudFormation resources", 26)
-    canvas.text((30, 58), f"idle ~{summary['cost']['idle']['per_hour']:.2f} USD/h, full scale "
-                          f"~{summary['cost']['full_scale']['per_hour']:.2f} USD/h ({summary['cost']['full_scale']['accelerators']}"
-                          f" accelerators; on-demand list prices {summary['cost']['prices_as_of']})", 15, _MUTED)
+    cost = facts["cost_per_hour"]
+    canvas.text((30, 20), f"eks-training: {facts['environment']} ({facts['region']}), Kubernetes "
+                          f"{facts['kubernetes_version']}, {facts['resources_total']} CloudFormation resources", 26)
+    canvas.text((30, 58), f"idle ~{cost['idle']:.2f} USD/h, full scale ~{cost['full_scale']:.2f} USD/h "
+                          f"({cost['full_scale_accelerators']} accelerators; on-demand list prices {cost['prices_as_of']})",
+                15, _MUTED)
 
     # The VPC, one column per AZ with its subnets.
-    canvas.box(vpc_box, f"VPC {(vpc_cidrs or [config.network.cidr])[0]}  (NAT gateways: {summary['resources_by_type'].get('AWS::EC2::NatGateway', 0)})",
-               fill=_FILL["vpc"], title_size=18)
-    zones = list(config.availability_zones)
+    vpc = facts["vpc"]
+    canvas.box(vpc_box, f"VPC {vpc['cidr']}  (NAT gateways: {vpc['nat_gateways']})", fill=_FILL["vpc"], title_size=18)
+    zones = vpc["zones"]
     column = (vpc_box[2] - vpc_box[0] - 40) // max(len(zones), 1)
-    by_zone = {zone: [s for s in subnets(templates) if s.zone == zone] for zone in zones}
     for i, zone in enumerate(zones):
         x0 = vpc_box[0] + 20 + i * column
-        canvas.text((x0, 130), zone + ("  (training AZ)" if zone == config.training_az else ""), 15)
-        for j, subnet in enumerate(by_zone[zone]):
-            canvas.box((x0, 155 + j * 52, x0 + column - 20, 200 + j * 52), f"{subnet.kind} subnet {subnet.cidr}",
-                       fill=_FILL.get(subnet.kind, _FILL["private"]), title_size=13)
+        canvas.text((x0, 130), zone + ("  (training AZ)" if zone == vpc["training_az"] else ""), 15)
+        for j, (_, kind, cidr) in enumerate(s for s in vpc["subnets"] if s[0] == zone):
+            canvas.box((x0, 155 + j * 52, x0 + column - 20, 200 + j * 52), f"{kind} subnet {cidr}",
+                       fill=_FILL.get(kind, _FILL["private"]), title_size=13)
 
     # The cluster and its capacity.
-    canvas.box(cluster_box, f"EKS cluster eks-training-{config.name} (Kubernetes {summary['kubernetes']['version']}, "
-                            f"{summary['kubernetes']['support']} support)", fill=_FILL["cluster"], title_size=18)
+    support = f", standard support until {facts['standard_support_until']}" if facts["standard_support_until"] else ""
+    canvas.box(cluster_box, f"EKS cluster eks-training-{facts['environment']} (Kubernetes {facts['kubernetes_version']}"
+                            f"{support})", fill=_FILL["cluster"], title_size=18)
     card_w = (cluster_box[2] - cluster_box[0] - 40) // per_row
     for i, row in enumerate(rows):
         x0 = cluster_box[0] + 20 + (i % per_row) * card_w
@@ -141,13 +189,13 @@ def render(templates: dict[str, dict[str, Any]], config: PlatformConfig) -> Imag
         lines = [", ".join(row["instance_types"]), f"nodes {row['min_nodes']}..{row['max_nodes']}",
                  f"max accelerators {row['max_accelerators']}" if row["max_accelerators"] else "controllers and operators"]
         if row["efa"]:
-            lines.append(f"EFA, placement: {config.training_az}")
+            lines.append(f"EFA, placement: {vpc['training_az']}")
         canvas.box((x0, y0, x0 + card_w - 14, y0 + card_h), f"{row['kind']}: {row['name']}", lines,
                    fill=_FILL[row["kind"]])
 
     # Operators along the bottom of the cluster.
-    operators = [f"{o['release']} {o['version']}" for o in summary["operators"]]
-    addons = [a["name"] for a in summary["eks_addons"]]
+    operators = facts["operators"]
+    addons = [a.split(" ", 1)[0] for a in facts["eks_addons"]]
     per_line = max(1, -(-len(operators) // 2))  # two lines fit under the title
     operator_lines = ["   ".join(operators[i:i + per_line]) for i in range(0, len(operators), per_line)] or [
         "none in this template"]
@@ -157,26 +205,21 @@ def render(templates: dict[str, dict[str, Any]], config: PlatformConfig) -> Imag
     # Storage to the right of the VPC; dashed where the config enables it but the template has none yet.
     x0, x1 = 1290, 1770
     canvas.text((x0, 100), "Storage", 18)
-    fsx_lines = [f"{f['deployment_type']} {f['capacity_gib']} GiB, {f['per_unit_throughput'] or '-'} MB/s/TiB"
-                 for f in storage["fsx"]]
-    fsx_missing = config.storage.fsx.enabled and not storage["fsx"]
-    canvas.box((x0, 135, x1, 245), "FSx for Lustre (training AZ)", fsx_lines or
-               [f"{config.storage.fsx.deployment_type} {config.storage.fsx.storage_capacity_gib} GiB",
-                "configured; not in this template"], fill=_FILL["storage"], dashed=fsx_missing)
+    fsx_missing = bool(storage["fsx_configured"]) and not storage["fsx"]
+    canvas.box((x0, 135, x1, 245), "FSx for Lustre (training AZ)", storage["fsx"] or
+               [storage["fsx_configured"] or "not configured", "configured; not in this template"],
+               fill=_FILL["storage"], dashed=fsx_missing)
     for i, bucket in enumerate(buckets):
         y0 = 330 + i * 95
-        canvas.box((x0 + 120, y0, x1, y0 + 70), "S3 bucket", [str(bucket["name"])[:52]], fill=_FILL["bucket"],
+        canvas.box((x0 + 120, y0, x1, y0 + 70), "S3 bucket", [bucket["name"]], fill=_FILL["bucket"],
                    dashed=not storage["buckets"])
-    associations = storage["fsx_s3_associations"] or [
-        {"file_system_path": a.file_system_path} for a in config.storage.fsx.data_repository_associations]
-    for i, association in enumerate(associations[:len(buckets)]):
+    for i, association in enumerate(storage["associations"][:len(buckets)]):
         # An association names its bucket by a token that holds the bucket's logical id.
-        target = next((j for j, bucket in enumerate(buckets)
-                       if "id" in bucket and bucket["id"] in association.get("data_repository_path", "")), i)
-        canvas.arrow((x0 + 60, 245), (x0 + 120, 330 + target * 95 + 35), association["file_system_path"])
-    canvas.box((x0, efs_y, x1, efs_y + 75), "EFS model store", [f"{len(storage['efs'])} file system(s)"
+        target = next((j for j, bucket in enumerate(buckets) if "id" in bucket and bucket["id"] in association["to"]), i)
+        canvas.arrow((x0 + 60, 245), (x0 + 120, 330 + target * 95 + 35), association["path"])
+    canvas.box((x0, efs_y, x1, efs_y + 75), "EFS model store", [f"{storage['efs']} file system(s)"
                if storage["efs"] else "configured; not in this template"], fill=_FILL["storage"],
-               dashed=config.storage.efs.enabled and not storage["efs"])
+               dashed=storage["efs_configured"] and not storage["efs"])
     canvas.arrow((x0, 190), (cluster_box[2], 400), "mount (988, 1018-1023)")
     canvas.arrow((x0, efs_y + 40), (cluster_box[2], 600), "NFS 2049")
 
@@ -220,13 +263,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = load_environment(args.env)
         with tempfile.TemporaryDirectory(prefix="eks-training-diagram-") as workdir:
-            image = render(_templates_for(config, args.cdk_out, Path(workdir)), config)
+            drawn = facts(_templates_for(config, args.cdk_out, Path(workdir)), config)
+        image = draw(drawn)
     except (ConfigError, ReviewError, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     args.out.parent.mkdir(parents=True, exist_ok=True)
     image.save(args.out, format="PNG", optimize=True)
-    print(f"wrote {args.out} ({image.width}x{image.height})")
+    # What the picture shows, as data beside it: tests compare it with a fresh synth instead of drawing again.
+    args.out.with_suffix(".json").write_text(json.dumps(drawn, indent=1) + "\n")
+    print(f"wrote {args.out} ({image.width}x{image.height}) and {args.out.with_suffix('.json').name}")
     return 0
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Literal, Protocol
 
-from eks_training.core.versions import KUBERNETES_RELEASES
+from eks_training.core.versions import EXTENDED_SUPPORT_USD_PER_HOUR, KUBERNETES_RELEASES
 from eks_training.core.catalog import INSTANCE_TYPES
 from eks_training.infra.config import ConfigError, PlatformConfig, load_environment
 
@@ -178,8 +178,9 @@ def _version_check(config: PlatformConfig, today: date) -> CheckResult:
         return CheckResult("eks-version", subject, "warn", "EKS support dates not recorded in this release: "
                            "check the EKS version calendar")
     if status == "extended":
-        return CheckResult("eks-version", subject, "warn", f"extended support (billed) since "
-                           f"{release.end_of_standard_support}, ends {release.end_of_extended_support}")
+        return CheckResult("eks-version", subject, "warn", f"extended support ({EXTENDED_SUPPORT_USD_PER_HOUR:.2f} USD "
+                           f"per cluster-hour) since {release.end_of_standard_support}, ends "
+                           f"{release.end_of_extended_support}")
     if status == "unreleased":
         return CheckResult("eks-version", subject, "FAIL", f"not on EKS before {release.on_eks_since}; choose an older "
                            "version until then")

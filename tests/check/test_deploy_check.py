@@ -15,6 +15,7 @@ from datetime import date
 import pytest
 from support import upstream_data
 
+from eks_training.core.versions import addon_version
 from eks_training.infra.tools.check.deploy_check import (CheckReport, check_snapshot, check_version, format_report,
                                                          render_all_jobs, run_check)
 from eks_training.infra.tools.check.snapshot import load_snapshot
@@ -123,7 +124,8 @@ def test_jobs_that_fit_only_node_groups_at_zero_are_refused(prod, prod_jobs):
     snap.node_sources = [s for s in snap.node_sources if s.kind != "Karpenter pool"]
     report = _check(prod, prod_jobs, snapshot=snap)
     neuron = next(f for f in _failures(report, "scheduling") if f.subject == "job neuron-job: Job neuron-job")
-    assert "fits only node group trn1-nodes, which never has a node" in neuron.message
+    trn1 = next(g for g in prod.config.accelerated_node_groups if g.name == "trn1-nodes")
+    assert f"fits only node group {trn1.eks_name}, which never has a node" in neuron.message
 
 
 # --- defect 4: values the charts ignore; components not pinned to system nodes ---------------------------------
@@ -243,22 +245,74 @@ def test_efa_group_without_a_self_referencing_egress_rule_fails(prod, prod_jobs)
 # --- defect 7: versions ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("version", "today", "fails", "whole_check"), [
-    ("1.33", TODAY, True, True),  # extended support since 2026-07-29
-    ("1.34", TODAY, False, False), ("1.34", date(2026, 12, 3), True, False),  # leaves standard support on 2026-12-02
-    ("1.35", TODAY, False, False),
-])
-def test_a_version_out_of_standard_support_fails(prod, prod_jobs, version, today, fails, whole_check):
-    template = copy.deepcopy(prod.template)
+def _version_stage(template, today=TODAY):
+    snap = load_snapshot(template)
+    report = CheckReport(environment="prod", kubernetes_version=snap.kubernetes_version)
+    check_version(snap, report, today)
+    return report
+
+
+def _set_cluster_version(template, version):
     cluster = next(r for r in template["Resources"].values() if r["Type"] == "AWS::EKS::Cluster")
     cluster["Properties"]["Version"] = version
+    for resource in template["Resources"].values():  # as the construct writes them for that version
+        if resource["Type"] == "AWS::EKS::Nodegroup":
+            resource["Properties"]["Version"] = version
+        if resource["Type"] == "AWS::EKS::Addon" and resource["Properties"]["AddonName"] == "kube-proxy":
+            resource["Properties"]["AddonVersion"] = addon_version("kube-proxy", version) or f"v{version}.0-eksbuild.1"
+
+
+@pytest.mark.parametrize(("version", "today", "fails", "noted", "whole_check"), [
+    ("1.33", TODAY, False, True, True),  # extended support since 2026-07-29: a note with the price, not a failure
+    ("1.34", TODAY, False, False, False), ("1.34", date(2026, 12, 3), False, True, False),  # left it on 2026-12-02
+    ("1.35", TODAY, False, False, False),
+    ("1.31", date(2026, 12, 2), True, False, False),  # extended support over: EKS creates no such cluster
+])
+def test_leaving_standard_support_is_a_note_and_only_eks_end_of_support_fails(prod, prod_jobs, version, today, fails,
+                                                                                noted, whole_check):
+    template = copy.deepcopy(prod.template)
+    _set_cluster_version(template, version)
     if whole_check:  # the stage is part of the check (once: a whole check of prod takes seconds)
         report = _check(prod, prod_jobs, template=template, today=today)
     else:
-        snap = load_snapshot(template)
-        report = CheckReport(environment="prod", kubernetes_version=snap.kubernetes_version)
-        check_version(snap, report, today)
+        report = _version_stage(template, today)
     assert bool(_failures(report, "version")) is fails
+    notes = [n for n in report.notes if n.startswith("version: Kubernetes")]
+    assert bool(notes) is noted
+    if noted:
+        assert "0.60 USD per cluster-hour" in notes[0]
+
+
+def test_a_node_group_without_the_clusters_version_fails(prod):
+    template = copy.deepcopy(prod.template)
+    groups = {r["Properties"].get("NodegroupName", "system"): r for r in template["Resources"].values()
+              if r["Type"] == "AWS::EKS::Nodegroup"}
+    assert {g["Properties"]["Version"] for g in groups.values()} == {prod.config.kubernetes_version}
+    assert _failures(_version_stage(copy.deepcopy(template)), "version") == []
+    p5, trn1 = (next(g for n, g in groups.items() if n.startswith(name)) for name in ("p5-nodes-", "trn1-nodes-"))
+    del p5["Properties"]["Version"]  # the defect: the group stays behind on an upgrade
+    trn1["Properties"]["Version"] = "1.35"
+    found = {f.subject: f.message for f in _failures(_version_stage(template), "version")}
+    assert found == {
+        f"node group {p5['Properties']['NodegroupName']}": "none: the group stays on the version it was created with "
+        "when the control plane is upgraded, and EKS refuses the upgrade after that; write the cluster's (1.36)",
+        f"node group {trn1['Properties']['NodegroupName']}": "1.35 while the control plane runs 1.36: node groups "
+        "move with it, in the same deploy"}
+
+
+def test_an_addon_left_to_eks_is_noted_and_a_kube_proxy_out_of_skew_fails(prod):
+    template = copy.deepcopy(prod.template)
+    addons = {r["Properties"]["AddonName"]: r for r in template["Resources"].values() if r["Type"] == "AWS::EKS::Addon"}
+    report = _version_stage(copy.deepcopy(template))
+    # Prod's FSx CSI driver has no recorded build: the one add-on the template leaves to EKS, and the check says so.
+    assert [n for n in report.notes if "names no version" in n] == [
+        "version: EKS add-on aws-fsx-csi-driver names no version: EKS picks its default when it is created and an "
+        "upgrade leaves it there; pin one (cluster.addon_versions)"]
+    del addons["coredns"]["Properties"]["AddonVersion"]  # the defect: "latest" as it was
+    addons["kube-proxy"]["Properties"]["AddonVersion"] = "v1.37.0-eksbuild.1"
+    report = _version_stage(template)
+    assert len([n for n in report.notes if "names no version" in n]) == 2
+    assert [(f.subject, f.field) for f in _failures(report, "version")] == [("EKS add-on kube-proxy", "AddonVersion")]
 
 
 # --- the command ---------------------------------------------------------------------------------------------------

@@ -117,8 +117,10 @@ def test_nodes_that_join_before_the_cni_addon_have_no_pod_networking(prod):
     _drop_dependencies(template, _release(template, "karpenter"), cni)
     findings, _ = _lifecycle(prod, template=template)
     networking = _about(findings, "joins before the add-on vpc-cni", "AmazonEKS_CNI_Policy", "create, step")
+    groups = {g.name: g.eks_name for g in prod.config.accelerated_node_groups}  # what EKS names them
     assert {f.subject.split(" (")[0] for f in networking} == {
-        "node group ClusterNodegroupSystemNodes2A8EB028", "node group p5-nodes", "node group trn1-nodes",
+        "node group ClusterNodegroupSystemNodes2A8EB028", f"node group {groups['p5-nodes']}",
+        f"node group {groups['trn1-nodes']}",
         "Karpenter nodes of EC2NodeClass gpu-a100", "Karpenter nodes of EC2NodeClass gpu-h100",
         "Karpenter nodes of EC2NodeClass trn1", "Karpenter nodes of EC2NodeClass trn1n",
         # The Slurm partitions' pools of their own (slurmd is privileged).
@@ -309,13 +311,22 @@ def test_a_retained_file_system_in_the_training_subnet_blocks_the_vpc(prod):
 def test_forced_updates_and_written_desired_sizes_of_node_groups_fail(prod):
     template = copy.deepcopy(prod.template)
     p5 = _resources(template)[_lid(template, "NodeGroupp5nodesNodegroup")]
+    system = _resources(template)[_lid(template, "ClusterNodegroupSystemNodes", "AWS::EKS::Nodegroup")]
+    assert p5["Properties"]["ForceUpdateEnabled"] is False and system["Properties"]["ForceUpdateEnabled"] is False
     p5["Properties"]["ForceUpdateEnabled"] = True
     p5["Properties"]["ScalingConfig"]["DesiredSize"] = 0
-    findings, _ = _lifecycle(prod, template=template)
+    system["Properties"]["ForceUpdateEnabled"] = True  # aws-eks-v2's default, as the system group had it
+    findings, report = _lifecycle(prod, template=template)
     p5_findings = _about(findings, "node group p5-nodes", "update")
     assert len(p5_findings) == 2
-    assert _about(p5_findings, "ForceUpdateEnabled", "disruption budgets")
+    assert _about(p5_findings, "ForceUpdateEnabled", "even where a PodDisruptionBudget holds running training pods")
     assert _about(p5_findings, "writes DesiredSize 0", "between 0 and 8")
+    assert _about(findings, "ClusterNodegroupSystemNodes", "PodDisruptionBudget holds the controllers and webhooks")
+    # What ForceUpdateEnabled off does not do is said, not implied: a roll still evicts unprotected pods.
+    (rolled,) = [n for n in report.notes if n.startswith("update: a change of Kubernetes version")]
+    names = [r["Properties"]["NodegroupName"] for r in _resources(template).values()
+             if r["Type"] == "AWS::EKS::Nodegroup" and "NodegroupName" in r["Properties"]]
+    assert all(name in rolled for name in names) and "evicts the pods no PodDisruptionBudget holds" in rolled
 
 
 # --- the README says what the stage cannot see ---------------------------------------------------------------------
@@ -326,7 +337,7 @@ def test_readme_says_how_the_first_deploy_runs_how_to_reach_a_private_cluster_an
     sections = re.findall(r"^## (.+)$", text, re.M)
     assert sections.index("The first deploy") == sections.index("Deploy an environment") + 1
     first_deploy = text.split("## The first deploy", 1)[1].split("\n## ", 1)[0]
-    for needed in ("admin_role_arns", "AWS-StartPortForwardingSessionToRemoteHost", "tls-server-name",
+    for needed in ("admin_role_arns", "ec2-instance-connect ssh", "ApiTunnelOperatorPolicyArn", "tls-server-name",
                    "cdk destroy", "jupyterhub-oidc", "rollout restart deployment/hub", "vcctl queue operate"):
         assert needed in first_deploy, needed
 

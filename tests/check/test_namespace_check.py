@@ -40,9 +40,11 @@ def test_a_release_that_creates_its_namespace_fails(prod, prod_jobs) -> None:
     assert {f.field for f in bare} == {"metadata.labels pod-security.kubernetes.io/enforce", "NetworkPolicy ingress",
                                        "NetworkPolicy egress"}
     assert all("created by helm release extra (create_namespace)" in f.subject for f in bare)
-    # And, open both ways, its pods reach instance metadata and any pod reaches them.
+    # And, open both ways, its pods reach instance metadata and any pod reaches them; under the CNI's strict mode,
+    # with no policy selecting them, they would get no network at all.
     assert {f.field for f in failures if f.area == "network-policy"} == {
-        "pod extra-system/{} -> 169.254.169.254 TCP/80", "pod default/{app=anything} -> pod extra-system/{} TCP/8443"}
+        "pod extra-system/{} -> 169.254.169.254 TCP/80", "pod default/{app=anything} -> pod extra-system/{} TCP/8443",
+        "NetworkPolicy ingress", "NetworkPolicy egress"}
 
 
 def test_an_operator_namespace_without_its_label_or_default_deny_fails(prod, prod_jobs) -> None:

@@ -219,7 +219,7 @@ def test_flows_that_must_stay_closed_are_closed_by_the_policies_not_by_accident(
 
 @pytest.mark.parametrize(("removed", "blocked_flow"), [
     ("allow-dns", "training pod in training resolves names (UDP)"),
-    ("allow-https", "training pod in training reaches S3 (checkpoints, data) and ECR layers"),
+    ("allow-https", "training pod in training reaches S3 (checkpoints, data), ECR, STS and CloudWatch Logs"),
     ("allow-shared-storage", "training pod in training reaches FSx for Lustre"),
     ("allow-pod-identity", "training pod in training gets credentials from the Pod Identity agent"),
     ("allow-same-namespace", "torchrun c10d rendezvous in training"),
@@ -285,3 +285,77 @@ def test_the_jupyterhub_charts_own_policies_are_off_and_would_open_doors(prod, p
     assert {o["metadata"]["name"] for o in charts} == {"hub", "proxy", "singleuser"}
     opened = {f[0] for f in network_policy_findings([*objects, *charts], namespaces=namespaces, vpc_cidr=vpc_cidr)}
     assert any("the hub must not reach instance metadata" in subject for subject in opened), opened
+
+
+# --- before a pod's policies are programmed, and pods strict mode would leave without network ---------------------
+
+
+def test_a_training_pod_reaches_neither_the_internet_nor_kube_system_before_or_after_its_policies(prod) -> None:
+    from eks_training.infra.tools.check.network_policy import before_policies_findings, enforcing_mode
+
+    (cni,) = [r["Properties"] for r in prod.resources("AWS::EKS::Addon").values()
+              if r["Properties"]["AddonName"] == "vpc-cni"]
+    # Before: the add-on's own setting (strict: a new pod is denied until its policies are programmed).
+    mode = enforcing_mode(cni["ConfigurationValues"])
+    assert mode == "strict"
+    namespaces, vpc_cidr = namespaces_of(prod.config), prod.config.network.cidr
+    assert before_policies_findings(mode, namespaces, vpc_cidr=vpc_cidr) == []
+    # After: the policies prod applies, evaluated with Kubernetes' rules.
+    objects = [o for _, o in prod.kubernetes_objects() if o.get("kind") in ("NetworkPolicy", "Namespace")]
+    worker = Pod("training", {"training.kubeflow.org/job-role": "worker"})
+    policies = PolicySet(objects)
+    for flow in (Flow("internet", worker, Address("203.0.113.10"), 443),
+                 Flow("s3 anywhere", worker, Address("52.218.128.10"), 443),
+                 Flow("karpenter", worker, Pod("kube-system", {"app.kubernetes.io/name": "karpenter"}), 8443),
+                 Flow("coredns metrics", worker, Pod("kube-system", {"k8s-app": "kube-dns"}), 9153)):
+        assert not policies.flow_allowed(flow), flow.name
+    assert policies.flow_allowed(Flow("dns", worker, Pod("kube-system", {"k8s-app": "kube-dns"}), 53, "UDP"))
+
+
+@pytest.mark.parametrize(("values", "mode"), [
+    ('{"enableNetworkPolicy": "true"}', "standard"),
+    ('{"enableNetworkPolicy": "true", "env": {"NETWORK_POLICY_ENFORCING_MODE": "standard"}}', "standard"),
+    ("{}", None),
+    (None, None),
+])
+def test_standard_mode_or_no_agent_lets_a_new_pod_out_before_its_policies(prod_view, values, mode) -> None:
+    from eks_training.infra.tools.check.network_policy import before_policies_findings, enforcing_mode
+
+    namespaces, vpc_cidr, _ = prod_view
+    assert enforcing_mode(values) == mode
+    findings = before_policies_findings(enforcing_mode(values), namespaces, vpc_cidr=vpc_cidr)
+    # Both doors, for every workload namespace, each naming the fix.
+    assert len(findings) == 2 * len(namespaces.workload())
+    assert {f[0] for f in findings} >= {"flow 'a new pod in training before its policies apply reaches the internet'",
+                                        "flow 'a new pod in ai-research before its policies apply reaches kube-system'"}
+    assert all(("NETWORK_POLICY_ENFORCING_MODE=strict" if mode else "agent is off") in f[2] for f in findings)
+
+
+def test_strict_mode_finds_a_namespace_whose_pods_no_policy_selects() -> None:
+    from eks_training.infra.tools.check.network_policy import strict_mode_findings
+
+    objects = [policy("kube-system", "open", types=["Ingress", "Egress"], ingress=[{}], egress=[{}]),
+               policy("kueue-system", "only-egress", egress=[{}], types=["Egress"])]
+    findings = strict_mode_findings(objects, {"kube-system": "EKS add-on coredns", "kueue-system": "helm kueue",
+                                              "amazon-cloudwatch": "EKS add-on amazon-cloudwatch-observability"})
+    assert [(f[0], f[1]) for f in findings] == [
+        ("namespace amazon-cloudwatch (EKS add-on amazon-cloudwatch-observability)", "NetworkPolicy ingress"),
+        ("namespace amazon-cloudwatch (EKS add-on amazon-cloudwatch-observability)", "NetworkPolicy egress"),
+        ("namespace kueue-system (helm kueue)", "NetworkPolicy ingress")]
+    assert "no network at all" in findings[0][2]
+
+
+def test_prod_leaves_only_the_eks_add_ons_namespaces_open_and_opens_them_before_their_pods(prod) -> None:
+    from eks_training.constructs.cluster import OPEN_POLICY_NAME
+
+    opened = {obj["metadata"]["namespace"]: lid for lid, obj in prod.kubernetes_objects()
+              if obj.get("kind") == "NetworkPolicy" and obj["metadata"]["name"] == OPEN_POLICY_NAME}
+    assert set(opened) == {"kube-system", "amazon-cloudwatch"}
+    resources = prod.template["Resources"]
+    for lid, resource in resources.items():
+        if resource["Type"] == "AWS::EKS::Addon" and resource["Properties"]["AddonName"] not in (
+                "vpc-cni", "eks-pod-identity-agent", "kube-proxy"):
+            assert opened["kube-system"] in resource.get("DependsOn", []), lid
+    (cloudwatch,) = [lid for lid, r in resources.items() if r["Type"] == "AWS::EKS::Addon"
+                     and r["Properties"]["AddonName"] == "amazon-cloudwatch-observability"]
+    assert opened["amazon-cloudwatch"] in resources[cloudwatch]["DependsOn"]

@@ -66,7 +66,8 @@ def test_quota_on_a_node_group_at_size_zero_is_unusable(prod, prod_jobs):
     snap = _snapshot(prod)
     _flavor_quota(_queue(snap, "training"), "p5-nodes", "nvidia.com/gpu")["nominalQuota"] = 16
     messages = [m for s, f, m in _findings(snap, prod_jobs) if s == "ClusterQueue training" and "p5-nodes" in f]
-    assert messages and "on nodes that never exist (node group p5-nodes)" in messages[0]
+    p5 = next(g for g in prod.config.accelerated_node_groups if g.name == "p5-nodes")
+    assert messages and f"on nodes that never exist (node group {p5.eks_name})" in messages[0]
 
 
 def test_quotas_beyond_what_the_nodes_hold_fail(prod, prod_jobs):

@@ -224,3 +224,28 @@ def test_fsx_access_with_an_imported_key_is_refused() -> None:
                                          r"'Imported/Key' \(its policy cannot be changed here\)"):
         TrainingBuckets(stack, "Buckets", key=imported)
     TrainingBuckets(stack, "Allowed", key=imported, allow_fsx_data_repositories=False)
+
+
+def test_a_vpc_only_pair_lets_through_its_emptying_handler_and_refuses_admins_without_a_vpc() -> None:
+    from aws_cdk import aws_ec2 as ec2
+
+    app = cdk.App()
+    stack = cdk.Stack(app, "VpcOnly", env=ENV)
+    vpc = ec2.Vpc(stack, "Vpc", max_azs=2, nat_gateways=0, subnet_configuration=[
+        ec2.SubnetConfiguration(name="private", subnet_type=ec2.SubnetType.PRIVATE_ISOLATED)])
+    TrainingBuckets(stack, "Buckets", retain=False, vpc_only=vpc,
+                    unrestricted_principal_arns=["arn:aws:iam::111111111111:role/data-team"])
+    template = app.synth().get_stack_by_name("VpcOnly").template
+    rules = [s for r in template["Resources"].values() if r["Type"] == "AWS::S3::BucketPolicy"
+             for s in r["Properties"]["PolicyDocument"]["Statement"] if s.get("Sid") == "OnlyThroughThisVpc"]
+    assert len(rules) == 2
+    exempt = json.dumps(rules[0]["Condition"]["ArnNotLike"]["aws:PrincipalArn"])
+    # The stack's bucket-emptying Lambda runs outside the VPC when the stack is deleted: it must still empty them.
+    assert "CustomS3AutoDeleteObjectsCustomResourceProviderRole" in exempt and "role/data-team" in exempt
+    assert rules[0]["Condition"]["StringNotEquals"]["aws:SourceVpc"] == {"Ref": stack.get_logical_id(vpc.node.default_child)}
+    with pytest.raises(ValueError, match=r"unrestricted_principal_arns=\['arn:aws:iam::111111111111:role/x'\] is not "
+                                         r"allowed: none without vpc_only"):
+        TrainingBuckets(cdk.Stack(cdk.App(), "NoVpc"), "B", unrestricted_principal_arns=["arn:aws:iam::111111111111:role/x"])
+    with pytest.raises(ValueError, match=r"unrestricted_principal_arns\[0\]='me' is not allowed: an IAM role ARN"):
+        TrainingBuckets(cdk.Stack(cdk.App(), "Bad"), "B", vpc_only=ec2.Vpc(cdk.Stack(cdk.App(), "V"), "V"),
+                        unrestricted_principal_arns=["me"])

@@ -9,6 +9,7 @@ from aws_cdk import assertions
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.constructs.network import TrainingNetwork
 from eks_training.constructs.node_groups import AcceleratedNodeGroup
+from eks_training.core.versions import DEFAULT_ADDONS, addon_version
 
 
 @pytest.fixture(scope="module")
@@ -24,6 +25,9 @@ def platform():
     # The wrapper itself is accepted where the aws-eks-v2 cluster is expected.
     AcceleratedNodeGroup(stack, "Direct", cluster=cluster, instance_type="g5.xlarge", accelerator="nvidia",
                          subnet=network.training_subnet, node_role=cluster.node_role, efa=False, max_size=1)
+    # A Capacity Block holds its instances and no more: its updates cannot launch a replacement first.
+    cluster.add_accelerated_node_group("Block", instance_type="p5.48xlarge", efa=False, max_size=2,
+                                       capacity_type="capacity-block", capacity_reservation_id="cr-0123456789abcdef0")
     return stack, network, cluster, trn, g5
 
 
@@ -33,7 +37,7 @@ def test_accelerator_efa_and_role_come_from_the_instance_type_and_cluster(platfo
     template = assertions.Template.from_stack(stack)
     groups = template.find_resources("AWS::EKS::Nodegroup")
     by_type = {g["Properties"]["InstanceTypes"][0]: g["Properties"] for g in groups.values()
-               if g["Properties"]["InstanceTypes"][0] != "m6i.2xlarge"}
+               if g["Properties"]["InstanceTypes"][0] not in ("m6i.2xlarge", "p5.48xlarge")}
     assert by_type["trn1.32xlarge"]["AmiType"] == "AL2023_x86_64_NEURON"
     assert by_type["trn1.32xlarge"]["Labels"]["eks-training/efa"] == "true"  # trn1 has EFA: on by default
     assert by_type["g5.xlarge"]["Labels"]["eks-training/efa"] == "false"  # g5.xlarge has none: off by default
@@ -44,6 +48,48 @@ def test_accelerator_efa_and_role_come_from_the_instance_type_and_cluster(platfo
                   for nic in t["Properties"]["LaunchTemplateData"].get("NetworkInterfaces") or []]
     assert len(efa_groups) == 8  # trn1.32xlarge: 8 EFA interfaces, each in the cluster and EFA groups
     assert all(stack.resolve(network.efa_security_group.security_group_id) in groups for groups in efa_groups)
+
+
+def test_every_node_group_and_addon_follows_the_clusters_version_and_no_roll_is_forced(platform):
+    stack = platform[0]
+    template = assertions.Template.from_stack(stack)
+    groups = {g["Properties"]["InstanceTypes"][0] + ("/" + g["Properties"].get("CapacityType", "")): g["Properties"]
+              for g in template.find_resources("AWS::EKS::Nodegroup").values()}
+    assert len(groups) == 4  # system, trn1, g5 (twice: one key), the Capacity Block
+    for name, props in groups.items():
+        # The version moves the group in the deploy that moves the control plane; a roll drains one node at a time
+        # and stops at a PodDisruptionBudget (aws-eks-v2 forces the system group through them by default).
+        assert props["Version"] == "1.35", name
+        assert props["ForceUpdateEnabled"] is False, name
+        assert props["UpdateConfig"]["MaxUnavailable"] == 1, name
+    assert groups["p5.48xlarge/CAPACITY_BLOCK"]["UpdateConfig"]["UpdateStrategy"] == "MINIMAL"
+    assert "UpdateStrategy" not in groups["trn1.32xlarge/ON_DEMAND"]["UpdateConfig"]  # EKS's DEFAULT: surge first
+    addons = {a["Properties"]["AddonName"]: a["Properties"].get("AddonVersion")
+              for a in template.find_resources("AWS::EKS::Addon").values()}
+    assert addons == {name: addon_version(name, "1.35") for name in DEFAULT_ADDONS}
+    assert addons["kube-proxy"].startswith("v1.35.")
+
+
+def test_a_node_group_on_a_cluster_that_does_not_say_its_version_asks_for_it(platform):
+    stack, network, cluster = platform[:3]
+    with pytest.raises(ValueError, match=r"^kubernetes_version=None is not allowed: the cluster's Kubernetes version"):
+        AcceleratedNodeGroup(stack, "Bare", cluster=cluster.cluster, instance_type="g5.xlarge", accelerator="nvidia",
+                             subnet=network.training_subnet, node_role=cluster.node_role, efa=False)
+
+
+def test_node_group_names_change_only_with_what_eks_cannot_change_in_place():
+    from eks_training.core.names import node_group_name
+    from eks_training.infra.config import load_environment
+
+    name = node_group_name("p5-nodes", "p5.48xlarge", "on-demand")
+    assert name.startswith("p5-nodes-") and name == node_group_name("p5-nodes", "p5.48xlarge", "on-demand")
+    # A new instance or capacity type: a replacement of another name, created before the old group goes.
+    assert len({name, node_group_name("p5-nodes", "p5e.48xlarge", "on-demand"),
+                node_group_name("p5-nodes", "p5.48xlarge", "spot")}) == 3
+    prod = load_environment("prod")
+    p5 = prod.capacity.gpu_node_groups[0]
+    assert p5.eks_name == name  # sizes, volumes and labels are no part of it
+    assert p5.model_copy(update={"nodegroup_name": "p5-nodes"}).eks_name == "p5-nodes"  # a group deployed before
 
 
 def test_a_cluster_without_a_training_subnet_says_so():

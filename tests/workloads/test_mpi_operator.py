@@ -101,7 +101,7 @@ _RESOURCES = {
 
 def _installer() -> list[dict]:
     # to_json, not the chart's direct ApiObjects: each plus construct holds its ApiObject as a child.
-    return validate_k8s_objects(MpiOperatorInstallChart(cdk8s.App(), "install").to_json())
+    return validate_k8s_objects(MpiOperatorInstallChart(cdk8s.App(), "install", kubernetes_version="1.36").to_json())
 
 
 def _upstream_manifest() -> list[dict]:
@@ -224,7 +224,7 @@ def test_installer_namespace_reaches_only_dns_and_https_and_accepts_nothing() ->
 
 
 def test_installer_objects_are_cdk8s_plus_constructs() -> None:
-    chart = MpiOperatorInstallChart(cdk8s.App(), "install")
+    chart = MpiOperatorInstallChart(cdk8s.App(), "install", kubernetes_version="1.36")
     kinds = {type(c).__name__: c for c in chart.node.children if not isinstance(c, kplus.Volume)}
     assert [type(c) for c in chart.node.children if not isinstance(c, kplus.Volume)] == [
         kplus.Namespace, kplus.Namespace, kplus.ServiceAccount, kplus.ClusterRole, kplus.ClusterRoleBinding,

@@ -12,7 +12,10 @@ from eks_training.workloads.network_policies import (
     NamespacePolicy,
     NetworkPoliciesChart,
     Port,
+    EgressAllowance,
+    WorkloadEgress,
     WorkloadNamespaces,
+    kubernetes_service_ip,
     network_policy,
 )
 from support.k8s_schemas import validate_k8s_objects
@@ -58,8 +61,10 @@ def test_common_egress_is_dns_https_pod_identity_and_storage_in_the_vpc() -> Non
     assert dns["to"] == [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "kube-system"}},
                           "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}}}]
     assert sorted((p["protocol"], p["port"]) for p in dns["ports"]) == [("TCP", 53), ("UDP", 53)]
-    (https,) = mine["allow-https"]["spec"]["egress"]
-    assert https == {"to": [{"ipBlock": {"cidr": "0.0.0.0/0"}}], "ports": [{"protocol": "TCP", "port": 443}]}
+    # HTTPS to the VPC (its endpoints, the private API endpoint) and the kubernetes Service's address: no internet.
+    https = mine["allow-https"]["spec"]["egress"]
+    assert https == [{"to": [{"ipBlock": {"cidr": cidr}}], "ports": [{"protocol": "TCP", "port": 443}]}
+                     for cidr in ("10.20.0.0/16", "172.20.0.1/32")]
     (storage,) = mine["allow-shared-storage"]["spec"]["egress"]
     assert storage["to"] == [{"ipBlock": {"cidr": "10.20.0.0/16"}}]
     assert storage["ports"] == [{"protocol": "TCP", "port": 988}, {"protocol": "TCP", "port": 1018, "endPort": 1023},
@@ -69,6 +74,28 @@ def test_common_egress_is_dns_https_pod_identity_and_storage_in_the_vpc() -> Non
     # Egress-only policies: they must not open ingress by being listed as Ingress too.
     for name in ("allow-dns", "allow-https", "allow-shared-storage", "allow-pod-identity"):
         assert mine[name]["spec"]["policyTypes"] == ["Egress"]
+
+
+def test_unrestricted_egress_opens_https_and_the_user_list_adds_destinations() -> None:
+    egress = WorkloadEgress(restricted=False, allowances=(
+        EgressAllowance("pypi-mirror", "203.0.113.0/24", (Port(443), Port(8080))),))
+    objects = validate_k8s_objects(NetworkPoliciesChart(cdk8s.App(), "np", namespaces=ALL, vpc_cidr="192.168.0.0/16",
+                                                        egress=egress).to_json())
+    policies = _by_namespace(objects)
+    for namespace in ALL.workload():
+        mine = policies[namespace]
+        assert mine["allow-https"]["spec"]["egress"] == [{"to": [{"ipBlock": {"cidr": "0.0.0.0/0"}}],
+                                                          "ports": [{"protocol": "TCP", "port": 443}]}]
+        mirror = mine["allow-pypi-mirror"]["spec"]
+        assert mirror["podSelector"] == {} and mirror["policyTypes"] == ["Egress"]
+        assert mirror["egress"] == [{"to": [{"ipBlock": {"cidr": "203.0.113.0/24"}}],
+                                     "ports": [{"protocol": "TCP", "port": 443}, {"protocol": "TCP", "port": 8080}]}]
+    # Only the hub reaches the sign-in provider beyond the VPC; notebooks and the proxy do not.
+    sign_in = policies["jupyterhub"]["allow-hub-to-sign-in-provider"]["spec"]
+    assert sign_in["podSelector"] == {"matchLabels": {"component": "hub"}}
+    assert not any("sign-in" in name for ns, mine in policies.items() if ns != "jupyterhub" for name in mine)
+    # Outside 10.0.0.0/8, EKS's default service range (and so the kubernetes Service) is 10.100.0.0/16.
+    assert kubernetes_service_ip("192.168.0.0/16") == "10.100.0.1" and kubernetes_service_ip("10.8.0.0/16") == "172.20.0.1"
 
 
 def test_training_and_slurm_allow_their_own_namespace_jupyterhub_only_components() -> None:
@@ -128,6 +155,10 @@ def test_own_policy_list_renders() -> None:
     (lambda: _render(ALL, vpc_cidr="10.0.0.1/16"), r"vpc_cidr='10.0.0.1/16' is not allowed: use an IPv4 network such as '10.0.0.0/16' \(host bits zero\)"),
     (lambda: _render([]), r"namespaces=\[\] is not allowed: use a WorkloadNamespaces or a non-empty list of NamespacePolicy"),
     (lambda: _render([NamespacePolicy("a"), NamespacePolicy("a")]), r"policy namespaces='a' is not allowed: each must be unique"),
+    (lambda: EgressAllowance("mirror", "203.0.113.1/24", (Port(443),)),
+     r"allowance 'mirror' cidr='203.0.113.1/24' is not allowed: use an IPv4 network such as '203.0.113.0/24' \(host bits zero\)"),
+    (lambda: WorkloadEgress(allowances=(EgressAllowance("a", "203.0.113.0/24", (Port(443),)),) * 2),
+     r"egress allowance names='a' is not allowed: each must be unique"),
 ])
 def test_bad_inputs_raise_one_line_errors(build, message) -> None:
     with pytest.raises(ValueError, match=message) as caught:
@@ -140,7 +171,8 @@ def test_every_policy_is_a_cdk8s_plus_network_policy() -> None:
     plus = [c for c in chart.node.children if isinstance(c, kplus.NetworkPolicy)]
     # Nothing is written as a plain ApiObject beside them: each object in the output is one plus policy.
     assert not [c for c in chart.node.children if isinstance(c, cdk8s.ApiObject)]
-    assert len(plus) == len(chart.to_json()) == 36
+    # 4 namespaces x 6 common (deny, DNS, HTTPS, Pod Identity, storage, own namespace or hub pairs) and the rest.
+    assert len(plus) == len(chart.to_json()) == 37
     # api_objects lists the ApiObjects inside the plus constructs, in the order the chart renders them.
     assert [o.to_json() for o in chart.api_objects] == chart.to_json()
     assert {(p.metadata.namespace, p.metadata.name) for p in plus} == {
@@ -156,7 +188,8 @@ def test_rendered_policies_allow_what_workloads_need_and_nothing_else() -> None:
     allowed = [
         Flow("dns", worker, Pod("kube-system", {"k8s-app": "kube-dns"}), 53, "UDP"),
         Flow("dns over tcp", worker, Pod("kube-system", {"k8s-app": "kube-dns"}), 53),
-        Flow("s3", worker, Address("52.218.128.10"), 443),
+        Flow("s3 through its interface endpoint", worker, Address("10.20.0.10"), 443),
+        Flow("the kubernetes Service", worker, Address("172.20.0.1"), 443),
         Flow("pod identity", worker, Address("169.254.170.23"), 80),
         Flow("lustre lnet", worker, Address("10.20.5.5"), 1021),
         Flow("efs", worker, Address("10.20.5.5"), 2049),
@@ -164,10 +197,16 @@ def test_rendered_policies_allow_what_workloads_need_and_nothing_else() -> None:
         Flow("kuberay to dashboard", Pod("kuberay-system", {"app.kubernetes.io/name": "kuberay-operator"}), worker, 8265),
         Flow("slinky to slurmrestd", Pod("slinky", {"any": "pod"}), Pod("slurm", {}), 6820),
         Flow("notebook to hub", Pod("jupyterhub", {"component": "singleuser-server"}), Pod("jupyterhub", {"component": "hub"}), 8081),
+        Flow("hub to the sign-in provider", Pod("jupyterhub", {"component": "hub"}), Address("203.0.113.10"), 443),
     ]
     denied = [
         Flow("instance metadata", worker, Address("169.254.169.254"), 80),
         Flow("plain http out", worker, Address("203.0.113.10"), 80),
+        Flow("https to the internet", worker, Address("203.0.113.10"), 443),
+        Flow("s3 past its endpoint (a bucket anywhere)", worker, Address("52.218.128.10"), 443),
+        Flow("notebook https to the internet", Pod("jupyterhub", {"component": "singleuser-server"}),
+             Address("203.0.113.10"), 443),
+        Flow("kube-system but DNS", worker, Pod("kube-system", {"app.kubernetes.io/name": "karpenter"}), 8443),
         Flow("lustre outside the vpc", worker, Address("10.21.5.5"), 988),
         Flow("another team", worker, Pod("team-b", {"app": "trainer"}), 43012),
         Flow("other kuberay pod to dashboard", Pod("kuberay-system", {"app": "other"}), worker, 8265),

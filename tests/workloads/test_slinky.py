@@ -177,7 +177,7 @@ def test_gpu_cluster_gets_gres_autodetect_and_neuron_only_cluster_does_not():
     assert "AutoDetect=nvidia" in config_map["data"]["gres.conf"]
     assert "GresTypes=gpu" in controller["extraConf"]
     neuron_only = only(render(partitions=[trainium()]), "Controller")["spec"]
-    assert "configFileRefs" not in neuron_only and "extraConf" not in neuron_only
+    assert "configFileRefs" not in neuron_only and neuron_only["extraConf"] == "DisableRootJobs=YES"
 
 
 # --- controller, accounting, rest api, login ----------------------------------------------------------------------
@@ -248,24 +248,29 @@ def test_login_ssh_is_a_cluster_ip_service_by_default(objects):
 
 
 def test_login_ssh_behind_an_internal_nlb_on_request():
-    login = only(render(login=SlurmLoginSettings(load_balancer=True)), "LoginSet")["spec"]
+    settings = SlurmLoginSettings(replicas=2, load_balancer=True, source_ranges=("10.8.0.0/16",))
+    login = only(render(login=settings), "LoginSet")["spec"]
     annotations = login["service"]["metadata"]["annotations"]
     assert login["service"]["spec"]["type"] == "LoadBalancer"
     assert annotations["service.beta.kubernetes.io/aws-load-balancer-type"] == "external"
     assert annotations["service.beta.kubernetes.io/aws-load-balancer-nlb-target-type"] == "ip"
     assert annotations["service.beta.kubernetes.io/aws-load-balancer-scheme"] == "internal"
-
-
-def test_internet_facing_login_is_limited_to_its_source_ranges():
-    key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHxample alice@example"
-    settings = SlurmLoginSettings(replicas=2, load_balancer=True, internet_facing=True, source_ranges=("203.0.113.0/24",),
-                                  root_ssh_authorized_keys=(key,))
-    login = only(render(login=settings), "LoginSet")["spec"]
-    assert login["service"]["metadata"]["annotations"]["service.beta.kubernetes.io/aws-load-balancer-scheme"] == (
-        "internet-facing")
-    assert login["service"]["spec"]["loadBalancerSourceRanges"] == ["203.0.113.0/24"]
-    assert login["rootSshAuthorizedKeys"].splitlines() == [key]
+    assert login["service"]["spec"]["loadBalancerSourceRanges"] == ["10.8.0.0/16"]
     assert login["replicas"] == 2
+
+
+def test_people_log_in_as_themselves_through_their_directory_never_as_root():
+    login = only(render(login=SlurmLoginSettings(sssd_conf_secret="corp-ldap")), "LoginSet")["spec"]
+    # The directory's SSSD configuration (a Secret the operator makes, like the hub's client secret): uids and keys.
+    assert login["sssdConfRef"] == {"name": "corp-ldap", "key": "sssd.conf"}
+    sshd = login["extraSshdConfig"].splitlines()
+    assert {"PermitRootLogin no", "PasswordAuthentication no", "AuthorizedKeysCommandUser nobody",
+            "AuthorizedKeysCommand /usr/bin/sss_ssh_authorizedkeys %u"} <= set(sshd)
+    assert "rootSshAuthorizedKeys" not in login
+    # No setuid program makes a user root in the login pod, where root reads the Slurm key.
+    assert login["login"]["securityContext"] == {"allowPrivilegeEscalation": False}
+    # Without a directory, the platform's local-users SSSD config (nobody but the image's users).
+    assert only(render(), "LoginSet")["spec"]["sssdConfRef"]["name"] == "ml-sssd-conf"
 
 
 def test_images_are_pinned_slinky_images_of_a_supported_slurm():
@@ -593,8 +598,13 @@ def test_generator_leaves_existing_secrets_alone_and_fails_on_other_errors(objec
         (lambda: render(cluster_name="c" * 31), f"cluster_name={'c' * 31!r}"),
         (lambda: render(rest_api_replicas=0), "rest_api_replicas=0"),
         (lambda: SlurmLoginSettings(replicas=0), "login.replicas=0"),
-        (lambda: SlurmLoginSettings(load_balancer=True, internet_facing=True), "login.source_ranges=()"),
-        (lambda: SlurmLoginSettings(internet_facing=True, source_ranges=("10.0.0.0/8",)), "login.load_balancer=False"),
+        (lambda: SlurmLoginSettings(load_balancer=True), "login.source_ranges=()"),
+        (lambda: SlurmLoginSettings(load_balancer=True, internet_facing=True, source_ranges=("10.0.0.0/8",)),
+         "login.internet_facing=True"),
+        (lambda: SlurmLoginSettings(source_ranges=("10.0.0.0/8",)), "login.load_balancer=False"),
+        (lambda: SlurmLoginSettings(root_ssh_authorized_keys=("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHxample a@b",)),
+         "login.root_ssh_authorized_keys='1 key(s)'"),
+        (lambda: SlurmLoginSettings(sssd_conf_secret="Not_A_Name"), "login.sssd_conf_secret='Not_A_Name'"),
         (lambda: SlurmLoginSettings(source_ranges=("10.0.0.0/33",)), "login.source_ranges entry='10.0.0.0/33'"),
         (lambda: SlurmLoginSettings(root_ssh_authorized_keys=("hunter2",)), "login.root_ssh_authorized_keys entry='hunter2'"),
         (lambda: SlurmControllerSettings(storage_class="GP3"), "controller.storage_class='GP3'"),

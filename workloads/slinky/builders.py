@@ -24,6 +24,7 @@ from eks_training.workloads.slinky.settings import (
     InClusterMariaDb,
     SlurmControllerSettings,
     SlurmLoginSettings,
+    SSHD_SETTINGS,
     SlurmPartition,
     sidecar,
 )
@@ -210,28 +211,33 @@ def build_login_set(
     image_tag: str,
 ) -> dict[str, Any]:
     """The LoginSet: login pods with the shared file system, SSH behind a ClusterIP Service (or an AWS NLB)."""
-    annotations = {
-        _NLB_ANNOTATION_PREFIX + "type": "external",
-        _NLB_ANNOTATION_PREFIX + "nlb-target-type": "ip",
-        _NLB_ANNOTATION_PREFIX + "scheme": "internet-facing" if settings.internet_facing else "internal",
-    } if settings.load_balancer else {}
+    annotations = login_load_balancer_annotations() if settings.load_balancer else {}
     service_spec: dict[str, Any] = {"type": "LoadBalancer" if settings.load_balancer else "ClusterIP"}
     if settings.source_ranges:
         service_spec["loadBalancerSourceRanges"] = list(settings.source_ranges)
     spec: dict[str, Any] = {
         "controllerRef": {"name": cluster_name},
         "replicas": settings.replicas,
-        "sssdConfRef": {"name": sssd_secret_name, "key": SSSD_CONF_KEY},
+        # The directory's SSSD configuration when given: the users who may log in, their uids and SSH keys.
+        "sssdConfRef": {"name": settings.sssd_conf_secret or sssd_secret_name, "key": SSSD_CONF_KEY},
+        "extraSshdConfig": SSHD_SETTINGS,
         "login": {
             "image": slurm_image("login", image_tag),
             "resources": resources(settings.cpu, settings.memory),
             "volumeMounts": fsx_mounts(),
+            # People are logged in here: no setuid program (su, sudo) makes one of them root, who could read the
+            # Slurm key (mode 0600, root's) and so act as anyone. sshd, sackd and sssd start as root and only drop.
+            "securityContext": {"allowPrivilegeEscalation": False},
         },
         "initconf": sidecar(),
         "template": {"metadata": POD_LABELS, "spec": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR),
                                                         "volumes": fsx_pod_volumes()}},
         "service": {**({"metadata": {"annotations": annotations}} if annotations else {}), "spec": service_spec},
     }
-    if settings.root_ssh_authorized_keys:
-        spec["rootSshAuthorizedKeys"] = "\n".join(settings.root_ssh_authorized_keys) + "\n"
     return api_object(SLINKY_API_VERSION, "LoginSet", object_metadata(f"{cluster_name}-login", namespace), spec=spec)
+
+
+def login_load_balancer_annotations() -> dict[str, str]:
+    """An internal NLB through the AWS Load Balancer Controller, to the login pods' addresses (IP targets)."""
+    return {_NLB_ANNOTATION_PREFIX + "type": "external", _NLB_ANNOTATION_PREFIX + "nlb-target-type": "ip",
+            _NLB_ANNOTATION_PREFIX + "scheme": "internal"}

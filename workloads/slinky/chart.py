@@ -35,6 +35,16 @@ from eks_training.workloads.slinky.settings import (
     check_slurm_image_tag,
 )
 
+#: What the platform adds to slurm.conf: no job runs as root (slurmd runs privileged, so a root job is its node's
+#: root; users log in as themselves, and Slurm refuses root's jobs even from a login pod's root).
+SLURM_CONF_SETTINGS = ("DisableRootJobs=YES",)
+
+
+def controller_extra_conf(uses_gpus: bool) -> str:
+    """The Controller's ``extraConf``: :data:`SLURM_CONF_SETTINGS`, and GPU GRES where a partition has GPUs."""
+    return "\n".join([*SLURM_CONF_SETTINGS, *(["GresTypes=gpu"] if uses_gpus else [])])
+
+
 class SlurmClusterChart(cdk8s.Chart):
     """A complete Slurm cluster for the Slinky operator: controller, accounting, REST API, login and partitions.
 
@@ -115,7 +125,7 @@ class SlurmClusterChart(cdk8s.Chart):
             build_controller(
                 cluster_name=cluster_name, namespace=namespace, settings=controller, secrets=secrets,
                 image_tag=slurm_image_tag, accounting_name=cluster_name if accounting is not None else None,
-                config_files_name=config_files_name, extra_conf="GresTypes=gpu" if uses_gpus else None,
+                config_files_name=config_files_name, extra_conf=controller_extra_conf(uses_gpus),
             )
         )
         objects.append(

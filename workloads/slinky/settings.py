@@ -175,14 +175,32 @@ class ExternalMariaDb:
                 raise invalid(field, value, "use 1-64 letters, digits or '_'")
 
 
+#: sshd settings every login pod gets (after the operator's own: UsePAM, X11Forwarding, sftp). People log in as
+#: themselves with the keys their directory holds (SSSD's ``sss_ssh_authorizedkeys``), never as root, never with a
+#: password. sshd keeps the first value it reads of a keyword: none of these is set before them by the operator.
+SSHD_SETTINGS = """\
+PermitRootLogin no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+AuthorizedKeysCommand /usr/bin/sss_ssh_authorizedkeys %u
+AuthorizedKeysCommandUser nobody
+"""
+
+
 @dataclass(frozen=True)
 class SlurmLoginSettings:
     """Login pods and the Service that exposes their SSH port.
 
-    By default a ClusterIP Service (reach it with `kubectl port-forward` or from inside the VPC's pods): the
-    platform installs no load balancer controller. `load_balancer=True` asks for an AWS NLB, which needs the AWS
-    Load Balancer Controller installed by you (internal unless `internet_facing`, which must name the client CIDRs
-    it admits in `source_ranges`). `root_ssh_authorized_keys` are public keys (no secret) for root's authorized_keys.
+    People log in over SSH as themselves: `sssd_conf_secret` names a Secret of the namespace (key `sssd.conf`) with
+    the SSSD configuration of your directory (LDAP, Active Directory, FreeIPA), which gives each user their uid, gid
+    and SSH public keys; sshd takes the keys from it (:data:`SSHD_SETTINGS`), refuses root and passwords. Without
+    it the login pods know only the image's local users: nobody can log in. `root_ssh_authorized_keys` are public
+    keys (no secret) for root's authorized_keys, refused while root login is off (always, here): kept for callers
+    that name them, who get a one-line error.
+
+    By default a ClusterIP Service. `load_balancer=True` asks for an internal AWS NLB, served by the AWS Load
+    Balancer Controller (install it: the platform's add-on), admitting `source_ranges` only (required with it).
+    `internet_facing` is refused: a login node on the internet is a door for every SSH scanner.
     """
 
     replicas: int = 1
@@ -192,9 +210,18 @@ class SlurmLoginSettings:
     root_ssh_authorized_keys: tuple[str, ...] = ()
     cpu: str = "2"
     memory: str = "4Gi"
+    sssd_conf_secret: str | None = None
 
     def __post_init__(self) -> None:
         check_int("login.replicas", self.replicas, minimum=1)
+        if self.sssd_conf_secret is not None:
+            check_dns_subdomain("login.sssd_conf_secret", self.sssd_conf_secret)
+        if self.internet_facing:
+            raise invalid("login.internet_facing", True, "False: the login Service is an internal load balancer "
+                          "(reach it from the VPC, a VPN or Direct Connect)")
+        if self.load_balancer and not self.source_ranges:
+            raise invalid("login.source_ranges", (), "the client networks the internal load balancer admits (e.g. "
+                          "your VPN's 10.8.0.0/16) with load_balancer=True")
         _check_positive_quantity("login.cpu", self.cpu)
         _check_positive_quantity("login.memory", self.memory)
         ranges = tuple(self.source_ranges)
@@ -213,6 +240,9 @@ class SlurmLoginSettings:
         for key in keys:
             if not isinstance(key, str) or "\n" in key or not _SSH_PUBLIC_KEY.match(key):
                 raise invalid("login.root_ssh_authorized_keys entry", str(key)[:40], "use one OpenSSH public key line")
+        if keys:
+            raise invalid("login.root_ssh_authorized_keys", f"{len(keys)} key(s)", "none: root never logs in (root "
+                          "reads the Slurm key and runs jobs as anyone); users log in as themselves through SSSD")
         object.__setattr__(self, "source_ranges", ranges)
         object.__setattr__(self, "root_ssh_authorized_keys", keys)
 

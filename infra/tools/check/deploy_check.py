@@ -15,8 +15,11 @@ the object, the field and why:
 * ordering: Helm releases wait for the nodes their pods need;
 * reachability: API endpoint, FSx for Lustre, EFA peers (:mod:`.reachability`);
 * IAM: the Karpenter controller policy against Karpenter's reference (:mod:`.iam`);
-* versions: the cluster's Kubernetes version is in EKS standard support today;
-* lifecycle: what must exist when CloudFormation creates, deletes and updates each resource (:mod:`.lifecycle`).
+* versions: EKS runs the cluster's Kubernetes version today (past standard support: a note with the price of
+  extended support), every node group carries that version and every add-on a build of its own;
+* lifecycle: what must exist when CloudFormation creates, deletes and updates each resource (:mod:`.lifecycle`);
+* changes (``--previous``): what a deploy over the deployed template replaces, deletes, prunes, orphans and rolls
+  (:mod:`.change`); a destructive change fails until acknowledged.
 
 It is no substitute for a deploy: it cannot see AMIs, quotas, capacity in the zone, images that fail to pull, or
 what a controller does at run time. ``eks-training preflight`` covers the account; a deploy covers the rest.
@@ -27,6 +30,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
@@ -35,18 +39,26 @@ from typing import Any
 
 import yaml
 
+from eks_training.constructs.cluster import OPEN_POLICY_NAME
 from eks_training.core import upstream
-from eks_training.core.versions import KARPENTER, KUBERNETES_RELEASES, MPI_OPERATOR_VERSION
-from eks_training.infra.addons.network_policies import namespaces_of
+from eks_training.core.validation import invalid
+from eks_training.core.versions import (KARPENTER, KUBERNETES_RELEASES, MPI_OPERATOR_VERSION, minor, refusal,
+                                        support_warning)
+from eks_training.infra.addons.network_policies import egress_of, namespaces_of
 from eks_training.infra.config import PlatformConfig
 from eks_training.infra.tools.check import helm
+from eks_training.infra.tools.check.change.deployed_stack import read_deployed_stack
+from eks_training.infra.tools.check.change.findings import Change
+from eks_training.infra.tools.check.change.stage import (ChangeReport, Previous, load_previous, predict_changes,
+                                                        read_acknowledgements)
 from eks_training.infra.tools.check.fsx_isolation import fsx_volumes, missing_claim_findings, volume_findings
 from eks_training.infra.tools.check.iam import compare_policies, reference_statements
 from eks_training.infra.tools.check.identities import missing_account_findings, service_accounts
 from eks_training.infra.tools.check.kube import selector_mismatches, why_not
 from eks_training.infra.tools.check.lifecycle import check_lifecycle
-from eks_training.infra.tools.check.network_policy import (check_flows, namespace_findings, network_policy_findings,
-                                                           operator_flows, webhook_flows)
+from eks_training.infra.tools.check.network_policy import (STRICT_MODE, before_policies_findings, check_flows,
+                                                           enforcing_mode, namespace_findings, network_policy_findings,
+                                                           operator_flows, strict_mode_findings, webhook_flows)
 from eks_training.infra.tools.check.placement import (
     DEVICE_PLUGINS,
     Placement,
@@ -58,7 +70,7 @@ from eks_training.infra.tools.check.placement import (
     pod_templates,
 )
 from eks_training.infra.tools.check.queues import Admitted, kueue_objects, queue_findings, trainjob_pods
-from eks_training.infra.tools.check.reachability import unreachable
+from eks_training.infra.tools.check.reachability import tunnel_findings, unreachable
 from eks_training.infra.tools.check.snapshot import DEVICE_RESOURCES, PlatformSnapshot, load_snapshot, text
 from eks_training.core.names import KARPENTER_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR
 
@@ -94,6 +106,8 @@ class CheckReport:
     notes: list[str] = field(default_factory=list)
     #: Where Kueue admits each queued job kind through each LocalQueue (:mod:`.queues`).
     admitted: list[Admitted] = field(default_factory=list)
+    #: What a deploy over the deployed template does (:mod:`.change`), when one was given.
+    change: Any = None
 
     @property
     def ok(self) -> bool:
@@ -122,24 +136,31 @@ class CheckTarget:
     namespaces: Any = None
     vpc_cidr: str | None = None
     network_policies: bool = False
+    #: Where workload pods may send traffic beyond the cluster (a WorkloadEgress); None: restricted (the default).
+    egress: Any = None
 
 
 def target_of(config: PlatformConfig, jobs: Mapping[str, list[dict]] | None = None) -> CheckTarget:
     """The check's view of one of our environments (``jobs`` default: every kind `render` makes for it)."""
     return CheckTarget(config.name, config.region, config.account,
                        jobs=jobs if jobs is not None else render_all_jobs(config), namespaces=namespaces_of(config),
-                       vpc_cidr=config.network.cidr, network_policies=config.services.network_policies)
+                       vpc_cidr=config.network.cidr, network_policies=config.services.network_policies,
+                       egress=egress_of(config))
 
 
 def run_check(template: Mapping[str, Any], *, config: PlatformConfig | None = None, target: CheckTarget | None = None,
-              jobs: Mapping[str, list[dict]] | None = None, today: date | None = None) -> CheckReport:
+              jobs: Mapping[str, list[dict]] | None = None, today: date | None = None,
+              previous: Previous | None = None) -> CheckReport:
     """Check one synthesized stack ``template`` of ``config`` (or of any app: ``target``); ``jobs`` maps a job kind
-    to its rendered objects (default: every kind ``eks-training render`` makes for ``config``)."""
-    return check_snapshot(load_snapshot(dict(template)), config=config, target=target, jobs=jobs, today=today)
+    to its rendered objects (default: every kind ``eks-training render`` makes for ``config``); ``previous``: the
+    deployed template, to predict what a deploy of this one changes."""
+    return check_snapshot(load_snapshot(dict(template)), config=config, target=target, jobs=jobs, today=today,
+                          previous=previous)
 
 
 def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = None, target: CheckTarget | None = None,
-                   jobs: Mapping[str, list[dict]] | None = None, today: date | None = None) -> CheckReport:
+                   jobs: Mapping[str, list[dict]] | None = None, today: date | None = None,
+                   previous: Previous | None = None) -> CheckReport:
     """:func:`run_check` on an already read snapshot."""
     if target is None:
         if config is None:
@@ -168,15 +189,19 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
     _check_fsx_isolation(snap, report, pods)
     _check_service_accounts(snap, report, pods, releases_pods)
     _check_services(snap, report, releases_pods)
-    _check_network_policies(snap, report, releases_pods, target)
+    _check_network_policies(snap, report, releases_pods, target, pods)
     _check_namespaces(snap, report, releases_pods, target)
     _check_sign_in(snap, report)
     for source in snap.node_sources:  # a group at size 0 too: an operator may scale it by hand
         for what, why in unreachable(snap, source):
             report.fail("network", source.name, what, why)
+    for subject, what, why in tunnel_findings(snap):
+        report.fail("network", subject, what, why)
     _check_iam(snap, report, target)
     check_version(snap, report, today or date.today())
     _check_lifecycle(snap, report, releases_pods, placements)
+    if previous is not None:
+        _check_changes(snap, report, previous, placements, target, releases_pods)
     return report
 
 
@@ -461,10 +486,40 @@ def _check_services(snap: PlatformSnapshot, report: CheckReport, rendered: Mappi
         report.fail("service", subject, "spec.type", f"LoadBalancer {why}")
 
 
+#: The namespaces where EKS's own add-ons run pods the app's templates do not show (CoreDNS, the CSI controllers).
+_ADDON_NAMESPACES = {"coredns": "kube-system", "aws-ebs-csi-driver": "kube-system", "aws-efs-csi-driver": "kube-system",
+                     "aws-fsx-csi-driver": "kube-system", "amazon-cloudwatch-observability": "amazon-cloudwatch"}
+
+
+def _vpc_cni_mode(snap: PlatformSnapshot) -> tuple[bool, str | None]:
+    """(whether the template has a vpc-cni add-on, the network policy mode its configuration sets)."""
+    for resource in snap.of_type("AWS::EKS::Addon").values():
+        props = resource.get("Properties") or {}
+        if props.get("AddonName") == "vpc-cni":
+            values = props.get("ConfigurationValues")
+            return True, enforcing_mode(values if isinstance(values, str) else None)
+    return False, None
+
+
 def _check_network_policies(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping[str, list[dict]],
-                            target: CheckTarget) -> None:
+                            target: CheckTarget, pods: list[PodTemplate]) -> None:
     """The flows jobs need pass and the doors that must stay shut are shut, under every policy the app applies
-    (ours and the charts', which add up)."""
+    (ours and the charts', which add up), before a new pod's policies are programmed too (the CNI's strict mode);
+    and under strict mode every pod of the app has a policy that lets it talk."""
+    objects = [obj for _, obj in snap.objects()]
+    objects += [obj for objs in rendered.values() for obj in objs if obj.get("kind") == "NetworkPolicy"]
+    has_cni, mode = _vpc_cni_mode(snap)
+    if mode == STRICT_MODE:
+        where: dict[str, str] = {}
+        for pod in pods:
+            if not pod.daemonset and not pod.spec.get("hostNetwork") and not pod.owner.startswith("job "):
+                where.setdefault(pod.namespace, pod.owner)
+        for resource in snap.of_type("AWS::EKS::Addon").values():
+            name = (resource.get("Properties") or {}).get("AddonName")
+            if name in _ADDON_NAMESPACES:
+                where.setdefault(_ADDON_NAMESPACES[name], f"EKS add-on {name}")
+        for subject, field_, message in strict_mode_findings(objects, where):
+            report.fail("network-policy", subject, field_, message)
     if target.namespaces is None:
         report.notes.append("NetworkPolicies: the flows to allow and deny are defined per environment of ours, so they "
                             "are not evaluated for this app")
@@ -472,10 +527,12 @@ def _check_network_policies(snap: PlatformSnapshot, report: CheckReport, rendere
     if not target.network_policies:
         report.notes.append("NetworkPolicies are off (services.network_policies: false): every pod reaches every pod")
         return
-    objects = [obj for _, obj in snap.objects()]
-    objects += [obj for objs in rendered.values() for obj in objs if obj.get("kind") == "NetworkPolicy"]
+    if has_cni:
+        for subject, field_, message in before_policies_findings(mode, target.namespaces, vpc_cidr=target.vpc_cidr):
+            report.fail("network-policy", subject, field_, message)
+    extra = {"egress": target.egress} if target.egress is not None else {}
     for subject, field_, message in network_policy_findings(objects, namespaces=target.namespaces,
-                                                            vpc_cidr=target.vpc_cidr):
+                                                            vpc_cidr=target.vpc_cidr, **extra):
         report.fail("network-policy", subject, field_, message)
 
 
@@ -505,7 +562,10 @@ def _check_namespaces(snap: PlatformSnapshot, report: CheckReport, rendered: Map
     flows, unresolved = webhook_flows(objects, vpc_cidr=target.vpc_cidr)
     report.notes.extend(f"webhook {line}" for line in unresolved)
     workload = set(target.namespaces.workload()) if target.namespaces is not None else set()
-    operators = [n for n in created if n not in workload and n != "kube-system"]
+    # Namespaces of EKS add-ons the platform leaves open on purpose (strict mode; TrainingCluster.open_namespace).
+    opened = {(o.get("metadata") or {}).get("namespace") for o in objects
+              if o.get("kind") == "NetworkPolicy" and (o.get("metadata") or {}).get("name") == OPEN_POLICY_NAME}
+    operators = [n for n in created if n not in workload and n != "kube-system" and n not in opened]
     for flow, expected, _ in check_flows(objects, [*flows, *operator_flows(operators)]):
         verdict = "is blocked, but the platform needs it" if expected else "is allowed, but must be blocked"
         report.fail("network-policy", f"flow {flow.name!r}", str(flow), verdict)
@@ -564,25 +624,58 @@ def _plain(value: Any) -> Any:
 
 
 def check_version(snap: PlatformSnapshot, report: CheckReport, today: date) -> None:
-    """The versions stage: the cluster's Kubernetes version is one we support and, on ``today``, in EKS standard
-    support (a failure once it left it; a note where its dates are not recorded)."""
+    """The versions stage: the cluster's Kubernetes version is one EKS runs on ``today``, and every node group and
+    EKS add-on says which version it runs, so that an upgrade moves them with the control plane.
+
+    Leaving standard support is a note with the date and the price of extended support, not a failure: a version
+    changes only when its owner changes it. A version EKS does not run (extended support over, or not released
+    yet) fails; so does a node group without the cluster's version (it stays behind on an upgrade, and EKS refuses
+    the next one) and a kube-proxy newer than the control plane or more than three minor versions behind it.
+    """
     release = KUBERNETES_RELEASES.get(snap.kubernetes_version)
     if release is None:
         report.fail("version", "EKS cluster", "Version", f"{snap.kubernetes_version!r} is not a version we support")
         return
     status = release.support_status(today)
-    if status == "extended":
-        report.fail("version", "EKS cluster", "Version",
-                    f"Kubernetes {release.version} left standard support on {release.end_of_standard_support}: "
-                    f"extended support is billed per cluster-hour (until {release.end_of_extended_support})")
-    elif status == "ended":
-        report.fail("version", "EKS cluster", "Version",
-                    f"Kubernetes {release.version} left extended support on {release.end_of_extended_support}")
-    elif status == "unreleased":
-        report.fail("version", "EKS cluster", "Version",
-                    f"Kubernetes {release.version} is not on EKS before {release.on_eks_since}: the cluster cannot be created")
+    if status in ("ended", "unreleased"):
+        why = refusal(release.version, today) or (f"Kubernetes {release.version} is not on EKS before "
+                                                  f"{release.on_eks_since}: the cluster cannot be created")
+        report.fail("version", "EKS cluster", "Version", why)
+    elif status == "extended":
+        report.notes.append(f"version: {support_warning(release.version, today)}")
     elif status == "unrecorded":
         report.notes.append(f"Kubernetes {release.version}: EKS support dates not recorded; not checked")
+    for lid, resource in sorted(snap.of_type("AWS::EKS::Nodegroup").items()):
+        props = resource.get("Properties") or {}
+        subject = f"node group {text(props.get('NodegroupName') or lid)}"
+        version = props.get("Version")
+        if version is None:
+            report.fail("version", subject, "Version", f"none: the group stays on the version it was created with when "
+                        f"the control plane is upgraded, and EKS refuses the upgrade after that; write the cluster's "
+                        f"({release.version})")
+        elif text(version) != release.version:
+            report.fail("version", subject, "Version", f"{text(version)} while the control plane runs "
+                        f"{release.version}: node groups move with it, in the same deploy")
+    for lid, resource in sorted(snap.of_type("AWS::EKS::Addon").items()):
+        props = resource.get("Properties") or {}
+        name, version = text(props.get("AddonName") or lid), props.get("AddonVersion")
+        if version is None:
+            report.notes.append(f"version: EKS add-on {name} names no version: EKS picks its default when it is created "
+                                f"and an upgrade leaves it there; pin one (cluster.addon_versions)")
+        elif name == "kube-proxy" and (skew := _minor_skew(text(version), release.version)) is not None \
+                and not 0 <= skew <= 3:
+            report.fail("version", f"EKS add-on {name}", "AddonVersion",
+                        f"{text(version)} with the control plane at {release.version}: kube-proxy may not be newer "
+                        "than the API server, nor more than three minor versions older")
+
+
+def _minor_skew(addon_version: str, kubernetes_version: str) -> int | None:
+    """How many minor versions a Kubernetes component's ``vX.Y.Z-...`` is behind ``kubernetes_version`` (None: not a
+    Kubernetes version number)."""
+    match = re.match(r"^v(\d+)\.(\d+)\.", addon_version)
+    if not match:
+        return None
+    return minor(kubernetes_version)[1] - int(match.group(2)) if int(match.group(1)) == 1 else None
 
 
 def _check_lifecycle(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping[str, list[dict]],
@@ -597,6 +690,23 @@ def _check_lifecycle(snap: PlatformSnapshot, report: CheckReport, rendered: Mapp
     report.notes += stage.notes
     for finding in stage.findings:
         report.fail("lifecycle", finding.subject, finding.step, finding.message)
+
+
+def _check_changes(snap: PlatformSnapshot, report: CheckReport, previous: Previous, placements: list[Placement],
+                   target: CheckTarget, rendered: Mapping[str, list[dict]]) -> None:
+    """The change stage: each destructive change nobody acknowledged fails the check (:mod:`.change`)."""
+    if previous.template is None:
+        report.change = ChangeReport(previous.name, acknowledged=previous.acknowledged, first_deploy=True,
+                                     notes=[f"change stage: {previous.absent or 'nothing deployed'}"])
+    else:
+        report.change = predict_changes(previous.template, snap, placements=placements, jobs=target.jobs,
+                                        region=target.region, acknowledged=previous.acknowledged,
+                                        previous_name=previous.name, rendered=rendered)
+    if previous.refusal:
+        report.change.changes.append(Change("fail", f"stack/{previous.name}", previous.refusal, destructive=True))
+    report.notes += report.change.notes
+    for change in report.change.refused:
+        report.fail("change", change.subject, change.verb, f"destructive, not acknowledged (--acknowledge {change.id})")
 
 
 # --- output -----------------------------------------------------------------------------------------------------
@@ -618,6 +728,13 @@ def format_report(report: CheckReport) -> str:
     lines += ["", f"{'DEVICE PLUGIN':78} RUNS ON"]
     for owner, landing in report.device_plugins.items():
         lines.append(f"{owner[:78]:78} {', '.join(landing) or 'NOWHERE'}")
+    if report.change is not None and report.change.first_deploy:
+        lines += ["", f"CHANGES from {report.change.previous}: first deploy, nothing to compare",
+                  *(f"  {line}" for line in report.change.lines())]
+    elif report.change is not None:
+        lines += ["", f"CHANGES from {report.change.previous} ({report.change.verdict}; ! destructive, + acknowledged):",
+                  *(f"  {line}" for line in report.change.lines() or ["  nothing changes"]),
+                  *(f"  create-only facts, {source}" for source in report.change.sources)]
     if report.notes:
         lines += ["", "Not checked:", *(f"  - {note}" for note in report.notes)]
     if report.failures:
@@ -665,6 +782,18 @@ def add_arguments(parser) -> None:
                                       "runs it, from this folder) or its cloud assembly folder (cdk.out)")
     parser.add_argument("--stack", help="with --app: the stack to check (default: every stack with an EKS cluster)")
     parser.add_argument("--mirror", help=f"the upstream mirror folder (default: ${upstream.MIRROR_ENV})")
+    parser.add_argument("--previous", metavar="PATH",
+                        help="the template deployed now (a *.template.json, or a cloud assembly folder): also predict "
+                             "what a deploy of the new one replaces, deletes, prunes, orphans and rolls")
+    parser.add_argument("--previous-stack", metavar="NAME",
+                        help="like --previous, with the template CloudFormation runs for stack NAME now (AWS "
+                             "credentials; the environment's region); no such stack: a first deploy, nothing to compare")
+    parser.add_argument("--acknowledge", action="append", default=[], metavar="ID",
+                        help="with --previous or --previous-stack: accept the destructive change ID (as printed, e.g. "
+                             "prune:Namespace/slurm); repeatable")
+    parser.add_argument("--acknowledgements", action="append", default=[], metavar="FILE",
+                        help="with --previous or --previous-stack: a file of change IDs to accept, one a line "
+                             "(# comments)")
 
 
 def run(args) -> int:
@@ -677,17 +806,38 @@ def run(args) -> int:
     if sum(map(bool, (args.env, args.config, args.app))) != 1:
         raise ValueError("check: give exactly one of --env NAME, --config FILE or --app COMMAND")
     if args.app:
-        return _run_app(args.app, args.stack)
+        return _run_app(args.app, args.stack, args)
     config = (load_config_file(args.config, name_matches_file=not getattr(args, "allow_name_mismatch", False))
               if args.config else load_environment(args.env))
     template = load_template(Path(args.template)) if args.template else synthesize_template(config)
-    report = run_check(template, config=config)
+    report = run_check(template, config=config, previous=_previous(args, f"EksTraining-{config.name}", config.region))
     print(format_report(report))
     return 0 if report.ok else 1
 
 
-def _run_app(app: str, stack_name: str | None) -> int:
-    from eks_training.core.validation import invalid
+def _previous(args, stack_name: str, region: str | None = None) -> Previous | None:
+    """The deployed template ``--previous`` or ``--previous-stack`` names, with the acknowledged change IDs."""
+    acknowledged = read_acknowledgements(getattr(args, "acknowledge", None) or (),
+                                         getattr(args, "acknowledgements", None) or ())
+    path, stack = getattr(args, "previous", None), getattr(args, "previous_stack", None)
+    if path and stack:
+        raise invalid("--previous-stack", stack, "alone: give either --previous PATH or --previous-stack NAME")
+    if stack:
+        deployed = read_deployed_stack(stack, region)
+        where = f"stack {stack} ({deployed.region})"
+        if deployed.template is None:
+            return Previous(None, where, acknowledged, absent=deployed.reason)
+        return Previous(deployed.template, where, acknowledged, refusal=deployed.refused)
+    if not path:
+        if acknowledged:
+            raise invalid("--acknowledge", sorted(acknowledged)[0], "used with --previous or --previous-stack (the "
+                                                                    "deployed template)")
+        return None
+    template, name = load_previous(path, stack_name)
+    return Previous(template, name, acknowledged)
+
+
+def _run_app(app: str, stack_name: str | None, args=None) -> int:
     from eks_training.infra.tools.check.cloud_assembly import app_assembly, stacks
 
     with app_assembly(app) as assembly:
@@ -699,7 +849,8 @@ def _run_app(app: str, stack_name: str | None) -> int:
                       f"a stack of the app with an EKS cluster (its stacks: {names})")
     failed = False
     for stack in chosen:
-        report = run_check(stack.template, target=CheckTarget(stack.name, stack.region, stack.account))
+        report = run_check(stack.template, target=CheckTarget(stack.name, stack.region, stack.account),
+                           previous=_previous(args, stack.name, stack.region) if args is not None else None)
         print(format_report(report))
         failed |= not report.ok
     return 1 if failed else 0

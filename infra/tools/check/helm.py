@@ -212,6 +212,34 @@ def render_chart(chart_dir: Path, *, release: str, namespace: str, values: Mappi
     return objects
 
 
+def crd_folder_objects(chart_dir: Path, values: Mapping[str, Any]) -> list[dict]:
+    """The CRDs of the chart's ``crds/`` folder and of its unpacked subcharts' an install with ``values`` enables.
+
+    Helm applies these files as they are (no templating) on install only, when the CRD does not exist yet; `helm
+    upgrade` and `helm uninstall` never touch them (helm/helm v4 ``pkg/action/install.go`` installs ``chart.CRDObjects()``;
+    ``upgrade.go`` renders the templates alone).
+    """
+    chart_dir = Path(chart_dir)
+    folders = [chart_dir / "crds"]
+    merged = _coalesce(_load_values(chart_dir / "values.yaml"), values)
+    removed = _removed_dependencies(chart_dir, values)
+    for dependency in _chart_metadata(chart_dir).get("dependencies") or []:
+        name = dependency.get("name")
+        if name and name not in removed and _condition_enabled(dependency.get("condition"), merged):
+            folders.append(chart_dir / "charts" / name / "crds")
+    found = []
+    for folder in folders:
+        for path in sorted(folder.rglob("*")) if folder.is_dir() else ():
+            if path.suffix not in (".yaml", ".yml", ".json"):
+                continue
+            try:
+                documents = list(yaml.load_all(path.read_text(), Loader=_YAML_LOADER))
+            except yaml.YAMLError as error:
+                raise HelmCheckError(f"{path} does not parse: {str(error).splitlines()[0]}") from None
+            found += [doc for doc in documents if isinstance(doc, dict) and doc.get("kind") == "CustomResourceDefinition"]
+    return found
+
+
 def _first_line(text: str) -> str:
     return next((line.strip() for line in text.splitlines() if line.strip()), "no error message")
 

@@ -27,7 +27,10 @@ Deletion (the reverse order)
   * nothing retained keeps network interfaces in a subnet or security group the stack deletes (or the VPC stays).
 
 Update
-  * accelerated node groups are never force-replaced through running jobs (``ForceUpdateEnabled``);
+  * no node group forces a node out through a PodDisruptionBudget (``ForceUpdateEnabled``). That is all it protects:
+    a change of Kubernetes version, AMI release or launch template still replaces every node of the group and evicts
+    the pods no budget holds (running training pods among them); where a budget holds, the update fails after EKS's
+    15 minutes. The stage notes the accelerated groups such a change would roll;
   * a node group whose size moves outside CloudFormation writes no ``DesiredSize``, which the next deploy that
     touches its scaling would reset.
 
@@ -812,19 +815,30 @@ class _Lifecycle:
     # update ---------------------------------------------------------------------------------------------------
 
     def node_group_updates(self) -> None:
+        rolled = []
         for lid in self.of_type("AWS::EKS::Nodegroup"):
             props = self.props(lid)
             name = self.node_group(lid)
             accelerated = any(node_capacity(t).accelerator for t in props.get("InstanceTypes") or [])
-            if accelerated and props.get("ForceUpdateEnabled"):
-                self.fail(name, "update", "ForceUpdateEnabled: a launch template or AMI change replaces every "
-                          "accelerated node through running jobs, ignoring their disruption budgets")
+            if accelerated:
+                rolled.append(text(props.get("NodegroupName") or lid))
+            if props.get("ForceUpdateEnabled"):
+                held = "running training pods" if accelerated else "the controllers and webhooks"
+                self.fail(name, "update", f"ForceUpdateEnabled: a change of Kubernetes version, AMI release or launch "
+                          f"template replaces its nodes even where a PodDisruptionBudget holds {held}; without it "
+                          "EKS stops and fails the update after 15 minutes instead")
             scaling = props.get("ScalingConfig") or {}
             if "DesiredSize" in scaling and scaling.get("MinSize") != scaling.get("MaxSize"):
                 self.fail(name, "update",
                           f"writes DesiredSize {scaling['DesiredSize']} while its size may move between "
                           f"{scaling.get('MinSize')} and {scaling.get('MaxSize')} outside CloudFormation (by hand or an "
                           "autoscaler): the next deploy that changes its scaling resets it")
+        if rolled:
+            self.result.notes.append(
+                f"update: a change of Kubernetes version, AMI release or launch template (a root volume, say) of node "
+                f"groups {', '.join(rolled)} replaces each of their nodes and evicts the pods no PodDisruptionBudget "
+                "holds, running jobs among them; compare with the deployed template (`--previous`) to see whether a "
+                "change rolls one, and drain first (README, Change a running platform)")
 
 
 @functools.lru_cache(maxsize=32)

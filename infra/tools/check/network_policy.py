@@ -51,7 +51,9 @@ from eks_training.workloads.network_policies import (
     POD_IDENTITY_AGENT,
     RAY_DASHBOARD_PORT,
     SLURMRESTD_PORT,
+    WorkloadEgress,
     WorkloadNamespaces,
+    kubernetes_service_ip,
 )
 
 _PROTOCOLS = ("TCP", "UDP", "SCTP")
@@ -265,13 +267,17 @@ def _in_block(ip: str, block: Mapping[str, Any]) -> bool:
 # --- what the platform needs -----------------------------------------------------------------------------------
 
 
-def required_flows(namespaces: WorkloadNamespaces, *, vpc_cidr: str) -> list[Flow]:
-    """The flows the platform's workloads need (expected True) and those that must stay closed (expected False)."""
+def required_flows(namespaces: WorkloadNamespaces, *, vpc_cidr: str,
+                   egress: WorkloadEgress = WorkloadEgress()) -> list[Flow]:
+    """The flows the platform's workloads need (expected True) and those that must stay closed (expected False),
+    with workload pods' egress as ``egress`` says (default: restricted to the VPC's endpoints and the API)."""
     vpc = ipaddress.ip_network(vpc_cidr)
     # An interface endpoint / EKS API ENI, an FSx ENI: any address in the VPC.
     in_vpc = Address(str(vpc.network_address + 10))
     dns = Pod(KUBE_DNS["namespace"], KUBE_DNS["pod_labels"])
     outsider = Pod("default", {"app": "anything"})
+    # A pod of kube-system other than CoreDNS (Karpenter's webhook and metrics, a CSI controller).
+    system_pod = Pod("kube-system", {"app.kubernetes.io/name": "karpenter"})
     flows: list[Flow] = []
 
     def common(who: str, pod: Pod) -> None:
@@ -279,8 +285,11 @@ def required_flows(namespaces: WorkloadNamespaces, *, vpc_cidr: str) -> list[Flo
             Flow(f"{who} resolves names (UDP)", pod, dns, 53, "UDP"),
             Flow(f"{who} resolves names (TCP)", pod, dns, 53, "TCP"),
             Flow(f"{who} reaches the Kubernetes API (private endpoint in the VPC)", pod, in_vpc, HTTPS_PORT),
-            Flow(f"{who} reaches the Kubernetes API (kubernetes Service VIP)", pod, Address(KUBERNETES_SERVICE_IP), HTTPS_PORT),
-            Flow(f"{who} reaches S3 (checkpoints, data) and ECR layers", pod, Address(S3_ADDRESS), HTTPS_PORT),
+            Flow(f"{who} reaches the Kubernetes API (kubernetes Service VIP)", pod,
+                 Address(kubernetes_service_ip(vpc_cidr)), HTTPS_PORT),
+            # Restricted, S3 is its interface endpoint in the VPC (private DNS for every resolver of the VPC).
+            Flow(f"{who} reaches S3 (checkpoints, data), ECR, STS and CloudWatch Logs", pod,
+                 in_vpc if egress.restricted else Address(S3_ADDRESS), HTTPS_PORT),
             Flow(f"{who} gets credentials from the Pod Identity agent", pod,
                  Address(POD_IDENTITY_AGENT.split("/")[0]), 80),
             Flow(f"{who} reaches FSx for Lustre", pod, in_vpc, LUSTRE_PORT),
@@ -288,7 +297,17 @@ def required_flows(namespaces: WorkloadNamespaces, *, vpc_cidr: str) -> list[Flo
             Flow(f"{who} reaches EFS", pod, in_vpc, EFS_PORT),
             Flow(f"{who} must not reach instance metadata (the node's role)", pod, Address(IMDS_ADDRESS), 80, expected=False),
             Flow(f"{who} must not send plain HTTP to the internet", pod, Address(INTERNET_ADDRESS), 80, expected=False),
+            Flow(f"{who} must not reach kube-system's pods (but DNS)", pod, system_pod, 8443, expected=False),
+            Flow(f"{who} must not reach CoreDNS but on 53", pod, dns, 9153, expected=False),
         ])
+        if egress.restricted:
+            flows.append(Flow(f"{who} must not reach the internet over HTTPS (only the VPC's endpoints)", pod,
+                              Address(INTERNET_ADDRESS), HTTPS_PORT, expected=False))
+        for allowance in egress.allowances:
+            network = ipaddress.ip_network(allowance.cidr)
+            for port in allowance.ports:
+                flows.append(Flow(f"{who} reaches {allowance.name} (network.egress_allowed)", pod,
+                                  Address(str(network.network_address)), port.port, port.protocol))
 
     for name in namespaces.training:
         worker = Pod(name, {"training.kubeflow.org/job-role": "worker"})
@@ -362,7 +381,9 @@ def required_flows(namespaces: WorkloadNamespaces, *, vpc_cidr: str) -> list[Flo
         common("notebook", notebook)
         flows.extend([
             Flow("hub resolves names", hub, dns, 53, "UDP"),
-            Flow("hub spawns notebooks through the Kubernetes API", hub, Address(KUBERNETES_SERVICE_IP), HTTPS_PORT),
+            Flow("hub spawns notebooks through the Kubernetes API", hub, Address(kubernetes_service_ip(vpc_cidr)),
+                 HTTPS_PORT),
+            Flow("hub reaches the sign-in provider's token endpoint", hub, Address(INTERNET_ADDRESS), HTTPS_PORT),
             # The hub and the proxy hold the hub's API token and every session: no node role, no plain HTTP out.
             Flow("the hub must not reach instance metadata (the node's role)", hub, Address(IMDS_ADDRESS), 80,
                  expected=False),
@@ -395,7 +416,8 @@ def check_flows(objects: Iterable[Mapping[str, Any]], flows: Iterable[Flow]) -> 
     return out
 
 
-def network_policy_findings(objects: list[dict], *, namespaces: WorkloadNamespaces, vpc_cidr: str) -> list[tuple[str, str, str]]:
+def network_policy_findings(objects: list[dict], *, namespaces: WorkloadNamespaces, vpc_cidr: str,
+                            egress: WorkloadEgress = WorkloadEgress()) -> list[tuple[str, str, str]]:
     """(subject, field, message) for each needed flow the policies block and each forbidden flow they let through.
 
     Also one finding per workload namespace that no NetworkPolicy isolates (a namespace left wide open).
@@ -408,9 +430,63 @@ def network_policy_findings(objects: list[dict], *, namespaces: WorkloadNamespac
             if not policy_set.selecting(probe, direction):
                 findings.append((f"namespace {namespace}", f"NetworkPolicy {direction.lower()}",
                                  f"no policy isolates its pods for {direction.lower()}: add the default-deny policy"))
-    for flow, expected, _ in check_flows(objects, required_flows(namespaces, vpc_cidr=vpc_cidr)):
+    for flow, expected, _ in check_flows(objects, required_flows(namespaces, vpc_cidr=vpc_cidr, egress=egress)):
         verdict = ("is blocked, but the platform needs it" if expected else "is allowed, but must be blocked")
         findings.append((f"flow {flow.name!r}", str(flow), verdict))
+    return findings
+
+
+# --- before a pod's policies are programmed: the VPC CNI's enforcing mode ------------------------------------------
+
+#: The VPC CNI's modes (its ``NETWORK_POLICY_ENFORCING_MODE``): what a pod may do before its policies are programmed.
+STANDARD_MODE, STRICT_MODE = "standard", "strict"
+
+
+def enforcing_mode(addon_configuration: str | Mapping[str, Any] | None) -> str | None:
+    """The network policy mode the ``vpc-cni`` add-on's configuration values set: None when its network policy
+    agent is off (NetworkPolicies are inert), else "standard" (the default) or "strict"."""
+    import json
+
+    values = json.loads(addon_configuration) if isinstance(addon_configuration, str) else dict(addon_configuration or {})
+    if str(values.get("enableNetworkPolicy", "false")).lower() != "true":
+        return None
+    return str((values.get("env") or {}).get("NETWORK_POLICY_ENFORCING_MODE") or STANDARD_MODE)
+
+
+def before_policies_findings(mode: str | None, namespaces: WorkloadNamespaces, *,
+                             vpc_cidr: str) -> list[tuple[str, str, str]]:
+    """(subject, field, message) for what a new workload pod reaches between its start and the moment its policies
+    are programmed: everything in standard mode (the CNI's default allow), nothing in strict mode."""
+    if mode == STRICT_MODE:
+        return []
+    findings = []
+    for namespace in namespaces.workload():
+        pod = Pod(namespace, {})
+        for flow in (Flow(f"a new pod in {namespace} before its policies apply reaches the internet", pod,
+                          Address(INTERNET_ADDRESS), HTTPS_PORT, expected=False),
+                     Flow(f"a new pod in {namespace} before its policies apply reaches kube-system", pod,
+                          Pod("kube-system", {"app.kubernetes.io/name": "karpenter"}), 8443, expected=False)):
+            why = ("the VPC CNI's network policy agent is off: NetworkPolicies are never enforced" if mode is None else
+                   "the VPC CNI runs in standard mode, which allows a pod everything until its policies are "
+                   "programmed: set the vpc-cni add-on's env NETWORK_POLICY_ENFORCING_MODE=strict")
+            findings.append((f"flow {flow.name!r}", str(flow), f"is allowed, but must be blocked: {why}"))
+    return findings
+
+
+def strict_mode_findings(objects: Iterable[Mapping[str, Any]],
+                         pod_namespaces: Mapping[str, str]) -> list[tuple[str, str, str]]:
+    """Under strict mode a pod that no NetworkPolicy selects is denied everything: (subject, field, message) for
+    each namespace where the app runs pods (``pod_namespaces``: namespace -> one pod there, to name) that no policy
+    selects for ingress or egress."""
+    policy_set = PolicySet(objects)
+    findings = []
+    for namespace, owner in sorted(pod_namespaces.items()):
+        for direction in ("Ingress", "Egress"):
+            if not policy_set.selecting(Pod(namespace, {}), direction):
+                findings.append((f"namespace {namespace} ({owner})", f"NetworkPolicy {direction.lower()}",
+                                 f"no policy selects its pods for {direction.lower()}: under the VPC CNI's strict mode "
+                                 "they get no network at all (give the namespace its allowances, or an open policy "
+                                 "with TrainingCluster.open_namespace)"))
     return findings
 
 

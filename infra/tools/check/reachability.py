@@ -70,3 +70,36 @@ def unreachable(snap: PlatformSnapshot, source: NodeSource) -> list[tuple[str, s
             problems.append(("EFA peers", f"none of {', '.join(source.security_groups)} admits and sends all traffic "
                                           "to itself by group reference: NCCL/Neuron collectives over EFA fail"))
     return problems
+
+
+def groups_reach(snap: PlatformSnapshot, source_groups: Iterable[str], target_groups: Iterable[str], port: int) -> bool:
+    """Whether something carrying ``source_groups`` reaches something carrying ``target_groups`` on TCP ``port``."""
+    source_groups, target_groups = list(source_groups), list(target_groups)
+    return _sends(snap, source_groups, target_groups, port) and _admits(snap, target_groups, source_groups, port)
+
+
+def tunnel_findings(snap: PlatformSnapshot) -> list[tuple[str, str, str]]:
+    """(subject, what, why) for each EC2 Instance Connect Endpoint of the template that is no way into the API: it
+    must reach an instance on 22, and that instance the API endpoint on 443, with no IAM role of its own."""
+    from eks_training.infra.tools.check.snapshot import _group_id
+
+    findings = []
+    instances = snap.of_type("AWS::EC2::Instance")
+    for lid, endpoint in snap.of_type("AWS::EC2::InstanceConnectEndpoint").items():
+        groups = [_group_id(g) for g in endpoint["Properties"].get("SecurityGroupIds") or []]
+        hosts = {i: [_group_id(g) for g in r["Properties"].get("SecurityGroupIds") or []] for i, r in instances.items()}
+        reached = [i for i, host_groups in hosts.items() if groups_reach(snap, groups, host_groups, 22)]
+        subject = f"EC2 Instance Connect Endpoint {lid}"
+        if not reached:
+            findings.append((subject, "SSH (22)", "reaches no instance of the template: no way to the API through it"))
+            continue
+        for instance in reached:
+            props = instances[instance]["Properties"]
+            if not groups_reach(snap, hosts[instance], snap.api_security_groups, 443):
+                findings.append((f"{subject} -> instance {instance}", "HTTPS (443)",
+                                 f"the instance reaches no group of the control plane ({', '.join(snap.api_security_groups)})"
+                                 " on 443: the tunnel ends there"))
+            if props.get("IamInstanceProfile"):
+                findings.append((f"{subject} -> instance {instance}", "IamInstanceProfile",
+                                 "the tunnel's instance holds an IAM role: anyone who can open the tunnel holds it too"))
+    return findings
