@@ -107,6 +107,10 @@ def measure(args: argparse.Namespace, data: Path) -> dict[str, list[float]]:
     """This process's share of one layout's rounds (launched by torchrun for two ranks)."""
     _, flags = LAYOUTS[args.layout]
     with running(select_runtime(args.device)) as runtime:
+        if runtime.kind == "cpu":
+            # One thread per rank on every layout (torchrun's default for several ranks): one process and two
+            # compare alike, and a busy machine's other work does not stall a spinning thread pool.
+            torch.set_num_threads(1)
         config = parse_config(["--data", str(data), "--model", args.model, "--seq-len", str(args.seq_len),
                                "--micro-batch-size", str(args.micro_batch_size),
                                "--max-steps", str(args.steps + args.warmup), "--log-every", str(args.warmup),

@@ -76,11 +76,12 @@ def _trainer_argv(line: str) -> list[str]:
 def _ranks(kind: str, rendered, line: str) -> tuple[int, int]:
     """Nodes and ranks per node as the kind's launcher will start them."""
     if kind == "rayjob":
-        workers = int(re.search(r"--num-workers=(\d+)", line).group(1))
-        (cluster,) = [obj for obj in rendered if obj["kind"] == "RayJob"]
-        (group,) = cluster["spec"]["rayClusterSpec"]["workerGroupSpecs"]
+        # Ray Train starts --num-workers ranks, one per GPU of the worker pods (one pod per node).
+        (job,) = rendered
+        (group,) = job["spec"]["rayClusterSpec"]["workerGroupSpecs"]
         gpus = int(group["template"]["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"])
-        return group["replicas"], workers // group["replicas"] if gpus == workers // group["replicas"] else -1
+        assert int(re.search(r"--num-workers=(\d+)", line).group(1)) == group["replicas"] * gpus
+        return group["replicas"], gpus
     if kind == "trainjob":
         (trainjob,) = rendered
         # Trainer's torch plugin starts numProcPerNode ranks per node: the runtime of the type says one per GPU.
