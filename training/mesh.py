@@ -3,8 +3,9 @@ and answers what the loop asks of the layout (which samples this rank reads, whi
 gradient norm is summed, which gradients still need an all-reduce).
 
 Dimensions, outermost first: ``pipeline``, ``data_replicate``, ``data_shard``, ``tensor``; ``data`` is the
-replicate and shard dimensions flattened (every rank that reads different samples). A one-process run has no mesh
-and every answer is the trivial one.
+replicate and shard dimensions flattened (every rank that reads different samples). Replicated data parallelism
+alone (DDP, and XLA's own gradient all-reduce) needs no device mesh: the data ranks are the job's ranks, on the
+default group; a one-process run has no group at all, and every answer is the trivial one.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ class ParallelMesh:
     def __init__(self, layout: Layout, device_type: str) -> None:
         self.layout = layout
         self.world = None
-        if layout.world_size > 1:
+        self._plain = layout.parallel == "ddp" and layout.is_data_parallel_only
+        if layout.world_size > 1 and not self._plain:
             from torch.distributed.device_mesh import init_device_mesh
 
             shape = (layout.pipeline, layout.data_replicate, layout.data_shard, layout.tensor)
@@ -53,7 +55,10 @@ class ParallelMesh:
                           "ranks of a node numbered consecutively")
 
     def _local_rank(self, dim: str) -> int:
-        return self.world.get_local_rank(dim) if self.world is not None else 0
+        if self.world is not None:
+            return self.world.get_local_rank(dim)
+        # Plain data parallelism: every rank is a data rank.
+        return dist.get_rank() if dim == "data" and dist.is_available() and dist.is_initialized() else 0
 
     @property
     def data_rank(self) -> int:
@@ -86,6 +91,7 @@ class ParallelMesh:
 
     @property
     def data_group(self) -> dist.ProcessGroup | None:
+        """The data ranks' group (None: the default group, under plain data parallelism, or no group at all)."""
         return self.submesh("data").get_group() if self.world is not None and self.layout.data > 1 else None
 
     def fsdp_mesh(self):
@@ -134,7 +140,7 @@ class ParallelMesh:
     def sum_over_data(self, value: torch.Tensor, counted: bool) -> torch.Tensor:
         """``value`` summed over the data-parallel ranks, on every rank: the ranks that are not ``counted``
         (:meth:`is_loss_holder`) add zero. SUM, not AVG: XLA's process group has no AVG."""
-        if self.world is None:
+        if self.layout.world_size == 1:
             return value
         total = value if counted else torch.zeros_like(value)
         dist.all_reduce(total)
@@ -161,7 +167,7 @@ class ParallelMesh:
             squares.append(grad.float().square().sum() * (pieces / holders))
         device = parameters[0].device if parameters else torch.device("cpu")
         total = torch.stack(squares).sum() if squares else torch.zeros((), device=device)
-        if self.world is not None:
+        if self.layout.world_size > 1:
             dist.all_reduce(total)
         return total.sqrt()
 
