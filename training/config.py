@@ -41,7 +41,7 @@ def invalid(name: str, value: Any, allowed: str) -> InvalidSetting:
 
 PRECISIONS = ("auto", "bf16", "fp16", "fp32")
 PARALLEL_MODES = ("ddp", "fsdp")
-PIPELINE_SCHEDULES = ("1f1b", "interleaved-1f1b", "gpipe")
+PIPELINE_SCHEDULES = ("1f1b", "interleaved-1f1b")
 SCHEDULERS = ("cosine", "linear", "constant")
 OPTIMIZERS = ("adamw", "adamw_torch", "adamw_torch_fused")
 DEVICES = ("auto", "cpu", "cuda", "xla")
@@ -143,8 +143,8 @@ FLAGS: tuple[Flag, ...] = (
          "vocabulary, sequence parallel between them); a divisor of the ranks per node."),
     _int("pipeline_parallel", 1, "Ranks that each hold a share of the layers (pipeline stages); --grad-accum "
          "micro-batches run through the pipeline per step."),
-    _choice("pipeline_schedule", "1f1b", "Pipeline schedule: 1f1b, interleaved-1f1b (two stages per rank, a "
-            "smaller bubble) or gpipe.", PIPELINE_SCHEDULES),
+    _choice("pipeline_schedule", "1f1b", "Pipeline schedule: 1f1b, or interleaved-1f1b (two stages per rank, a "
+            "smaller bubble).", PIPELINE_SCHEDULES),
     _choice("device", "auto", "Device; auto is CUDA if present, else Neuron (XLA), else CPU.", DEVICES),
     _choice("compile", "auto", "torch.compile each transformer block; auto is on for CUDA only.", AUTO_SWITCH),
     Flag("activation_checkpointing", "bool", False, "Recompute activations in backward to save memory."),

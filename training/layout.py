@@ -22,7 +22,7 @@ from eks_training.training.config import PARALLEL_MODES, PIPELINE_SCHEDULES, Tra
 from eks_training.training.model_sizes import DEFAULT_SEQ_LEN_CAP, MODEL_SIZES, ModelArgs
 
 #: Pipeline stages each rank holds: interleaved 1F1B gives every rank two non-adjacent stages (a smaller bubble).
-STAGES_PER_RANK = {"1f1b": 1, "gpipe": 1, "interleaved-1f1b": 2}
+STAGES_PER_RANK = {"1f1b": 1, "interleaved-1f1b": 2}
 
 
 @dataclass(frozen=True)

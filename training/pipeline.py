@@ -4,7 +4,7 @@ a step's micro-batches through them.
 Splitting is its own step, before any other parallelism: each stage is a :class:`LlamaDecoder` that keeps its own
 blocks (and the embedding on the first stage, the final norm and output layer on the last), under the same
 parameter names as the whole model, so tensor parallelism, activation checkpointing, compile and FSDP then apply to
-each stage as they would to the whole model, and checkpoints move between layouts. With ``1f1b`` and ``gpipe`` a rank
+each stage as they would to the whole model, and checkpoints move between layouts. With ``1f1b`` a rank
 holds one stage; with ``interleaved-1f1b`` two (stage ``r`` and ``r + pipeline``).
 
 The step's ``--grad-accum`` micro-batches are the pipeline's microbatches; the targets travel with them to every
@@ -64,7 +64,7 @@ class Pipeline:
 
     def __init__(self, parts: list[tuple[int, LlamaDecoder]], layout: Layout, group, device: torch.device,
                  microbatches: int) -> None:
-        from torch.distributed.pipelining import PipelineStage, Schedule1F1B, ScheduleGPipe, ScheduleInterleaved1F1B
+        from torch.distributed.pipelining import PipelineStage, Schedule1F1B, ScheduleInterleaved1F1B
 
         self.parts = [module for _, module in parts]
         self.has_first = any(stage == 0 for stage, _ in parts)
@@ -75,8 +75,7 @@ class Pipeline:
         if layout.schedule == "interleaved-1f1b":
             self.schedule = ScheduleInterleaved1F1B(stages, microbatches, loss_fn=_last_stage_loss, scale_grads=True)
         else:
-            single = Schedule1F1B if layout.schedule == "1f1b" else ScheduleGPipe
-            self.schedule = single(stages[0], microbatches, loss_fn=_last_stage_loss, scale_grads=True)
+            self.schedule = Schedule1F1B(stages[0], microbatches, loss_fn=_last_stage_loss, scale_grads=True)
 
     def train(self, mode: bool = True) -> None:
         for part in self.parts:

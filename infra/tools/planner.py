@@ -3,7 +3,7 @@ trainer flags that ask for it (what `eks-training plan` prints and `eks-training
 
 Only layouts the trainer runs are considered (:class:`eks_training.training.layout.Layout`: data parallel replicated
 (``ddp``) or sharded (``fsdp``, or HSDP inside a node), tensor parallel inside a node, pipeline parallel with the
-1F1B, interleaved 1F1B or GPipe schedule), each checked as the trainer checks it (heads, vocabulary and sequence
+1F1B or interleaved 1F1B schedule), each checked as the trainer checks it (heads, vocabulary and sequence
 divisible by the tensor degree, a block or more per stage, enough microbatches). On Trainium the trainer runs data
 parallel only (torch_xla, one process per NeuronCore, ``--parallel ddp``), so that is all the planner offers there.
 
@@ -28,7 +28,7 @@ key/value width kv, feed-forward width f, h heads): ``8d + 2kv + 4f + h + 2`` el
 the two gathered inputs (attention's and the feed-forward's, ``2d``) are whole and the rest is divided by the degree.
 With activation checkpointing a block keeps only its input (d, divided by the tensor degree: sequence parallel)
 plus one block's activations while it is recomputed. A pipeline rank keeps the activations of the microbatches in
-flight: under 1F1B the first stage has ``pipeline`` of them, under GPipe all of them. Measured on CPU for the tiny and
+flight: under 1F1B the first stage has ``pipeline`` of them. Measured on CPU for the tiny and
 small models, the estimate is within 20% of the trainer's measured peak (tests/test_planner.py); on GPUs in bf16 it
 has not been measured here (no GPU), and allocator fragmentation comes on top (hence :data:`USABLE_MEMORY_FRACTION`).
 """
@@ -138,8 +138,6 @@ def _in_flight(layout: Layout, pipeline_rank: int, microbatches: int) -> float:
     """Microbatches whose activations a pipeline rank keeps at once, per stage it holds."""
     if layout.pipeline == 1:
         return 1
-    if layout.schedule == "gpipe":
-        return microbatches
     warmup = layout.pipeline - pipeline_rank
     if layout.schedule == "interleaved-1f1b":
         # Megatron's interleaved schedule: the first rank holds (1 + (p - 1) / (p v)) times 1F1B's activations.

@@ -59,7 +59,7 @@ def test_layouts_the_trainer_cannot_run_are_one_line_errors(layout, message: str
                                                           "with --pipeline-parallel 2"),
     (["--tensor-parallel", "2", "--device", "xla"], "--tensor-parallel=2 is not allowed: 1 on XLA/Neuron"),
     (["--pipeline-schedule", "zero-bubble"], "--pipeline-schedule='zero-bubble' is not allowed: 1f1b, "
-                                             "interleaved-1f1b, gpipe"),
+                                             "interleaved-1f1b"),
 ])
 def test_flag_combinations_the_trainer_refuses(argv: list[str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
