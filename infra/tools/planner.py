@@ -50,7 +50,6 @@ MIB = 2**20
 USABLE_MEMORY_FRACTION = 0.9
 DATA_PARALLEL_LIMIT = 10e9
 TENSOR_PARALLEL_LIMIT = 100e9
-LORA_PROJECTIONS = ("q_proj", "k_proj", "v_proj", "o_proj")
 #: The Llama 3 shapes the planner interpolates between for a parameter count without a named size.
 _REFERENCE_SIZES = ("1b", "8b", "70b", "405b")
 _HEAD_DIM = 128
@@ -122,8 +121,8 @@ def _block_parameters(args: ModelArgs) -> int:
 
 
 def _lora_block_parameters(args: ModelArgs, rank: int) -> int:
+    """Adapters of the trainer's default --lora-targets (q, k, v, o): A (r x in) plus B (out x r) per projection."""
     kv = args.n_kv_heads * args.head_dim
-    # A (r x in) + B (out x r) per projection: q (d->d), k and v (d->kv), o (d->d).
     return rank * ((args.dim + args.dim) * 2 + (args.dim + kv) * 2)
 
 
