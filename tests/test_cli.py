@@ -84,15 +84,29 @@ def test_list_shows_every_kind(capsys) -> None:
         "bionemo", "data-prep", "health-check"]
 
 
-def test_plan_writes_deepspeed_config(capsys, tmp_path) -> None:
+def test_plan_prints_trainer_flags_render_takes(capsys, tmp_path) -> None:
     target = tmp_path / "ds.json"
-    status, out, _ = _run(capsys, "plan", "--params", "70e9", "--instance-type", "trn1.32xlarge", "--nodes", "4",
-                          "--lora-rank", "16", "--grad-accum", "4", "--deepspeed-config", str(target))
-    assert status == 0 and "tensor 16" in out
-    assert json.loads(target.read_text())["train_batch_size"] == 1 * 4 * 8
+    status, out, _ = _run(capsys, "plan", "--params", "8e9", "--instance-type", "p5.48xlarge", "--nodes", "2",
+                          "--grad-accum", "4", "--deepspeed-config", str(target))
+    assert status == 0
+    (flags,) = [line.removeprefix("trainer flags: ") for line in out.splitlines() if line.startswith("trainer flags: ")]
+    assert flags.startswith("--model 8b --seq-len 4096 --micro-batch-size 1 --grad-accum 4 --parallel fsdp")
+    assert json.loads(target.read_text())["zero_optimization"]["stage"] == 3
+    status, only, _ = _run(capsys, "plan", "--model", "8b", "--instance-type", "p5.48xlarge", "--nodes", "2",
+                           "--grad-accum", "4", "--flags-only")
+    assert status == 0 and only.strip() == flags
+    status, rendered, _ = _run(capsys, "render", "pytorch-job", "--env", "prod", "--namespace", "training",
+                               "--dataset", "wiki", "--nodes", "2",
+                               "--instance-type", "p5.48xlarge", "--image", "registry.example/t:1", "--name", "llama-8b",
+                               "--train-args", flags, "-o", "json")
+    assert status == 0 and flags in " ".join(json.loads(rendered)[1]["spec"]["template"]["spec"]["containers"][0]
+                                              ["command"])
+    # On Trainium the trainer runs data parallel only: a 70B LoRA has no layout there.
     status, _, err = _run(capsys, "plan", "--params", "70e9", "--instance-type", "trn1.32xlarge", "--nodes", "4",
-                          "--lora-rank", "16", "--tensor-parallel", "1")
-    assert status == 2 and "allow tensor parallelism" in err
+                          "--lora-rank", "16")
+    assert status == 2 and "the trainer runs data parallel only on Neuron" in err
+    status, _, err = _run(capsys, "plan", "--instance-type", "p5.48xlarge", "--nodes", "1")
+    assert status == 2 and "give --params" in err
 
 
 def test_console_script_in_a_subprocess() -> None:

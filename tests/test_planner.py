@@ -1,65 +1,90 @@
-"""Parallelism planner against memory figures computed by hand from the formula's terms."""
+"""The planner speaks the trainer: what it recommends parses with the trainer's own flags and passes the checks the
+trainer and `render` make. (Its memory estimate against the trainer's measured peak: tests/training/
+test_training_memory.py.)"""
 
 from __future__ import annotations
 
+import shlex
+
 import pytest
 
-from eks_training.infra.tools.planner import PlanError, deepspeed_config, model_shape, plan_parallelism
-
-S = 4096  # sequence length used throughout; micro-batch 1
-
-
-@pytest.mark.parametrize(
-    ("params", "instance_type", "nodes", "lora", "expected_layout", "expected_bytes"),
-    [
-        # 1B on 1 x p4d (8 x 40 GiB): DP 8, ZeRO-1. Without checkpointing 16 layers of
-        # 4096*2048*(34 + 5*32*4096/2048) bytes = 47.5e9 do not fit 36 GiB, so checkpointing is on.
-        (1e9, "p4d.24xlarge", 1, None, (8, 1, 1, 1, True),
-         2 * 1e9 + 2 * 1e9 + 12 * 1e9 / 8 + 16 * 2 * S * 2048),
-        # 8B on 1 x p5 (8 x 80 GiB): weights 16e9 + grads 16e9 + Adam 96e9/8 + 32 layers * 2*s*h.
-        (8e9, "p5.48xlarge", 1, None, (8, 1, 1, 1, True),
-         2 * 8e9 + 2 * 8e9 + 12 * 8e9 / 8 + 32 * 2 * S * 4096),
-        # 70B LoRA r=16 on 4 x trn1 (128 NeuronCores x 16 GiB): TP 8 leaves 17.5e9 B of weights > 14.4 GiB,
-        # TP 16 fits: weights 2*70e9/16, LoRA T = 80*4*2*16*8192 split over TP 16, Adam over DP 8.
-        (70e9, "trn1.32xlarge", 4, 16, (8, 16, 1, 1, True),
-         2 * 70e9 / 16 + 2 * (80 * 4 * 2 * 16 * 8192) / 16 + 12 * (80 * 4 * 2 * 16 * 8192) / 16 / 8 + 80 * 2 * S * 8192 / 16),
-        # 175B on 16 x p5: TP 8, DP 16; ZeRO-1 needs 105e9 B, ZeRO-2 shards the gradients too.
-        (175e9, "p5.48xlarge", 16, None, (16, 8, 1, 2, True),
-         2 * 175e9 / 8 + 2 * 175e9 / 8 / 16 + 12 * 175e9 / 8 / 16 + 96 * 2 * S * 12288 / 8),
-        # 175B on 16 x p4d (40 GiB): only ZeRO-3 fits, weights sharded over DP 16 as well.
-        (175e9, "p4d.24xlarge", 16, None, (16, 8, 1, 3, True),
-         2 * 175e9 / 8 / 16 + 2 * 175e9 / 8 / 16 + 12 * 175e9 / 8 / 16 + 96 * 2 * S * 12288 / 8),
-    ],
+from eks_training.infra.tools.planner import (
+    GIB,
+    PlanError,
+    deepspeed_config,
+    estimate_memory,
+    model_args,
+    plan_parallelism,
 )
-def test_plans_match_hand_computed_memory(params, instance_type, nodes, lora, expected_layout, expected_bytes) -> None:
-    plan = plan_parallelism(params=params, instance_type=instance_type, nodes=nodes, seq_len=S, micro_batch=1, lora_rank=lora)
-    assert (plan.dp, plan.tp, plan.pp, plan.zero_stage, plan.activation_checkpointing) == expected_layout
-    assert plan.memory.total == pytest.approx(expected_bytes, rel=1e-9)
+from eks_training.training.config import parse_config
+from eks_training.training.layout import Layout, check_launch
+from eks_training.training.model_sizes import MODEL_SIZES
 
 
-def test_strategy_follows_the_decision_matrix() -> None:
-    assert plan_parallelism(params=1e9, instance_type="p5.48xlarge", nodes=1).strategy == "data parallel"
-    assert plan_parallelism(params=70e9, instance_type="p5.48xlarge", nodes=4).strategy == "data + tensor parallel"
-    assert plan_parallelism(params=175e9, instance_type="p5.48xlarge", nodes=16).strategy.startswith("3D")
+@pytest.mark.parametrize(("model", "nodes"), [("8b", 1), ("70b", 4), ("405b", 16)])
+def test_recommended_layouts_on_p5_are_flags_the_trainer_runs(model: str, nodes: int) -> None:
+    plan = plan_parallelism(model=model, instance_type="p5.48xlarge", nodes=nodes)
+    flags = plan.trainer_flags()
+    config = parse_config(["--data", "/fsx/data/wiki/train", *flags])
+    assert (config.model, config.seq_len, config.grad_accum) == (model, plan.seq_len, plan.grad_accum)
+    # The layout the flags ask for on the job's ranks is the plan's, with each tensor group inside a node.
+    assert check_launch(flags, nodes, 8, "p5.48xlarge") == plan.layout
+    assert plan.memory.total <= 0.9 * 80 * GIB
 
 
-def test_70b_lora_on_trn1_without_tensor_parallelism_is_refused_with_reason() -> None:
-    with pytest.raises(PlanError, match=r"70B LoRA does not fit on 4 x trn1.32xlarge.*tensor 1 .*allow tensor parallelism"):
-        plan_parallelism(params=70e9, instance_type="trn1.32xlarge", nodes=4, lora_rank=16, tensor_parallel=1)
+def test_the_largest_models_take_the_layouts_the_decision_matrix_names() -> None:
+    assert plan_parallelism(model="8b", instance_type="p5.48xlarge", nodes=1).strategy == "data parallel"
+    seventy = plan_parallelism(model="70b", instance_type="p5.48xlarge", nodes=4)
+    assert seventy.strategy == "data + tensor parallel" and seventy.tp > 1 and seventy.pp == 1
+    big = plan_parallelism(params=405e9, instance_type="p5.48xlarge", nodes=16)
+    assert big.strategy.startswith("3D") and big.model_name == "405b" and (big.tp, big.layout.parallel) == (8, "fsdp")
+    assert big.pp > 1 and big.grad_accum >= big.pp
+    assert "--tensor-parallel 8" in shlex.join(big.trainer_flags())
 
 
-def test_reference_shapes_and_interpolation() -> None:
-    assert (model_shape(70e9).layers, model_shape(70e9).hidden, model_shape(70e9).heads) == (80, 8192, 64)
-    between = model_shape(30e9)
-    assert 32 < between.layers < 80 and 4096 < between.hidden < 8192 and between.hidden % 128 == 0
+@pytest.mark.parametrize("model", ["8b", "70b", "405b"])
+def test_on_trainium_the_planner_offers_only_what_the_trainer_runs_there(model: str) -> None:
+    # The trainer runs data parallel only under torch_xla: a large model has no layout there, said in one line.
+    with pytest.raises(PlanError, match=r"does not fit on 4 x trn1.32xlarge: the smallest layout the trainer runs "
+                                        r"\(data 128 \(replicated\) x tensor 1, ddp.*data parallel only on Neuron"):
+        plan_parallelism(model=model, instance_type="trn1.32xlarge", nodes=4)
 
 
-def test_deepspeed_batch_is_concrete_unless_hf_trainer() -> None:
-    plan = plan_parallelism(params=8e9, instance_type="p5.48xlarge", nodes=2, micro_batch=2, grad_accum=4)
+def test_a_model_that_fits_a_neuron_core_gets_neuron_flags() -> None:
+    plan = plan_parallelism(model="small", instance_type="trn1.32xlarge", nodes=2, seq_len=2048)
+    assert plan.layout == Layout(64, "ddp") and plan.devices_per_node == 32
+    check_launch(plan.trainer_flags(), 2, 32, "trn1.32xlarge", data_parallel_only=True)
+
+
+def test_terms_scale_with_the_layout() -> None:
+    args = MODEL_SIZES["70b"]
+    whole = estimate_memory(args, Layout(8, "fsdp"), seq_len=4096, micro_batch=1)
+    split = estimate_memory(args, Layout(16, "fsdp", tensor=2), seq_len=4096, micro_batch=1)
+    # Tensor 2 over the same 8 data ranks halves what every rank holds of the weights and moments.
+    assert split.weights == pytest.approx(whole.weights / 2, rel=0.01)
+    assert split.optimizer == pytest.approx(whole.optimizer / 2, rel=0.01)
+    piped = estimate_memory(args, Layout(16, "fsdp", pipeline=2), seq_len=4096, micro_batch=1, microbatches=8)
+    assert piped.weights == pytest.approx(whole.weights / 2, rel=0.05)
+    replicated = estimate_memory(args, Layout(8, "ddp"), seq_len=4096, micro_batch=1)
+    assert replicated.weights == pytest.approx(8 * whole.weights, rel=1e-9)
+
+
+def test_shapes_come_from_the_trainers_named_sizes_or_are_interpolated() -> None:
+    assert model_args(8e9) == ("8b", MODEL_SIZES["8b"])
+    assert model_args(model="405b")[1].n_layers == 126
+    name, between = model_args(30e9)
+    assert name is None and 32 < between.n_layers < 80 and 4096 < between.dim < 8192 and between.dim % 128 == 0
+    assert between.n_heads * 128 == between.dim
+
+
+def test_deepspeed_config_says_the_same_layout() -> None:
+    plan = plan_parallelism(model="8b", instance_type="p5.48xlarge", nodes=2, micro_batch=2, grad_accum=4)
     config = deepspeed_config(plan)
-    assert config["train_batch_size"] == 2 * 4 * 16
-    assert config["gradient_accumulation_steps"] == 4 and config["zero_optimization"]["stage"] == plan.zero_stage
+    assert config["train_batch_size"] == 2 * 4 * plan.dp
+    assert config["zero_optimization"]["stage"] == (3 if plan.layout.parallel == "fsdp" else 0)
     assert deepspeed_config(plan, hf_trainer=True)["train_batch_size"] == "auto"
+    with pytest.raises(PlanError, match="pipelines over"):
+        deepspeed_config(plan_parallelism(model="405b", instance_type="p5.48xlarge", nodes=16))
 
 
 @pytest.mark.parametrize(("options", "message"), [
@@ -67,7 +92,13 @@ def test_deepspeed_batch_is_concrete_unless_hf_trainer() -> None:
     ({"nodes": 0}, "nodes=0"),
     ({"instance_type": "m5.large"}, "instance_type='m5.large' is not allowed: use a supported accelerated"),
     ({"tensor_parallel": 3}, "tensor_parallel=3"),
+    ({"params": None, "model": "9b"}, "model='9b' is not allowed: use a named size"),
 ])
 def test_bad_planner_inputs(options: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         plan_parallelism(**{"params": 8e9, "instance_type": "p5.48xlarge", "nodes": 2, **options})
+
+
+def test_forced_tensor_parallelism_outside_a_node_is_refused() -> None:
+    with pytest.raises(PlanError, match="no layout of 16 devices splits"):
+        plan_parallelism(model="70b", instance_type="p5.48xlarge", nodes=2, tensor_parallel=16)

@@ -2,7 +2,9 @@
 
 A folder counts only once its ``COMPLETE`` marker exists. Rank 0 writes the marker after every rank has
 finished writing (a barrier), so a job killed mid-save leaves a folder that is ignored and later replaced.
-Model and optimizer go through DCP (sharded under FSDP, one copy under DDP); each rank's RNG state and the
+Model and optimizer go through DCP (sharded under FSDP and tensor parallelism, one stage's share per pipeline rank,
+one copy under DDP), under the whole model's parameter names; the optimizer's state and hyperparameters are keyed per
+parameter name too (flattened), so a folder saved by one layout loads into any other. Each rank's RNG state and the
 trainer state (step, data position, scheduler) go into a small ``trainer-rank-R.pt`` next to them.
 The :class:`Checkpointer` is built with every object it saves, so a save or a load names only the step: the
 trainer cannot forget a piece of state at one call site, and a new stateful object is added in one place.
@@ -16,6 +18,7 @@ so a crash before then loses that save but never leaves a marked, half-written f
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import os
 import re
@@ -112,9 +115,10 @@ class Checkpointer:
         self.model, self.optimizer = model, optimizer
         self.states, self.progress = dict(states or {}), tuple(progress)
         self._barrier, self.uploader = barrier, uploader
-        self._options = StateDictOptions(ignore_frozen_params=adapters_only)
+        self._options = StateDictOptions(ignore_frozen_params=adapters_only, flatten_optimizer_state_dict=True)
         # Loading adapters only: the frozen base is deliberately absent, so it is not an error.
-        self._load_options = StateDictOptions(ignore_frozen_params=adapters_only, strict=not adapters_only)
+        self._load_options = StateDictOptions(ignore_frozen_params=adapters_only, strict=not adapters_only,
+                                              flatten_optimizer_state_dict=True)
         self._async = async_save
         self._pending: tuple[int, Path, Any] | None = None
         self._group = None
@@ -164,8 +168,8 @@ class Checkpointer:
             raise invalid("states", clash, "names that no progress object uses as a key")
         return {**state, **{name: stateful.state_dict() for name, stateful in self.states.items()}}
 
-    def _dcp_state(self) -> dict[str, Any]:
-        model_state, optimizer_state = get_state_dict(self.model, self.optimizer, options=self._options)
+    def _dcp_state(self, options: StateDictOptions | None = None) -> dict[str, Any]:
+        model_state, optimizer_state = get_state_dict(self.model, self.optimizer, options=options or self._options)
         return {"model": model_state, "optimizer": optimizer_state}
 
     def save(self, step: int) -> list[Path]:
@@ -199,10 +203,13 @@ class Checkpointer:
         elif step not in steps:
             raise invalid("step", step, f"a complete checkpoint under {self.root}: {steps or 'none yet'}")
         folder = self.folder(step)
-        state = self._dcp_state()
+        options = self._load_options
+        if _nested_optimizer_state(folder):
+            options = dataclasses.replace(options, flatten_optimizer_state_dict=False)
+        state = self._dcp_state(options)
         dcp.load(state, checkpoint_id=folder)
         set_state_dict(self.model, self.optimizer, model_state_dict=state["model"],
-                       optim_state_dict=state["optimizer"], options=self._load_options)
+                       optim_state_dict=state["optimizer"], options=options)
         own = folder / f"trainer-rank-{self.rank}.pt"
         # A restart with more ranks than the save had: those ranks take rank 0's state.
         rank_state = torch.load(own if own.exists() else folder / "trainer-rank-0.pt", weights_only=False)
@@ -213,3 +220,11 @@ class Checkpointer:
             if name in rank_state:
                 stateful.load_state_dict(rank_state[name])
         return step
+
+
+def _nested_optimizer_state(folder: Path) -> bool:
+    """A folder saved before optimizer states were keyed per parameter name: its hyperparameters are keyed by group
+    index (``optimizer.param_groups.0.lr``; a parameter name never is a bare index), which only the layout that saved
+    it (the one such a run resumes in) maps back."""
+    metadata = dcp.FileSystemReader(str(folder)).read_metadata()
+    return "optimizer.param_groups.0.lr" in metadata.state_dict_metadata

@@ -41,6 +41,7 @@ def invalid(name: str, value: Any, allowed: str) -> InvalidSetting:
 
 PRECISIONS = ("auto", "bf16", "fp16", "fp32")
 PARALLEL_MODES = ("ddp", "fsdp")
+PIPELINE_SCHEDULES = ("1f1b", "interleaved-1f1b")
 SCHEDULERS = ("cosine", "linear", "constant")
 OPTIMIZERS = ("adamw", "adamw_torch", "adamw_torch_fused")
 DEVICES = ("auto", "cpu", "cuda", "xla")
@@ -118,7 +119,7 @@ FLAGS: tuple[Flag, ...] = (
          allowed_text="a folder path"),
     Flag("model", "str", "tiny", "Model: a named Llama size, a folder written by the export command "
          "(python -m eks_training.training.export), or a local Hugging Face model folder.",
-         allowed_text="tiny, small, 1b, 8b, 70b or a folder path"),
+         allowed_text="tiny, small, 1b, 8b, 70b, 405b or a folder path"),
     _int("seq_len", None, "Tokens per sample; none means the model's max_seq_len capped at 2048."),
     _int("max_steps", 1000, "Optimizer steps to train to (a resumed run continues up to this step)."),
     _int("micro_batch_size", 1, "Samples per rank per forward/backward pass."),
@@ -135,8 +136,15 @@ FLAGS: tuple[Flag, ...] = (
     _choice("precision", "auto", "Compute precision; auto is bf16 on GPU/Neuron and fp32 on CPU.", PRECISIONS),
     _choice("parallel", "ddp", "Data parallelism: replicate the model (ddp) or shard it (fsdp, FSDP2).",
             PARALLEL_MODES),
-    _int("shard_group_size", 0, "With --parallel fsdp, ranks that share one copy of the model (HSDP: shard "
-         "inside a group, usually a node's GPUs, replicate across groups); 0 shards over all ranks.", minimum=0),
+    _int("shard_group_size", 0, "With --parallel fsdp, data-parallel ranks that share one copy of the model "
+         "(HSDP: shard inside a group, usually a node's GPUs, replicate across groups); 0 shards over all of them.",
+         minimum=0),
+    _int("tensor_parallel", 1, "Ranks that split every layer (tensor parallel over heads, feed-forward and "
+         "vocabulary, sequence parallel between them); a divisor of the ranks per node."),
+    _int("pipeline_parallel", 1, "Ranks that each hold a share of the layers (pipeline stages); --grad-accum "
+         "micro-batches run through the pipeline per step."),
+    _choice("pipeline_schedule", "1f1b", "Pipeline schedule: 1f1b, or interleaved-1f1b (two stages per rank, a "
+            "smaller bubble).", PIPELINE_SCHEDULES),
     _choice("device", "auto", "Device; auto is CUDA if present, else Neuron (XLA), else CPU.", DEVICES),
     _choice("compile", "auto", "torch.compile each transformer block; auto is on for CUDA only.", AUTO_SWITCH),
     Flag("activation_checkpointing", "bool", False, "Recompute activations in backward to save memory."),
@@ -213,6 +221,9 @@ class TrainConfig:
     precision: str = FLAG_BY_NAME["precision"].default
     parallel: str = FLAG_BY_NAME["parallel"].default
     shard_group_size: int = FLAG_BY_NAME["shard_group_size"].default
+    tensor_parallel: int = FLAG_BY_NAME["tensor_parallel"].default
+    pipeline_parallel: int = FLAG_BY_NAME["pipeline_parallel"].default
+    pipeline_schedule: str = FLAG_BY_NAME["pipeline_schedule"].default
     device: str = FLAG_BY_NAME["device"].default
     compile: str = FLAG_BY_NAME["compile"].default
     activation_checkpointing: bool = FLAG_BY_NAME["activation_checkpointing"].default
@@ -282,7 +293,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The trainer's flags. Every default is None so that only flags actually given override the file."""
     parser = _Parser(prog="python -m eks_training.training.train",
                      description="Train a Llama-style decoder (or a local Hugging Face causal LM) on pre-tokenized "
-                                 "data with DDP, FSDP2 or HSDP on CPU, CUDA or Neuron; resumes from its newest "
+                                 "data with DDP, FSDP2 or HSDP, tensor and pipeline parallel, on CPU, CUDA or Neuron; "
+                                 "resumes from its newest "
                                  "checkpoint. Flags override --config.",
                      epilog="Subcommands: `python -m eks_training.training.export {export,merge} --help` write "
                             "a trained checkpoint as safetensors.")
@@ -391,6 +403,15 @@ def _convert(name: str, value: Any) -> Any:
             return text
 
 
+def read_flags(argv: Sequence[str], names: Sequence[str]) -> dict[str, Any]:
+    """The values of the flags ``names`` in ``argv``, validated, with the defaults of those not given; every other
+    flag is left alone (what a launcher reads of a trainer command line it writes)."""
+    given, _ = build_parser().parse_known_args(list(argv))
+    values = vars(given)
+    return {name: FLAG_BY_NAME[name].default if values[name] is None else _convert(name, values[name])
+            for name in names}
+
+
 def read_config_file(path: str | Path) -> dict[str, Any]:
     """Read a YAML file's ``training:`` block into field names (source-document keys translated)."""
     source = Path(path)
@@ -432,6 +453,19 @@ def parse_config(argv: Sequence[str] | None = None) -> TrainConfig:
         raise invalid("--eval-every", config.eval_every, "0 unless --eval-data is given")
     if config.shard_group_size and config.parallel != "fsdp":
         raise invalid("--shard-group-size", config.shard_group_size, "0 unless --parallel fsdp")
+    model_parallel = [(flag, degree) for flag, degree in (("--tensor-parallel", config.tensor_parallel),
+                                                          ("--pipeline-parallel", config.pipeline_parallel))
+                      if degree > 1]
+    if model_parallel:
+        flag, degree = model_parallel[0]
+        if config.lora_rank:
+            raise invalid("--lora-rank", config.lora_rank, f"0 with {flag} {degree} (adapters train under "
+                          "--parallel ddp or fsdp alone)")
+        if config.precision == "fp16":
+            raise invalid("--precision", "fp16", f"bf16, fp32 or auto with {flag} {degree} (fp16 needs a GradScaler)")
+        if config.device == "xla":
+            raise invalid(flag, degree, "1 on XLA/Neuron: this trainer runs data parallel there (torch_xla's tensor "
+                          "and pipeline parallelism are NeuronX Distributed's, not DTensor's)")
     if config.s3_uri and not config.checkpoint_dir:
         raise invalid("--checkpoint-dir", None, "a local folder when --s3-uri is given")
     # Checked here, on every rank, so a missing package is exit 2 everywhere, not an error on rank 0 alone.

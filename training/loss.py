@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 import torch
 import torch.nn.functional as F
+from torch import nn
+
+#: Mean loss of ``(hidden, output_layer, targets)``: the model's last step, replaceable by a parallel form.
+OutputLoss = Callable[[torch.Tensor, nn.Linear, torch.Tensor], torch.Tensor]
 
 # Most logits (tokens x vocab) upcast to fp32 at once by the chunked loss: 2**26 floats = 256 MiB.
 LOSS_CHUNK_ELEMENTS = 1 << 26
@@ -66,3 +72,9 @@ def chunked_cross_entropy(hidden: torch.Tensor, weight: torch.Tensor, targets: t
         return F.cross_entropy(F.linear(hidden, weight), targets)
     chunk = max(1, LOSS_CHUNK_ELEMENTS // weight.shape[0])
     return _LinearCrossEntropy.apply(hidden, weight, targets, chunk) / hidden.shape[0]
+
+
+def head_cross_entropy(hidden: torch.Tensor, head: nn.Linear, targets: torch.Tensor) -> torch.Tensor:
+    """The output layer and the mean next-token loss of ``hidden`` ``(batch, seq, dim)`` (one process, or any
+    data-parallel layout: the whole vocabulary is on this rank)."""
+    return chunked_cross_entropy(hidden.flatten(0, 1), head.weight, targets.flatten())

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -17,38 +16,11 @@ import torch.nn.functional as F
 from torch import nn
 
 from eks_training.training.config import ConfigError, invalid
-from eks_training.training.loss import chunked_cross_entropy
+from eks_training.training.loss import OutputLoss, chunked_cross_entropy, head_cross_entropy
+from eks_training.training.model_sizes import DEFAULT_SEQ_LEN_CAP, MODEL_SIZES, ModelArgs
 from eks_training.training.shards import fill_rows
 from eks_training.training.weights import read_decoder_args
 
-
-@dataclass(frozen=True)
-class ModelArgs:
-    """Sizes of a Llama-style decoder."""
-
-    vocab_size: int
-    dim: int
-    n_layers: int
-    n_heads: int
-    n_kv_heads: int
-    ffn_dim: int
-    max_seq_len: int
-    rope_theta: float = 500000.0
-    norm_eps: float = 1e-5
-
-    @property
-    def head_dim(self) -> int:
-        return self.dim // self.n_heads
-
-
-# Named sizes. 1b/8b/70b follow the published Llama 3.x shapes; tiny is for CPU tests.
-MODEL_SIZES: dict[str, ModelArgs] = {
-    "tiny": ModelArgs(vocab_size=256, dim=64, n_layers=2, n_heads=4, n_kv_heads=2, ffn_dim=176, max_seq_len=128),
-    "small": ModelArgs(vocab_size=32000, dim=768, n_layers=12, n_heads=12, n_kv_heads=12, ffn_dim=2048, max_seq_len=2048),
-    "1b": ModelArgs(vocab_size=128256, dim=2048, n_layers=16, n_heads=32, n_kv_heads=8, ffn_dim=8192, max_seq_len=8192),
-    "8b": ModelArgs(vocab_size=128256, dim=4096, n_layers=32, n_heads=32, n_kv_heads=8, ffn_dim=14336, max_seq_len=8192),
-    "70b": ModelArgs(vocab_size=128256, dim=8192, n_layers=80, n_heads=64, n_kv_heads=8, ffn_dim=28672, max_seq_len=8192),
-}
 
 CheckpointFn = Callable[..., torch.Tensor]
 
@@ -81,14 +53,18 @@ class Attention(nn.Module):
         self.o_proj = nn.Linear(args.n_heads * args.head_dim, args.dim, bias=False)
 
     def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+        """``cos``/``sin`` are the whole rotary tables: the sequence is known here, after the projections (under
+        sequence parallelism the block's input holds a slice of it)."""
         batch, seq, _ = x.shape
-        q = self.q_proj(x).view(batch, seq, self.n_heads, self.head_dim).transpose(1, 2)
-        k = self.k_proj(x).view(batch, seq, self.n_kv_heads, self.head_dim).transpose(1, 2)
-        v = self.v_proj(x).view(batch, seq, self.n_kv_heads, self.head_dim).transpose(1, 2)
+        # -1 heads: the heads this rank holds (all of them, or its share under tensor parallelism).
+        q = self.q_proj(x).view(batch, seq, -1, self.head_dim).transpose(1, 2)
+        k = self.k_proj(x).view(batch, seq, -1, self.head_dim).transpose(1, 2)
+        v = self.v_proj(x).view(batch, seq, -1, self.head_dim).transpose(1, 2)
+        cos, sin = cos[:seq], sin[:seq]
         q, k = _apply_rotary(q, cos, sin), _apply_rotary(k, cos, sin)
-        grouped = self.n_kv_heads != self.n_heads
+        grouped = q.shape[1] != k.shape[1]
         if grouped and not self.native_gqa:
-            repeat = self.n_heads // self.n_kv_heads
+            repeat = q.shape[1] // k.shape[1]
             k, v = k.repeat_interleave(repeat, dim=1), v.repeat_interleave(repeat, dim=1)
         out = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=grouped and self.native_gqa)
         return self.o_proj(out.transpose(1, 2).reshape(batch, seq, -1))
@@ -123,15 +99,21 @@ class DecoderBlock(nn.Module):
 
 
 class LlamaDecoder(nn.Module):
-    """Token ids ``(batch, seq)`` in, logits ``(batch, seq, vocab)`` out."""
+    """Token ids ``(batch, seq)`` in, logits ``(batch, seq, vocab)`` out.
+
+    Blocks sit in a dict keyed by their index, so a pipeline stage that keeps some of them (and maybe no embedding,
+    final norm or output layer: those are None) names every parameter as the whole model does, and checkpoints
+    move between layouts.
+    """
 
     def __init__(self, args: ModelArgs) -> None:
         super().__init__()
         self.args = args
-        self.embed_tokens = nn.Embedding(args.vocab_size, args.dim)
-        self.layers = nn.ModuleList(DecoderBlock(args) for _ in range(args.n_layers))
-        self.norm = nn.RMSNorm(args.dim, eps=args.norm_eps)
-        self.lm_head = nn.Linear(args.dim, args.vocab_size, bias=False)
+        self.embed_tokens: nn.Embedding | None = nn.Embedding(args.vocab_size, args.dim)
+        self.layers = nn.ModuleDict({str(index): DecoderBlock(args) for index in range(args.n_layers)})
+        self.norm: nn.RMSNorm | None = nn.RMSNorm(args.dim, eps=args.norm_eps)
+        self.lm_head: nn.Linear | None = nn.Linear(args.dim, args.vocab_size, bias=False)
+        self._output_loss: OutputLoss = head_cross_entropy
         cos, sin = _rotary_tables(args.head_dim, args.max_seq_len, args.rope_theta)
         # Not persistent: derived from the sizes, so checkpoints need not carry them.
         self.register_buffer("rope_cos", cos, persistent=False)
@@ -166,28 +148,39 @@ class LlamaDecoder(nn.Module):
 
     def blocks(self) -> list[nn.Module]:
         """The repeated blocks: the units for FSDP sharding and activation checkpointing."""
-        return list(self.layers)
+        return list(self.layers.values())
 
     def enable_activation_checkpointing(self, checkpoint_fn: CheckpointFn, every: int = 1) -> None:
         """Recompute every ``every``-th block in backward instead of storing its activations."""
         self._checkpoint_fn, self._checkpoint_every = checkpoint_fn, every
 
+    def set_output_loss(self, loss: OutputLoss) -> None:
+        """How the output layer and the loss are computed from the final hidden states (tensor parallelism
+        computes them over the vocabulary shards, :mod:`eks_training.training.tensor_parallel`)."""
+        self._output_loss = loss
+
     def forward(self, tokens: torch.Tensor, targets: torch.Tensor | None = None) -> torch.Tensor:
-        """Logits, or with ``targets`` the mean next-token cross-entropy (without a full fp32 logits copy)."""
-        seq = tokens.shape[1]
-        if seq > self.args.max_seq_len:
-            raise invalid("--seq-len", seq, f"at most the model's max_seq_len {self.args.max_seq_len}")
-        cos, sin = self.rope_cos[:seq], self.rope_sin[:seq]
-        x = self.embed_tokens(tokens)
-        for index, layer in enumerate(self.layers):
-            if self._checkpoint_fn is not None and self.training and index % self._checkpoint_every == 0:
-                x = self._checkpoint_fn(layer, x, cos, sin)
+        """Logits, or with ``targets`` the mean next-token cross-entropy (without a full fp32 logits copy).
+
+        A pipeline stage without the embedding takes the previous stage's hidden states instead of token ids,
+        and one without the output layer returns its hidden states (``targets`` is then ignored).
+        """
+        x = tokens
+        if self.embed_tokens is not None:
+            if tokens.shape[1] > self.args.max_seq_len:
+                raise invalid("--seq-len", tokens.shape[1], f"at most the model's max_seq_len {self.args.max_seq_len}")
+            x = self.embed_tokens(tokens)
+        for key, layer in self.layers.items():
+            if self._checkpoint_fn is not None and self.training and int(key) % self._checkpoint_every == 0:
+                x = self._checkpoint_fn(layer, x, self.rope_cos, self.rope_sin)
             else:
-                x = layer(x, cos, sin)
+                x = layer(x, self.rope_cos, self.rope_sin)
+        if self.lm_head is None:
+            return x
         hidden = self.norm(x)
         if targets is None:
             return self.lm_head(hidden)
-        return chunked_cross_entropy(hidden.flatten(0, 1), self.lm_head.weight, targets.flatten())
+        return self._output_loss(hidden, self.lm_head, targets)
 
 
 class HuggingFaceCausalLM(nn.Module):
@@ -253,7 +246,7 @@ def build_model(spec: str, device: torch.device | str | None = None) -> nn.Modul
 def default_seq_len(spec: str) -> int:
     """Sequence length when --seq-len is not given: the model's max_seq_len, capped at 2048."""
     args = MODEL_SIZES.get(spec) or read_folder_args(Path(spec))
-    return min(2048, args.max_seq_len if args is not None else 2048)
+    return min(DEFAULT_SEQ_LEN_CAP, args.max_seq_len if args is not None else DEFAULT_SEQ_LEN_CAP)
 
 
 def weights_folder(spec: str) -> Path | None:
@@ -287,6 +280,7 @@ def flops_per_token(model: nn.Module, seq_len: int) -> float:
 
 __all__ = [
     "ConfigError",
+    "DecoderBlock",
     "LlamaDecoder",
     "ModelArgs",
     "MODEL_SIZES",

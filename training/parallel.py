@@ -1,10 +1,13 @@
-"""Builds the model a run trains: shapes on the meta device, LoRA, activation checkpointing, compiled blocks,
-then FSDP2 / HSDP sharding or DDP replication, and only then memory, on the run's device.
+"""Builds the model a run trains: shapes on the meta device, LoRA, pipeline stages, then per stage tensor
+parallelism, activation checkpointing, compiled blocks and FSDP2 / HSDP sharding, in that order, and only then
+memory, on the run's device; or DDP replication for plain data parallelism.
 
-No rank ever holds the whole fp32 model unless the whole model is what it trains on (DDP): under FSDP each
-rank allocates and initialises only its shards (``to_empty`` after ``fully_shard``), and an exported base
-model is read slice by slice (weights.load_folder_weights). The initial weights do not depend on the
-sharding, so every world size and both modes start from the same model for the same seed.
+The model is written once (training/model.py); every parallelism is applied to it here, by the functions of its
+own module (tensor_parallel, pipeline), over the process groups of one :class:`ParallelMesh`. No rank ever holds
+the whole fp32 model unless the whole model is what it trains on (DDP): each rank allocates and initialises only
+its pieces (``to_empty`` after sharding), and an exported base model is read slice by slice
+(weights.load_folder_weights). The initial weights do not depend on the layout, so every layout starts from the
+same model for the same seed.
 """
 
 from __future__ import annotations
@@ -17,8 +20,12 @@ from torch.nn.parallel import DistributedDataParallel
 
 from eks_training.training.config import TrainConfig, invalid
 from eks_training.training.device import Runtime
+from eks_training.training.layout import Layout
 from eks_training.training.lora import apply_lora, freeze_base_to
+from eks_training.training.mesh import ParallelMesh
 from eks_training.training.model import Attention, LlamaDecoder, build_model, flops_per_token, weights_folder
+from eks_training.training.pipeline import Pipeline, merged_view, split_stages
+from eks_training.training.tensor_parallel import apply_tensor_parallel
 from eks_training.training.weights import load_folder_weights
 
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": None}
@@ -26,12 +33,16 @@ DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": None}
 
 @dataclass
 class BuiltModel:
-    """The model to train (maybe wrapped by DDP), the module inside, and its training FLOPs per token."""
+    """The model to train (maybe wrapped by DDP), the module inside, its training FLOPs per token, the mesh it is
+    laid out on and, under pipeline parallelism, the pipeline that runs it (``model`` is then the rank's stages
+    seen as one module, for the optimizer and the checkpoints)."""
 
     model: nn.Module
     inner: nn.Module
     token_flops: float
     compiled: bool
+    mesh: ParallelMesh
+    pipeline: Pipeline | None = None
 
 
 def resolve_switch(value: str, runtime: Runtime) -> bool:
@@ -53,39 +64,46 @@ def compile_blocks(model: nn.Module, backend: str = "inductor") -> int:
     return len(blocks)
 
 
-def device_mesh(config: TrainConfig, runtime: Runtime):
-    """1-D mesh over all ranks, or with ``--shard-group-size`` a 2-D (replicate, shard) mesh for HSDP."""
-    from torch.distributed.device_mesh import init_device_mesh
-
-    group = config.shard_group_size or runtime.world_size
-    if runtime.world_size % group:
-        raise invalid("--shard-group-size", group, f"a divisor of the world size {runtime.world_size}")
-    if group == runtime.world_size:
-        return init_device_mesh(runtime.kind, (runtime.world_size,), mesh_dim_names=("shard",))
-    return init_device_mesh(runtime.kind, (runtime.world_size // group, group),
-                            mesh_dim_names=("replicate", "shard"))
-
-
-def _shard(model: nn.Module, config: TrainConfig, runtime: Runtime, precision: str) -> None:
+def _shard(model: nn.Module, config: TrainConfig, runtime: Runtime, precision: str, mesh: ParallelMesh) -> None:
     if runtime.kind == "xla":
         raise invalid("--parallel", "fsdp", "ddp on XLA/Neuron (torch_xla shards with its own FSDP)")
     if not runtime.distributed:
         raise invalid("--parallel", "fsdp", "ddp when not launched by torchrun (FSDP needs a process group)")
     from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
 
-    mesh = device_mesh(config, runtime)
     policy = MixedPrecisionPolicy(param_dtype=DTYPES[precision], reduce_dtype=torch.float32)
+    # Under a pipeline each block runs once per microbatch: keep it gathered from its forward to its backward
+    # rather than gathering it again for every microbatch.
+    reshard = mesh.layout.pipeline == 1
     for block in model.blocks():
-        fully_shard(block, mesh=mesh, mp_policy=policy)
-    fully_shard(model, mesh=mesh, mp_policy=policy)
+        fully_shard(block, mesh=mesh.fsdp_mesh(), mp_policy=policy, reshard_after_forward=reshard)
+    fully_shard(model, mesh=mesh.fsdp_mesh(), mp_policy=policy, reshard_after_forward=reshard)
+
+
+def _check_layout(config: TrainConfig, runtime: Runtime, layout: Layout, model: nn.Module, seq_len: int) -> None:
+    if layout.is_data_parallel_only:
+        return
+    flag, degree = ("--tensor-parallel", layout.tensor) if layout.tensor > 1 else ("--pipeline-parallel",
+                                                                                   layout.pipeline)
+    if runtime.kind == "xla":
+        raise invalid(flag, degree, "1 on XLA/Neuron: this trainer runs data parallel there (torch_xla's tensor "
+                      "and pipeline parallelism are NeuronX Distributed's, not DTensor's)")
+    if not isinstance(model, LlamaDecoder):
+        raise invalid(flag, degree, f"1 for {config.model} (tensor and pipeline parallelism split the built-in "
+                      "decoder: a named size, an exported folder or a Hugging Face Llama folder)")
+    layout.check_model(model.args, seq_len)
+    layout.check_microbatches(config.grad_accum)
 
 
 def build_for_training(config: TrainConfig, runtime: Runtime, precision: str, seq_len: int,
                        compile_backend: str = "inductor") -> BuiltModel:
     """Everything between the flags and a model ready for the optimizer."""
+    layout = Layout.of(config, runtime.world_size)
     torch.manual_seed(config.seed)
     model = build_model(config.model, device="meta")
     on_meta = isinstance(model, LlamaDecoder)
+    _check_layout(config, runtime, layout, model, seq_len)
+    mesh = ParallelMesh(layout, runtime.kind)
     if runtime.kind == "xla":
         for module in model.modules():
             if isinstance(module, Attention):
@@ -94,29 +112,45 @@ def build_for_training(config: TrainConfig, runtime: Runtime, precision: str, se
         apply_lora(model, config.lora_rank, config.lora_alpha, config.lora_dropout, config.lora_targets)
         if precision == "bf16":
             freeze_base_to(model, torch.bfloat16)
-    if config.activation_checkpointing:
-        function, every = runtime.checkpoint_fn(selective=config.ac_granularity == "selective")
-        model.enable_activation_checkpointing(function, every)
     token_flops = flops_per_token(model, seq_len)
-    compiled = resolve_switch(config.compile, runtime) and isinstance(model, LlamaDecoder)
-    if compiled:
-        compile_blocks(model, compile_backend)
-    inner = model
+    compiled = resolve_switch(config.compile, runtime) and on_meta
     if not on_meta:
         model.to(runtime.device)  # a Hugging Face model arrives with its weights on the host
-    if config.parallel == "fsdp":
-        _shard(model, config, runtime, precision)
-    if on_meta:
-        # torch_xla has no seeded device generators: XLA (never sharded here) initialises on the host.
-        model.to_empty(device="cpu" if runtime.kind == "xla" else runtime.device)
-        model.init_weights(config.seed)
-        weights = weights_folder(config.model)
-        if weights is not None:
-            load_folder_weights(model, weights)
-        if runtime.kind == "xla":
-            model.to(runtime.device)
-    # XLA all-reduces gradients itself (Runtime.reduce_gradients), so no DDP wrapper there.
-    if config.parallel == "ddp" and runtime.distributed and runtime.kind != "xla":
+    # Pipeline splitting is its own step; the rest applies to each stage (the whole model without a pipeline).
+    parts = split_stages(model, layout, mesh.pipeline_rank) if layout.pipeline > 1 else [(0, model)]
+    for _, part in parts:
+        if layout.tensor > 1:
+            apply_tensor_parallel(part, mesh.tensor_mesh)
+        if config.activation_checkpointing:
+            function, every = runtime.checkpoint_fn(selective=config.ac_granularity == "selective")
+            part.enable_activation_checkpointing(function, every)
+        if compiled:
+            compile_blocks(part, compile_backend)
+        if config.parallel == "fsdp":
+            _shard(part, config, runtime, precision, mesh)
+        if on_meta:
+            _materialize(part, config, runtime)
+    pipeline = None
+    if layout.pipeline > 1:
+        pipeline = Pipeline(parts, layout, mesh.pipeline_group, runtime.device, config.grad_accum)
+        model = merged_view([part for _, part in parts])
+    inner = model
+    # XLA all-reduces gradients itself (Runtime.reduce_gradients), so no DDP wrapper there; tensor and pipeline
+    # layouts average replicated gradients by hand (ParallelMesh.all_reduce_gradients).
+    if (config.parallel == "ddp" and runtime.distributed and runtime.kind != "xla"
+            and layout.is_data_parallel_only):
         device_ids = [runtime.local_rank] if runtime.kind == "cuda" else None
         model = DistributedDataParallel(model, device_ids=device_ids)
-    return BuiltModel(model, inner, token_flops, compiled)
+    return BuiltModel(model, inner, token_flops, compiled, mesh, pipeline)
+
+
+def _materialize(model: LlamaDecoder, config: TrainConfig, runtime: Runtime) -> None:
+    """Allocate this rank's pieces and fill them: seeded initial weights, or the model folder's."""
+    # torch_xla has no seeded device generators: XLA (never sharded here) initialises on the host.
+    model.to_empty(device="cpu" if runtime.kind == "xla" else runtime.device)
+    model.init_weights(config.seed)
+    weights = weights_folder(config.model)
+    if weights is not None:
+        load_folder_weights(model, weights)
+    if runtime.kind == "xla":
+        model.to(runtime.device)

@@ -1,6 +1,7 @@
 """The trainer: ``torchrun --nproc_per_node N -m eks_training.training.train --data DIR [flags]``.
 
-One loop for CPU (gloo), CUDA (nccl) and Neuron (xla), DDP, FSDP2 or HSDP. It resumes from the newest
+One loop for CPU (gloo), CUDA (nccl) and Neuron (xla): DDP, FSDP2 or HSDP, with tensor and pipeline parallelism
+(not on Neuron; training/layout.py). It resumes from the newest
 complete checkpoint in ``--checkpoint-dir`` (restored from ``--s3-uri`` first when that folder is empty) and
 logs ``resumed from step N``; the data position is the number of samples the job has consumed, so a resume
 on another world size or micro-batch size continues the same sample order. Metrics are strict JSON lines on
@@ -23,13 +24,10 @@ from eks_training.training.config import ConfigError, TrainConfig, parse_config
 from eks_training.training.device import (Runtime, ShutdownError, first_line, is_peer_failure, running,
                                            select_runtime)
 from eks_training.training.guard import TrainingDiverged
-from eks_training.training.parallel import DTYPES
 from eks_training.training.shutdown import EXIT_DIVERGED, EXIT_HUNG, EXIT_PEER_LOST, ExitWatchdog, exit_now
 from eks_training.training.trainer import Reporter, Trainer, TrainResult, resolve_precision
 
 __all__ = ["Reporter", "TrainResult", "Trainer", "main", "resolve_precision", "train"]
-
-_DTYPES = DTYPES  # kept for callers of the earlier name (benchmarks)
 
 # The finished run (model, optimizer, DDP's reducer and the process-group handles they hold), kept referenced
 # until exit_now's os._exit: their native destructors, which run when the last reference drops, joined gloo's

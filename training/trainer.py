@@ -30,6 +30,8 @@ from eks_training.training.device import Runtime
 from eks_training.training.evaluate import Evaluator
 from eks_training.training.guard import DivergenceGuard, TrainingDiverged
 from eks_training.training.lora import lora_settings
+from eks_training.training.memory import PeakMemory
+from eks_training.training.mesh import clip_gradients_
 from eks_training.training.metrics import MetricsLogger, mfu, peak_flops_for
 from eks_training.training.model import default_seq_len, vocab_size_of
 from eks_training.training.parallel import DTYPES, build_for_training, resolve_switch
@@ -157,14 +159,16 @@ class Trainer:
         self.seq_len = config.seq_len or default_seq_len(config.model)
         built = build_for_training(config, runtime, self.precision, self.seq_len, compile_backend)
         self.model, self.token_flops = built.model, built.token_flops
-        dataset = TokenDataset(config.data, self.seq_len, config.micro_batch_size, runtime.rank,
-                               runtime.world_size, config.seed)
+        self.mesh, self.pipeline = built.mesh, built.pipeline
+        # Samples are split over the data-parallel ranks; a rank's tensor and pipeline peers read the same ones.
+        dataset = TokenDataset(config.data, self.seq_len, config.micro_batch_size, self.mesh.data_rank,
+                               self.mesh.data_size, config.seed)
         if dataset.vocab_size > vocab_size_of(built.inner):
             raise invalid("--data", config.data, f"token ids below the model's vocab size "
                           f"{vocab_size_of(built.inner)} (meta.json says vocab_size {dataset.vocab_size})")
         self.data = DataIterator(dataset)
         self.evaluator = (Evaluator(config.eval_data, self.seq_len, config.micro_batch_size, runtime,
-                                    config.eval_batches) if config.eval_data else None)
+                                    config.eval_batches, self.mesh, self.pipeline) if config.eval_data else None)
         # Under FSDP the mixed-precision policy casts parameters; elsewhere autocast does.
         self.autocast_dtype = None if config.parallel == "fsdp" else DTYPES[self.precision]
         self.scaler = torch.amp.GradScaler(runtime.kind) if self.precision == "fp16" else None
@@ -182,7 +186,11 @@ class Trainer:
         self.uploader = (BackgroundUploader(self.store, config.keep_last)
                          if self.store is not None and runtime.is_main else None)
         self.checkpointer = self._build_checkpointer() if config.checkpoint_dir else None
+        # A dispatch mode counts CPU tensors; compiled blocks are left to run unobserved.
+        self.memory = PeakMemory(runtime.device, enabled=not built.compiled)
         self.model.train()
+        if self.pipeline is not None:
+            self.pipeline.train()
 
     def _build_checkpointer(self) -> Checkpointer:
         config, runtime = self.config, self.runtime
@@ -217,9 +225,14 @@ class Trainer:
         self.state.refuse_other_run(torch.load(folder / "trainer-rank-0.pt", weights_only=False), folder)
         return self.checkpointer.load(latest)
 
-    def train_step(self, micro_batches: Sequence[Batch]) -> StepOutput:
-        """One optimizer step over ``micro_batches`` (gradients accumulated, all-reduced once at the end)."""
-        runtime, scaler, optimizer = self.runtime, self.scaler, self.optimizer
+    def _forward_backward(self, micro_batches: Sequence[Batch]) -> torch.Tensor:
+        """Gradients of the mean loss over ``micro_batches`` (accumulated; the data-parallel reduction once, at the
+        last one); returns that mean loss (zero on ranks without the last pipeline stage)."""
+        runtime, scaler = self.runtime, self.scaler
+        if self.pipeline is not None:  # the micro-batches are the pipeline's microbatches
+            inputs, targets = (torch.cat(column).to(runtime.device) for column in zip(*micro_batches))
+            with runtime.autocast(self.autocast_dtype):
+                return self.pipeline.step(inputs, targets)
         count = len(micro_batches)
         loss_sum = None
         for index, batch in enumerate(micro_batches):
@@ -228,11 +241,29 @@ class Trainer:
                 loss = self.model(inputs, targets) / count
             (scaler.scale(loss) if scaler is not None else loss).backward()
             loss_sum = loss.detach() if loss_sum is None else loss_sum + loss.detach()
+        return loss_sum
+
+    def _clip(self) -> torch.Tensor:
+        """Clip to ``--grad-clip`` by the global norm, which it returns (over every shard and pipeline stage)."""
+        clip = self.config.grad_clip if self.config.grad_clip > 0 else float("inf")
+        if self.mesh.layout.is_data_parallel_only:
+            return torch.nn.utils.clip_grad_norm_(self._params, clip)
+        norm = self.mesh.grad_norm(self._params)
+        clip_gradients_(self._params, clip, norm)
+        return norm
+
+    def train_step(self, micro_batches: Sequence[Batch]) -> StepOutput:
+        """One optimizer step over ``micro_batches`` (gradients accumulated, all-reduced once at the end)."""
+        runtime, scaler, optimizer = self.runtime, self.scaler, self.optimizer
+        loss_sum = self._forward_backward(micro_batches)
+        if not self.mesh.layout.is_data_parallel_only:
+            self.mesh.settle_gradients(self._params)
+        if self.mesh.replicates_by_hand:
+            self.mesh.all_reduce_gradients(self._params)
         runtime.reduce_gradients(optimizer)
         if scaler is not None:
             scaler.unscale_(optimizer)
-        clip = self.config.grad_clip if self.config.grad_clip > 0 else float("inf")
-        grad_norm = torch.nn.utils.clip_grad_norm_(self._params, clip)
+        grad_norm = self._clip()
         # The norm is global (after the gradient all-reduce), so every rank reaches the same verdict.
         if scaler is None:  # with fp16 the scaler skips overflowing steps itself
             self.guard.observe(_global(grad_norm))
@@ -280,7 +311,8 @@ class Trainer:
         try:
             while self.state.step < config.max_steps:
                 profiler.before_step(self.state.step + 1)
-                output = self.train_step(self.data.take(config.grad_accum))
+                with self.memory.step(self.model, self.optimizer):
+                    output = self.train_step(self.data.take(config.grad_accum))
                 window.steps += 1
                 step, last = output.step, output.step == config.max_steps
                 record = None
@@ -306,14 +338,16 @@ class Trainer:
         """The logging step's record; the only host reads of a step (on XLA this is where the graph runs)."""
         runtime, step = self.runtime, output.step
         if runtime.distributed:
-            dist.all_reduce(output.loss, op=dist.ReduceOp.AVG)
+            holder = self.mesh.is_loss_holder(self.pipeline is None or self.pipeline.has_last)
+            output.loss = self.mesh.sum_over_data(output.loss, holder) / self.mesh.data_size
         self.guard.observe(output.loss)
         loss_value, norm_value = output.loss.item(), float(_global(output.grad_norm))
         runtime.synchronize()  # the clock stops when the device is done, not when work is queued
         tokens_per_second = self.tokens_per_step * window.steps / window.elapsed()
         record = {"step": step, "loss": loss_value, "lr": output.lr, "grad_norm": norm_value,
                   "tokens_per_s": tokens_per_second, "samples_consumed": self.data.samples_consumed,
-                  "mfu": mfu(tokens_per_second / runtime.world_size, self.token_flops, self.peak_flops)}
+                  "mfu": mfu(tokens_per_second / runtime.world_size, self.token_flops, self.peak_flops),
+                  "peak_memory_mib": self._peak_memory()}
         logger.event(**record)
         self.guard.raise_if_diverged(step)
         spike = self.guard.spike(loss_value)
@@ -326,6 +360,15 @@ class Trainer:
                 raise TrainingDiverged(f"training diverged at step {step}: {self.guard.consecutive_spikes} loss "
                                        f"spikes in a row (--max-loss-spikes {self.config.max_loss_spikes})")
         return record
+
+    def _peak_memory(self) -> float | None:
+        """The largest rank's peak tensor memory in MiB (pipeline stages and shards differ): what runs out first."""
+        peak = self.memory.peak_mib
+        if peak is None or not self.runtime.distributed:
+            return peak
+        value = torch.tensor(peak, dtype=torch.float64, device=self.runtime.device)
+        dist.all_reduce(value, op=dist.ReduceOp.MAX)
+        return value.item()
 
     def _evaluate_and_save(self, step: int, last: bool, window: _ThroughputWindow, logger: MetricsLogger,
                            result: TrainResult) -> list[Path]:

@@ -20,7 +20,7 @@ import torch
 from torch import nn
 
 from eks_training.training.config import invalid
-from eks_training.training.shards import local_rows
+from eks_training.training.shards import local_block
 
 # `format` in config.json of a folder written by the first export format (a LlamaDecoder under its own names).
 LEGACY_EXPORT_FORMAT = "eks-training-llama"
@@ -137,9 +137,9 @@ def write_hf_config(folder: Path, args: dict[str, Any], dtype: torch.dtype) -> N
 
 
 def load_folder_weights(model: nn.Module, folder: Path) -> None:
-    """Copy a model folder's weights into a LlamaDecoder, reading only the rows this rank holds.
+    """Copy a model folder's weights into a LlamaDecoder, reading only the block of each weight this rank holds.
 
-    Parameters may be FSDP shards (DTensors) or plain tensors; LoRA-wrapped layers read their base weight
+    Parameters may be FSDP or tensor-parallel shards (DTensors) or plain tensors; LoRA-wrapped layers read their base weight
     under the plain name. Tensors are found under transformers' names, or ours (the first export format).
     """
     from safetensors import safe_open
@@ -159,6 +159,7 @@ def load_folder_weights(model: nn.Module, folder: Path) -> None:
             path = files[stored]
             if path not in opened:
                 opened[path] = stack.enter_context(safe_open(str(path), framework="pt"))
-            local, first = local_rows(parameter)
-            if local.shape[0]:
-                local.copy_(opened[path].get_slice(stored)[first:first + local.shape[0]])
+            local, offset = local_block(parameter)
+            if local.numel():
+                block = tuple(slice(start, start + size) for start, size in zip(offset, local.shape))
+                local.copy_(opened[path].get_slice(stored)[block])

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 
@@ -103,9 +104,16 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _plan(args: argparse.Namespace) -> int:
-    plan = plan_parallelism(params=args.params, instance_type=args.instance_type, nodes=args.nodes, seq_len=args.seq_len,
-                            micro_batch=args.micro_batch, grad_accum=args.grad_accum, lora_rank=args.lora_rank,
-                            tensor_parallel=args.tensor_parallel, pipeline_parallel=args.pipeline_parallel)
+    if (args.params is None) == (args.model is None):
+        raise UsageError("plan: give --params (a parameter count, e.g. 70e9) or --model (a named size, e.g. 70b)")
+    plan = plan_parallelism(params=args.params, model=args.model, instance_type=args.instance_type, nodes=args.nodes,
+                            seq_len=args.seq_len, micro_batch=args.micro_batch, grad_accum=args.grad_accum,
+                            lora_rank=args.lora_rank, tensor_parallel=args.tensor_parallel,
+                            pipeline_parallel=args.pipeline_parallel)
+    if args.flags_only:
+        # For `eks-training render KIND --train-args "$(eks-training plan ... --flags-only)"`.
+        print(shlex.join(plan.trainer_flags()))
+        return 0
     print(plan.describe())
     if args.deepspeed_config:
         try:
@@ -226,8 +234,9 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("-o", "--output", choices=("yaml", "json"), default="yaml")
     render.set_defaults(handler=_render)
     subparsers.add_parser("list", help="show the job kinds").set_defaults(handler=_list)
-    plan = subparsers.add_parser("plan", help="pick data/tensor/pipeline parallelism and ZeRO stage")
-    plan.add_argument("--params", type=_float, required=True)
+    plan = subparsers.add_parser("plan", help="pick the trainer's data/tensor/pipeline layout and print its flags")
+    plan.add_argument("--params", type=_float, help="the model's parameter count, e.g. 70e9 (or --model)")
+    plan.add_argument("--model", help="a named size of the trainer's, e.g. 8b, 70b, 405b (or --params)")
     plan.add_argument("--instance-type", required=True)
     plan.add_argument("--nodes", type=int, required=True)
     plan.add_argument("--seq-len", type=int, default=4096)
@@ -236,7 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--lora-rank", type=int)
     plan.add_argument("--tensor-parallel", type=int)
     plan.add_argument("--pipeline-parallel", type=int)
-    plan.add_argument("--deepspeed-config")
+    plan.add_argument("--flags-only", action="store_true", help="print only the trainer flags, for render's --train-args")
+    plan.add_argument("--deepspeed-config", help="also write the plan as a DeepSpeed config, for a trainer of your own")
     plan.add_argument("--hf-trainer", action="store_true")
     plan.set_defaults(handler=_plan)
     _lazy_command(subparsers, "preflight", "check an environment before deploying", _fill_preflight)

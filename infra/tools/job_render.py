@@ -238,11 +238,28 @@ def render_job(config: PlatformConfig | RenderTarget, kind_name: str, *, nodes: 
     job = TrainingJob(name=name, namespace=namespace, instance_type=instance_type, nodes=nodes, image=image,
                       train_args=tuple(shlex.split(train_args or "")), checkpoint_s3_uri=s3_uri, dataset=dataset,
                       model=model if kind.name not in _NO_DATASET else None, health_check=health_check)
+    if kind.name not in _NO_DATASET:
+        check_trainer_layout(job)
     request = topology_request(target, kind, instance_type, topology, topology_layer)
     names = PlacementNames(queue=target.volcano_queue, partition=partition,
                            kueue=_kueue_submission(target, kind, namespace, priority, request),
                            max_restarts=target.max_restarts)
     return kind.render(job, names)
+
+
+def check_trainer_layout(job) -> None:
+    """The parallel layout ``job``'s trainer flags ask for, checked as the trainer will check it on the job's ranks
+    (nodes x ranks per node), each tensor-parallel group inside one node; a RenderError naming --train-args."""
+    from eks_training.training.config import ConfigError
+    from eks_training.training.layout import check_launch
+    from eks_training.workloads.job_pods import train_args as trainer_argv
+
+    try:
+        check_launch(trainer_argv(job), job.nodes, job.procs_per_node, job.instance_type,
+                     data_parallel_only=job.facts.accelerator == "neuron")
+    except ConfigError as error:
+        raise RenderError(f"--train-args: {error} ({job.nodes} x {job.instance_type}, {job.procs_per_node} ranks "
+                          "per node)") from None
 
 
 #: How `render` asks Kueue to place a multi-node job: ``auto`` asks for the lowest network layer, preferred, where

@@ -2,7 +2,9 @@
 the command line does (with its exit watchdog), then writes this rank's losses and a digest of its full
 (gathered) parameters to OUT_DIR/rank-R.json.
 
-Test-only switches, in the environment: HARNESS_TRACE=1 records the global sample indices this rank trained
+Test-only switches, in the environment: HARNESS_PARAMS=1 also writes this rank's full (gathered) parameters to
+OUT_DIR/params-rank-R.pt (a pipeline rank: its stages' parameters); HARNESS_COMPILE_BACKEND names torch.compile's
+backend for --compile true; HARNESS_TRACE=1 records the global sample indices this rank trained
 on (OUT_DIR/trace-rank-R.json); HARNESS_HANG_RANK=R makes rank R stop before the final barrier, as a rank
 stuck at exit would; HARNESS_VANISH_IN_TEARDOWN=1 makes rank 1 vanish (SIGKILL) when it tears its process group
 down, and rank 0 block after its own teardown in a native call that holds the GIL, as gloo's destructor was seen
@@ -19,6 +21,7 @@ import signal
 import sys
 import time
 
+import torch
 import torch.distributed as dist
 
 from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
@@ -63,8 +66,12 @@ if __name__ == "__main__":
     rank = int(os.environ.get("RANK", "0"))
     watchdog = ExitWatchdog(config.exit_timeout, rank=rank)
     with running(select_runtime(config.device), watchdog) as runtime:
-        result = train(config, runtime, watchdog=watchdog)
+        result = train(config, runtime, watchdog=watchdog,
+                       compile_backend=os.environ.get("HARNESS_COMPILE_BACKEND", "inductor"))
         full = get_model_state_dict(result.model, options=StateDictOptions(full_state_dict=True))
+        if os.environ.get("HARNESS_PARAMS"):
+            torch.save({name: tensor.detach().cpu() for name, tensor in full.items()},
+                       os.path.join(out_dir, f"params-rank-{runtime.rank}.pt"))
         digest = hashlib.sha256()
         for name in sorted(full):
             digest.update(name.encode())

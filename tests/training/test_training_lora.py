@@ -69,7 +69,7 @@ def test_lora_checkpoint_holds_adapters_only_and_exports_merged(token_data: Path
 def test_frozen_base_is_bf16_and_adapters_stay_fp32(token_data: Path) -> None:
     config = parse_config(["--data", str(token_data), *TINY_FLAGS, "--lora-rank", "4", "--precision", "bf16"])
     model = build_for_training(config, select_runtime("cpu", env={}), "bf16", 32).model
-    layer = model.layers[0].self_attn.q_proj
+    layer = model.layers["0"].self_attn.q_proj
     assert isinstance(layer, LoRALinear)
     assert layer.base.weight.dtype == torch.bfloat16 and model.lm_head.weight.dtype == torch.bfloat16
     assert layer.lora_A.weight.dtype == torch.float32 and layer.lora_A.weight.requires_grad

@@ -1,5 +1,6 @@
 """Meta-device construction and sharded initialisation: under FSDP each rank materialises only its shards, so
-peak memory per rank falls with the world size (no rank ever builds the whole fp32 model first)."""
+peak memory per rank falls with the world size (no rank ever builds the whole fp32 model first). The peak memory the
+trainer reports in its metrics, against the planner's estimate for the same run."""
 
 from __future__ import annotations
 
@@ -17,7 +18,10 @@ from eks_training.training.model import LlamaDecoder, build_model
 from eks_training.training.shards import fill_local_rows
 from eks_training.training.parallel import build_for_training
 
-from training_helpers import TINY_FLAGS, VENV_BIN, quiet_env
+from eks_training.infra.tools.planner import MIB, estimate_memory
+from eks_training.training.layout import Layout
+from eks_training.training.model_sizes import MODEL_SIZES
+from training_helpers import TINY_FLAGS, VENV_BIN, quiet_env, read_records
 
 PROBE = Path(__file__).with_name("memory_probe.py")
 
@@ -61,3 +65,31 @@ def test_initial_weights_do_not_depend_on_meta_build_or_sharding(token_data: Pat
     fill_local_rows(full, 0, 600, 5, "w", normal)
     fill_local_rows(part, 300, 600, 5, "w", normal)
     assert torch.equal(part, full[300:556])
+
+
+def _measured_peak(tmp_path, token_data, steps: int, *flags: str) -> float:
+    """The trainer's own peak_memory_mib (one process, CPU) after ``steps`` steps."""
+    from eks_training.training.device import select_runtime
+    from eks_training.training.train import train
+
+    metrics = tmp_path / "metrics.jsonl"
+    config = parse_config(["--data", str(token_data), "--precision", "fp32", "--max-steps", str(steps), "--log-every", "1", "--warmup-steps", "0",
+                           "--metrics-file", str(metrics), *flags])
+    train(config, select_runtime("cpu", env={}))
+    return [r for r in read_records(metrics) if "peak_memory_mib" in r][-1]["peak_memory_mib"]
+
+
+@pytest.mark.parametrize(("model", "seq_len", "micro_batch", "checkpointing", "steps"), [
+    # Activations and logits dominate: the peak is in the second step's backward (the moments exist by then).
+    ("tiny", 32, 16, False, 2),
+    ("tiny", 32, 16, True, 2),
+    # 134M parameters: weights, gradients and AdamW's moments dominate, at the end of the first optimizer step.
+    ("small", 32, 1, False, 1),
+])
+def test_memory_estimate_is_within_20_percent_of_the_trainers_measured_peak(
+        model: str, seq_len: int, micro_batch: int, checkpointing: bool, steps: int, tmp_path, token_data) -> None:
+    measured = _measured_peak(tmp_path, token_data, steps, "--model", model, "--seq-len", str(seq_len),
+                              "--micro-batch-size", str(micro_batch), "--activation-checkpointing", str(checkpointing))
+    estimate = estimate_memory(MODEL_SIZES[model], Layout(1), seq_len=seq_len, micro_batch=micro_batch,
+                               activation_checkpointing=checkpointing, precision="fp32", fused_optimizer=False)
+    assert estimate.total / MIB == pytest.approx(measured, rel=0.2), (estimate, measured)

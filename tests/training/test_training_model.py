@@ -45,7 +45,7 @@ def test_activation_checkpointing_keeps_gradients() -> None:
             # As the trainer does (training.device): the reentrant variant is deprecated and warns.
             model.enable_activation_checkpointing(partial(torch.utils.checkpoint.checkpoint, use_reentrant=False), every=1)
         model(tokens).sum().backward()
-        grads.append(model.layers[0].self_attn.q_proj.weight.grad.clone())
+        grads.append(model.layers["0"].self_attn.q_proj.weight.grad.clone())
     torch.testing.assert_close(grads[0], grads[1])
 
 

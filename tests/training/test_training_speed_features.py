@@ -39,7 +39,7 @@ def test_native_gqa_matches_repeated_key_value_heads() -> None:
     assert model.args.n_kv_heads < model.args.n_heads
     with torch.no_grad():
         native = model(tokens)
-        for layer in model.layers:
+        for layer in model.layers.values():
             layer.self_attn.native_gqa = False
         repeated = model(tokens)
     torch.testing.assert_close(native, repeated)
@@ -92,7 +92,7 @@ def test_compiled_blocks_keep_names_and_results() -> None:
     counters.clear()
     # The trainer passes inductor on CUDA; "eager" exercises the same graph capture without a C++ build.
     assert compile_blocks(model, backend="eager") == model.args.n_layers
-    assert all(hasattr(block.forward, "_torchdynamo_orig_callable") for block in model.layers)
+    assert all(hasattr(block.forward, "_torchdynamo_orig_callable") for block in model.layers.values())
     grads = _grads(model, tokens)
     # Every block reuses one graph: no per-layer recompiles (which would hit dynamo's recompile limit).
     assert counters["stats"]["unique_graphs"] == 1
