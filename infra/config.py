@@ -30,7 +30,8 @@ from eks_training.core.validation import (
     ENDPOINT_ACCESS, IDLE_MINUTES, LOG_RETENTION_DAYS, NODE_GROUP_CAPACITY_TYPES, InvalidValue, check_addon_version,
     check_addon_versions, check_bucket_name, check_capacity_reservation, check_endpoint_access, check_job_reference,
     check_kubernetes_version, check_metrics_namespace, check_karpenter_capacity, check_node_group_sizes, check_oidc_sign_in, check_pinned_image,
-    check_region, check_role_arn, check_vpc_cidr, check_zones, invalid, DEPLOY_ACCOUNT,
+    check_region, check_role_arn, check_vpc_cidr, check_zones, invalid, DEPLOY_ACCOUNT, check_certificate_arn,
+    check_client_cidrs,
 )
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent / "environments"
@@ -591,6 +592,39 @@ class SignInConfig(_Model):
         return self
 
 
+class HubLoadBalancerConfig(_Model):
+    """JupyterHub over HTTPS through an internal load balancer: notebook users reach it from their networks and sign
+    in with the OIDC provider, with no Kubernetes identity and no kubectl."""
+
+    #: ACM certificate of the hub's host name (the host of `jupyterhub_sign_in.callback_url`), in `region`.
+    certificate_arn: str
+    #: Client networks the load balancer admits (your VPN, your offices). Empty: the VPC's own network only.
+    source_ranges: tuple[str, ...] = ()
+
+    @field_validator("source_ranges")
+    @classmethod
+    def _networks(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return check_client_cidrs("source_ranges", value) if value else value
+
+    @field_validator("certificate_arn")
+    @classmethod
+    def _certificate(cls, value: str) -> str:
+        return check_certificate_arn("certificate_arn", value)
+
+
+class LoginLoadBalancerConfig(_Model):
+    """Slurm's login pods over SSH through an internal load balancer: people log in as their directory's users
+    (`slurm_sssd_conf_secret`), with no Kubernetes identity and no kubectl."""
+
+    #: Client networks the load balancer admits (your VPN, your offices). Empty: the VPC's own network only.
+    source_ranges: tuple[str, ...] = ()
+
+    @field_validator("source_ranges")
+    @classmethod
+    def _networks(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return check_client_cidrs("source_ranges", value) if value else value
+
+
 class ServicesConfig(_Model):
     """Cluster services: operators from their official charts and what we configure on top."""
 
@@ -602,6 +636,8 @@ class ServicesConfig(_Model):
     jupyterhub: Bool = False
     #: Required with `jupyterhub: true`: who may sign in, and through which provider.
     jupyterhub_sign_in: SignInConfig | None = None
+    #: The hub behind an internal HTTPS load balancer (None: reached with `kubectl port-forward` by cluster users).
+    jupyterhub_load_balancer: HubLoadBalancerConfig | None = None
     nvidia_device_plugin: Bool = True
     neuron_device_plugin: Bool = True
     neuron_scheduler_extension: Bool = False
@@ -624,6 +660,8 @@ class ServicesConfig(_Model):
     #: who may log in to Slurm over SSH, their uids and SSH public keys. Create it before people log in; None: the
     #: login pods know no user (nobody logs in; root never does).
     slurm_sssd_conf_secret: Name | None = None
+    #: Slurm's login pods behind an internal SSH load balancer (None: reached with `kubectl exec` by cluster users).
+    slurm_login_load_balancer: LoginLoadBalancerConfig | None = None
     ray_worker_instance_type: str | None = None
     ray_max_workers: NonNegativeInt = 4
 
@@ -802,10 +840,37 @@ class PlatformConfig(_Model):
             raise invalid("services.jupyterhub_sign_in", None, "give one with services.jupyterhub: true, as "
                           "JupyterHub's default authenticator lets anyone in (your OIDC provider's URLs, client id "
                           "and an allow-list)")
+        self._check_load_balancers()
         if self.services.jupyterhub and not self.on_demand_instance_types():
             raise invalid("services.jupyterhub", True, "only with accelerated capacity a notebook gets on demand: "
                           "a Karpenter pool, or a node group with desired_size > 0")
         return self
+
+    def _check_load_balancers(self) -> None:
+        services = self.services
+        hub = services.jupyterhub_load_balancer
+        if hub is not None:
+            if not services.jupyterhub:
+                raise invalid("services.jupyterhub_load_balancer", hub.model_dump(), "none without services.jupyterhub: "
+                              "true (it would be ignored)")
+            check_certificate_arn("services.jupyterhub_load_balancer.certificate_arn", hub.certificate_arn,
+                                  region=self.region)
+            callback = services.jupyterhub_sign_in.callback_url if services.jupyterhub_sign_in else None
+            if callback is not None and not callback.startswith("https://"):
+                raise invalid("services.jupyterhub_sign_in.callback_url", callback, "https://<the certificate's host "
+                              "name>/hub/oauth_callback with jupyterhub_load_balancer: the browser comes back through "
+                              "its TLS listener")
+        if services.slurm_login_load_balancer is not None and not (services.slinky and services.slurm_partitions):
+            raise invalid("services.slurm_login_load_balancer", services.slurm_login_load_balancer.model_dump(),
+                          "none without services.slinky and services.slurm_partitions (it would be ignored)")
+
+    def load_balancer_clients(self, service: Literal["jupyterhub", "slurm_login"]) -> tuple[str, ...]:
+        """The client networks of a service's internal load balancer (its source ranges, by default the VPC's);
+        empty when it has none."""
+        settings = getattr(self.services, f"{service}_load_balancer")
+        if settings is None:
+            return ()
+        return settings.source_ranges or (self.network.cidr,)
 
     @model_validator(mode="after")
     def _training_subnet_fits(self) -> "PlatformConfig":

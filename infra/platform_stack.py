@@ -30,7 +30,10 @@ from eks_training.core.versions import JUPYTERHUB
 from eks_training.workloads.karpenter import KarpenterPool, NodeTaint
 from eks_training.workloads.namespaces import NamespaceQuota, TrainingNamespace, TrainingNamespacesChart
 from eks_training.core.names import RAY_SERVICE_ACCOUNT, TRAINING_SERVICE_ACCOUNT
-from eks_training.workloads.service_exposure import ServiceExposureChart
+from eks_training.infra.addons.slinky import slurm_cluster_name
+from eks_training.workloads.jupyterhub import PROXY_PUBLIC_SERVICE
+from eks_training.workloads.service_exposure import ExposedService, ServiceExposureChart
+from eks_training.workloads.slinky import login_service_name
 from eks_training.workloads.storage import EFS_STORAGE_CLASS, FsxVolume, StorageChart
 from eks_training.workloads.training_identity import TrainingServiceAccountsChart
 
@@ -159,9 +162,19 @@ class TrainingPlatformStack(Stack):
         self.namespaces_manifest = self.cluster.cluster.add_cdk8s_chart("Namespaces", chart)
         for team in self.teams.values():  # their members' Roles go into their namespaces
             team.manifest.node.add_dependency(self.namespaces_manifest)
-        # No LoadBalancer or NodePort Service in a workload namespace (workloads.service_exposure).
-        exposure = ServiceExposureChart(self.k8s, "service-exposure", namespaces=[n.name for n in namespaces])
+        # No LoadBalancer or NodePort Service in a workload namespace (workloads.service_exposure), but the internal
+        # load balancers of the hub and the Slurm login, each in its one allowed shape.
+        exposure = ServiceExposureChart(self.k8s, "service-exposure", namespaces=[n.name for n in namespaces],
+                                        exposed=self._exposed_services())
         self.service_exposure_manifest = self.cluster.cluster.add_cdk8s_chart("ServiceExposure", exposure)
+
+    def _exposed_services(self) -> list[ExposedService]:
+        config, exposed = self.config, []
+        if clients := config.load_balancer_clients("jupyterhub"):
+            exposed.append(ExposedService(JUPYTERHUB.namespace, PROXY_PUBLIC_SERVICE, clients))
+        if clients := config.load_balancer_clients("slurm_login"):
+            exposed.append(ExposedService(SLURM_NAMESPACE, login_service_name(slurm_cluster_name(config)), clients))
+        return exposed
 
     def _add_data(self, removal: RemovalPolicy) -> None:
         """The buckets and file systems (their in-cluster side comes with the namespaces, :meth:`_add_storage`)."""

@@ -31,7 +31,14 @@ def namespaces_of(config: Any) -> WorkloadNamespaces:
         slurm=SLURM_NAMESPACE if slurm else None,
         jupyterhub=JUPYTERHUB.namespace if services.jupyterhub else None,
         kuberay_operator=KUBERAY.namespace if services.kuberay else None,
-        slinky_operator=SLURM_OPERATOR.namespace if slurm else None)
+        slinky_operator=SLURM_OPERATOR.namespace if slurm else None,
+        # The internal load balancers' clients, and the VPC they forward from (health checks, node-to-pod hops).
+        hub_clients=_with_vpc(config, config.load_balancer_clients("jupyterhub")) if services.jupyterhub else (),
+        login_clients=_with_vpc(config, config.load_balancer_clients("slurm_login")) if slurm else ())
+
+
+def _with_vpc(config: Any, clients: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys((*clients, config.network.cidr))) if clients else ()
 
 
 def egress_of(config: Any) -> WorkloadEgress:

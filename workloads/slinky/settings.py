@@ -198,9 +198,10 @@ class SlurmLoginSettings:
     keys (no secret) for root's authorized_keys, refused while root login is off (always, here): kept for callers
     that name them, who get a one-line error.
 
-    By default a ClusterIP Service. `load_balancer=True` asks for an internal AWS NLB, served by the AWS Load
-    Balancer Controller (install it: the platform's add-on), admitting `source_ranges` only (required with it).
-    `internet_facing` is refused: a login node on the internet is a door for every SSH scanner.
+    By default a ClusterIP Service. `load_balancer=True` puts SSH behind an internal NLB that EKS's AWS cloud
+    provider makes (:mod:`eks_training.workloads.internal_load_balancer`), admitting `source_ranges` only (required
+    with it): Slurm users need no Kubernetes identity. `internet_facing` is refused: a login node on the internet is
+    a door for every SSH scanner.
     """
 
     replicas: int = 1
@@ -232,8 +233,8 @@ class SlurmLoginSettings:
                 raise invalid("login.source_ranges entry", cidr, "use a CIDR block such as 10.0.0.0/16") from None
         if (self.internet_facing or ranges) and not self.load_balancer:
             raise invalid("login.load_balancer", self.load_balancer,
-                          f"True with internet_facing={self.internet_facing} / source_ranges={list(ranges)} (and the AWS "
-                          "Load Balancer Controller): a ClusterIP Service ignores them")
+                          f"True with internet_facing={self.internet_facing} / source_ranges={list(ranges)}: a "
+                          "ClusterIP Service ignores them")
         if self.internet_facing and not ranges:
             raise invalid("login.source_ranges", ranges, "name at least one client CIDR block with internet_facing=True")
         keys = tuple(self.root_ssh_authorized_keys)

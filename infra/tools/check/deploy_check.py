@@ -10,7 +10,7 @@ the object, the field and why:
   created on demand; device plugins on every node source of their accelerator (:mod:`.placement`);
 * storage and services: claims have a StorageClass, each namespace's FSx volumes expose only its own workspace
   (read-write) and the shared data (read-only), pods name only claims their namespace has, LoadBalancer Services
-  have a controller that serves them;
+  have a controller that serves them and are internal NLBs limited to their source ranges;
 * identity: every pod's ServiceAccount exists in its namespace (:mod:`.identities`);
 * people: each team member's access entry lets them submit, follow and exec into their namespace's jobs and nothing
   beyond it (:mod:`.access`, evaluated with Kubernetes RBAC's semantics and EKS's access policies);
@@ -49,6 +49,7 @@ from eks_training.core.versions import (KARPENTER, KUBERNETES_RELEASES, MPI_OPER
 from eks_training.infra.addons.network_policies import egress_of, namespaces_of
 from eks_training.infra.config import PlatformConfig
 from eks_training.infra.tools.check import helm
+from eks_training.workloads.internal_load_balancer import INTERNAL_ANNOTATION, TYPE_ANNOTATION, is_internal_nlb
 from eks_training.infra.tools.check.access import (TeamAccess, access_policies, rbac_objects_of,
                                                    team_access_findings)
 from eks_training.infra.tools.check.change.deployed_stack import read_deployed_stack
@@ -80,8 +81,8 @@ from eks_training.core.names import KARPENTER_SERVICE_ACCOUNT, SYSTEM_NODE_SELEC
 
 KARPENTER_REFERENCE = "reference/karpenter-1.14-cloudformation.yaml"
 MPI_OPERATOR_MANIFEST = f"charts/mpi-operator-{MPI_OPERATOR_VERSION}/mpi-operator.yaml"
-#: Annotations and classes that only the AWS Load Balancer Controller serves.
-_LBC_ANNOTATION = "service.beta.kubernetes.io/aws-load-balancer-type"
+#: "external" here (or a loadBalancerClass) only the AWS Load Balancer Controller serves; "nlb" EKS's cloud provider.
+_LBC_ANNOTATION = TYPE_ANNOTATION
 _BIONEMO_PLACEHOLDER_IMAGE = "nvcr.io/nvidia/clara/bionemo-framework:placeholder"
 #: Placement does not depend on the image: jobs are rendered with stand-ins (the images are checked elsewhere).
 _PLACEHOLDER_IMAGES = {variant: f"check.invalid/eks-training-{variant}:check" for variant in ("gpu", "neuron", "ray")}
@@ -485,14 +486,20 @@ def _check_services(snap: PlatformSnapshot, report: CheckReport, rendered: Mappi
             service, subject = obj["spec"]["service"], f"{owner}: LoginSet {obj['metadata']['name']} service"
         else:
             continue
-        if (service.get("spec") or {}).get("type") != "LoadBalancer" or controller:
+        spec = service.get("spec") or {}
+        if spec.get("type") != "LoadBalancer" or controller:
             continue
         annotations = (service.get("metadata") or {}).get("annotations") or {}
-        if annotations.get(_LBC_ANNOTATION) == "external" or (service.get("spec") or {}).get("loadBalancerClass"):
+        if annotations.get(_LBC_ANNOTATION) == "external" or spec.get("loadBalancerClass"):
             why = "asks for the AWS Load Balancer Controller, which the app does not install: it never gets an address"
+        elif is_internal_nlb(annotations, spec.get("loadBalancerSourceRanges")):
+            continue  # EKS's AWS cloud provider makes it: internal, limited to its source ranges
+        elif annotations.get(INTERNAL_ANNOTATION) == "true" and annotations.get(_LBC_ANNOTATION) == "nlb":
+            why = ("has no loadBalancerSourceRanges: the cloud provider would open its node port to 0.0.0.0/0 on the "
+                   "target nodes; name the client networks")
         else:
-            why = ("falls to the legacy in-tree controller, which makes an internet-facing Classic Load Balancer; "
-                   "use ClusterIP (port-forward, or an internal load balancer through the AWS Load Balancer Controller)")
+            why = ("falls to EKS's AWS cloud provider as an internet-facing load balancer; use ClusterIP "
+                   "(port-forward), or an internal NLB (workloads.internal_load_balancer)")
         report.fail("service", subject, "spec.type", f"LoadBalancer {why}")
 
 
