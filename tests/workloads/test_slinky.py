@@ -269,7 +269,7 @@ def test_people_log_in_as_themselves_through_their_directory_never_as_root():
     login = only(render(login=SlurmLoginSettings(sssd_conf_secret="corp-ldap")), "LoginSet")["spec"]
     # The directory's SSSD configuration (a Secret the operator makes, like the hub's client secret): uids and keys.
     assert login["sssdConfRef"] == {"name": "corp-ldap", "key": "sssd.conf"}
-    sshd = login["extraSshdConfig"].splitlines()
+    sshd = [line.strip() for line in login["extraSshdConfig"].splitlines()]
     assert {"PermitRootLogin no", "PasswordAuthentication no", "AuthorizedKeysCommandUser nobody",
             "AuthorizedKeysCommand /usr/bin/sss_ssh_authorizedkeys %u"} <= set(sshd)
     assert "rootSshAuthorizedKeys" not in login

@@ -175,15 +175,21 @@ class ExternalMariaDb:
                 raise invalid(field, value, "use 1-64 letters, digits or '_'")
 
 
-#: sshd settings every login pod gets (after the operator's own: UsePAM, X11Forwarding, sftp). People log in as
-#: themselves with the keys their directory holds (SSSD's ``sss_ssh_authorizedkeys``), never as root, never with a
-#: password. sshd keeps the first value it reads of a keyword: none of these is set before them by the operator.
+#: sshd settings every login pod gets. People log in as themselves with the keys their directory holds (SSSD's
+#: ``sss_ssh_authorizedkeys``), never as root, never with a password. The operator writes them last in sshd_config,
+#: after its ``Include /etc/ssh/sshd_config.d/*.conf``, and sshd keeps the first value it reads of a global keyword:
+#: a drop-in of the login image (cloud images ship ``PasswordAuthentication yes`` there) would win over global lines.
+#: A ``Match all`` block overrides global values for every connection, so these hold whatever the image carries
+#: (tests/workloads/test_sshd_config.py runs the real sshd on it).
 SSHD_SETTINGS = """\
-PermitRootLogin no
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-AuthorizedKeysCommand /usr/bin/sss_ssh_authorizedkeys %u
-AuthorizedKeysCommandUser nobody
+Match all
+    PermitRootLogin no
+    PasswordAuthentication no
+    KbdInteractiveAuthentication no
+    PermitEmptyPasswords no
+    AuthenticationMethods publickey
+    AuthorizedKeysCommand /usr/bin/sss_ssh_authorizedkeys %u
+    AuthorizedKeysCommandUser nobody
 """
 
 
