@@ -658,7 +658,8 @@ class ServicesConfig(_Model):
     slurm_partitions: tuple[SlurmPartitionConfig, ...] = ()
     #: Secret of the slurm namespace (key `sssd.conf`) with your directory's SSSD configuration (LDAP, AD, FreeIPA):
     #: who may log in to Slurm over SSH, their uids and SSH public keys. Create it before people log in; None: the
-    #: login pods know no user (nobody logs in; root never does).
+    #: login pods know no user (nobody logs in; root never does). Its domain must set `min_id = 1000`: an account
+    #: with uid 401 would be the login pod's slurm user, who reads the Slurm key.
     slurm_sssd_conf_secret: Name | None = None
     #: Slurm's login pods behind an internal SSH load balancer (None: reached with `kubectl exec` by cluster users).
     slurm_login_load_balancer: LoginLoadBalancerConfig | None = None

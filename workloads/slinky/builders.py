@@ -35,7 +35,9 @@ _INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
 _PARTITION_TAINT = SLURM_PARTITION_TAINT
 
 #: Local users only (the login image's /etc/passwd); nothing in it is secret. Point `sssdConfRef` at another
-#: Secret for LDAP/AD, whose bind credentials must then come from outside this chart.
+#: Secret for LDAP/AD, whose bind credentials must then come from outside this chart. ``min_id = 1000``: no
+#: account with a system uid logs in, root and slurm (uid 401, which owns the Slurm key in the login pod) among
+#: them, whatever its name; a directory's configuration needs the same line.
 SSSD_CONF = """\
 [sssd]
 services = nss,pam
@@ -48,6 +50,7 @@ filter_users = root,slurm
 [pam]
 
 [domain/DEFAULT]
+min_id = 1000
 id_provider = proxy
 proxy_lib_name = files
 auth_provider = proxy
