@@ -112,18 +112,30 @@ class TrainingNetwork(Construct):
         # destination too (EFA user guide: inbound and outbound rules that reference the group itself). Nothing else
         # leaves through it: every node that carries it also carries the cluster security group, whose egress EKS
         # manages. (Written directly: the logical id stays that of the rule the group had before.)
-        self.efa_security_group = ec2.SecurityGroup(
-            self, "EfaSecurityGroup", vpc=self.vpc, allow_all_outbound=False,
-            description="EFA: all traffic to and from members of this group (OS-bypass needs it)")
-        # Its egress rules are all separate resources (they name groups): without an inline rule EC2 would keep its
-        # default allow-all egress, so the group holds CDK's match-nothing placeholder inline.
-        self.efa_security_group.node.default_child.add_property_override("SecurityGroupEgress", [NO_TRAFFIC_EGRESS])
-        self.efa_security_group.add_ingress_rule(self.efa_security_group, ec2.Port.all_traffic(), "EFA within the group")
-        ec2.CfnSecurityGroupEgress(self, "EfaSelfEgress", group_id=self.efa_security_group.security_group_id,
-                                   ip_protocol="-1", destination_security_group_id=self.efa_security_group.security_group_id,
-                                   description="EFA within the group")
+        self.efa_security_group = self._efa_group("Efa", "EFA: all traffic to and from members of this group "
+                                                         "(OS-bypass needs it)")
         if cluster_name:
             Tags.of(self.efa_security_group).add("karpenter.sh/discovery", cluster_name)
+
+    def _efa_group(self, prefix: str, description: str) -> ec2.SecurityGroup:
+        group = ec2.SecurityGroup(self, f"{prefix}SecurityGroup", vpc=self.vpc, allow_all_outbound=False,
+                                  description=description)
+        # Its egress rules are all separate resources (they name groups): without an inline rule EC2 would keep its
+        # default allow-all egress, so the group holds CDK's match-nothing placeholder inline.
+        group.node.default_child.add_property_override("SecurityGroupEgress", [NO_TRAFFIC_EGRESS])
+        group.add_ingress_rule(group, ec2.Port.all_traffic(), "EFA within the group")
+        ec2.CfnSecurityGroupEgress(self, f"{prefix}SelfEgress", group_id=group.security_group_id, ip_protocol="-1",
+                                   destination_security_group_id=group.security_group_id,
+                                   description="EFA within the group")
+        return group
+
+    def add_efa_group(self, prefix: str, *, tag: tuple[str, str], description: str) -> ec2.SecurityGroup:
+        """Another self-referencing EFA group (``<prefix>SecurityGroup``), tagged ``tag`` for the nodes that select
+        it: EFA traffic bypasses NetworkPolicies, so nodes of another trust domain (Slurm's, whose jobs are node
+        roots) get a group of their own and reach no other node's EFA interfaces."""
+        group = self._efa_group(prefix, description)
+        Tags.of(group).add(*tag)
+        return group
 
     def _create_vpc(self, azs: list[str], training_az: str, cidr: str, training_ips: int,
                     training_prefix: int | None, nat_gateways: int) -> None:

@@ -117,6 +117,8 @@ LABEL_INSTANCE_TYPE = "node.kubernetes.io/instance-type"
 #: Taint of the Slurm partitions' own nodes (value: the partition): only its slurmd pods (and node agents) tolerate
 #: it, so no other workload shares a node with a privileged slurmd.
 SLURM_PARTITION_TAINT = "slurm.schedmd.com/partition"
+#: The tag of the Slurm partitions' own EFA security group (its value: the cluster name).
+SLURM_EFA_GROUP_TAG = "eks-training/slurm-efa"
 
 
 def node_group_name(name: str, instance_type: str, capacity_type: str) -> str:

@@ -19,7 +19,7 @@ from eks_training.constructs.network import TrainingNetwork, training_ips_needed
 from eks_training.constructs.node_groups import AcceleratedNodeGroup
 from eks_training.constructs.training_images import TrainingImages
 from eks_training.constructs.storage import DataRepositoryAssociation, LustreStorage, ModelStore, lustre_nid_range
-from eks_training.core.names import SLURM_NAMESPACE, SLURM_PARTITION_TAINT, slurm_pool_name
+from eks_training.core.names import SLURM_EFA_GROUP_TAG, SLURM_NAMESPACE, SLURM_PARTITION_TAINT, slurm_pool_name
 from eks_training.core.validation import DEPLOY_ACCOUNT
 from eks_training.infra.addons.karpenter import Karpenter
 from eks_training.infra.addons.network_policies import egress_of
@@ -309,7 +309,12 @@ class TrainingPlatformStack(Stack):
             local_nvme=all(INSTANCE_TYPES[t].local_nvme_gb > 0 for t in pool.instance_types))
             for pool in config.capacity.karpenter_pools]
         # slurmd runs privileged, so its pod is root on its node: each partition gets nodes of its own, tainted so that
-        # nothing else lands there, under a node role of their own (EKS worker and ECR pulls only).
+        # nothing else lands there, under a node role of their own (EKS worker and ECR pulls only), with an EFA group
+        # of their own (EFA bypasses NetworkPolicies: a Slurm root reaches no team node's EFA interfaces).
+        slurm_efa_tag = (SLURM_EFA_GROUP_TAG, cluster_name)
+        if slurm:
+            self.slurm_efa_security_group = self.network.add_efa_group(
+                "SlurmEfa", tag=slurm_efa_tag, description="EFA among the Slurm partitions' nodes only")
         for partition in slurm:
             facts = INSTANCE_TYPES[partition.instance_type]
             pools.append(KarpenterPool(
@@ -317,7 +322,7 @@ class TrainingPlatformStack(Stack):
                 instance_types=(partition.instance_type,), zone=config.training_az,
                 accelerator_limit=max(partition.replicas, partition.max_nodes) * facts.accelerators,
                 efa=facts.efa_supported, local_nvme=facts.local_nvme_gb > 0, node_role_name=f"{cluster_name}-slurm-node",
-                taints=(NodeTaint(SLURM_PARTITION_TAINT, value=partition.name),)))
+                taints=(NodeTaint(SLURM_PARTITION_TAINT, value=partition.name),), security_group_tag=slurm_efa_tag))
         # Node repair reads the node monitoring agent's conditions: on with the observability add-on.
         self.karpenter = Karpenter(self, "Karpenter", cluster=self.cluster, cluster_name=cluster_name, pools=pools,
                                    node_repair=config.observability.enabled,

@@ -318,3 +318,29 @@ def test_the_deploy_check_sees_both_load_balancers_served_and_their_clients_reac
     assert len(flows) == 9 and sum(f.expected for f in flows) == 2
     policies = _k8s_objects(prod, "NetworkPolicy")
     assert check_flows(policies, flows) == []
+
+
+def test_slurm_nodes_share_no_efa_group_and_no_role_with_team_nodes(prod):
+    """EFA traffic bypasses NetworkPolicies: the Slurm partitions' nodes (where a job is node root) carry an EFA
+    group of their own, and no team node source carries it; their node role is theirs too."""
+    from eks_training.infra.tools.check.snapshot import load_snapshot
+    from eks_training.infra.tools.check.reachability import efa_self_referencing
+
+    snap = load_snapshot(prod.template)
+    slurm_pools = {f"slurm-{p.name}" for p in prod.config.services.slurm_partitions}
+    slurm, team = [], []
+    for source in snap.node_sources:
+        pool = source.labels.get("karpenter.sh/nodepool")
+        (slurm if pool in slurm_pools else team).append(source)
+    assert len(slurm) == len(slurm_pools) and team
+    slurm_efa = {g for s in slurm for g in s.security_groups if efa_self_referencing(snap, g)}
+    team_efa = {g for s in team for g in s.security_groups if efa_self_referencing(snap, g)}
+    assert len(slurm_efa) == 1 and team_efa and not slurm_efa & team_efa
+    (group,) = slurm_efa
+    assert group.startswith("NetworkSlurmEfaSecurityGroup")
+    # Every Slurm source that has EFA can still reach its peers over EFA (NCCL across Slurm nodes).
+    assert all(slurm_efa & set(s.security_groups) for s in slurm if s.efa)
+    # The node role: the Slurm pools' EC2NodeClasses name theirs, no team pool does.
+    classes = {o["metadata"]["name"]: o["spec"] for _, o in prod.kubernetes_objects() if o.get("kind") == "EC2NodeClass"}
+    slurm_roles = {classes[p]["role"] for p in slurm_pools}
+    assert len(slurm_roles) == 1 and slurm_roles.isdisjoint(c["role"] for n, c in classes.items() if n not in slurm_pools)
