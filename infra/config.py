@@ -865,14 +865,6 @@ class PlatformConfig(_Model):
             raise invalid("services.slurm_login_load_balancer", services.slurm_login_load_balancer.model_dump(),
                           "none without services.slinky and services.slurm_partitions (it would be ignored)")
 
-    def load_balancer_clients(self, service: Literal["jupyterhub", "slurm_login"]) -> tuple[str, ...]:
-        """The client networks of a service's internal load balancer (its source ranges, by default the VPC's);
-        empty when it has none."""
-        settings = getattr(self.services, f"{service}_load_balancer")
-        if settings is None:
-            return ()
-        return settings.source_ranges or (self.network.cidr,)
-
     @model_validator(mode="after")
     def _training_subnet_fits(self) -> "PlatformConfig":
         # The TrainingNetwork construct's sums, run here so that a capacity the VPC cannot hold names the setting

@@ -22,7 +22,7 @@ from eks_training.constructs.storage import DataRepositoryAssociation, LustreSto
 from eks_training.core.names import SLURM_EFA_GROUP_TAG, SLURM_NAMESPACE, SLURM_PARTITION_TAINT, slurm_pool_name
 from eks_training.core.validation import DEPLOY_ACCOUNT
 from eks_training.infra.addons.karpenter import Karpenter
-from eks_training.infra.addons.network_policies import egress_of
+from eks_training.infra.addons.network_policies import egress_of, load_balancer_clients
 from eks_training.infra.addons.team import TrainingTeam
 from eks_training.infra.cluster_services import ClusterServices
 from eks_training.infra.config import PlatformConfig
@@ -170,9 +170,9 @@ class TrainingPlatformStack(Stack):
 
     def _exposed_services(self) -> list[ExposedService]:
         config, exposed = self.config, []
-        if clients := config.load_balancer_clients("jupyterhub"):
+        if clients := load_balancer_clients(config, "jupyterhub"):
             exposed.append(ExposedService(JUPYTERHUB.namespace, PROXY_PUBLIC_SERVICE, clients))
-        if clients := config.load_balancer_clients("slurm_login"):
+        if clients := load_balancer_clients(config, "slurm_login"):
             exposed.append(ExposedService(SLURM_NAMESPACE, login_service_name(slurm_cluster_name(config)), clients))
         return exposed
 

@@ -429,7 +429,9 @@ def test_load_balancers_admit_the_vpc_unless_told_otherwise() -> None:
     data = _staging_with(("services", "jupyterhub_sign_in"), HTTPS_SIGN_IN)
     data["services"].update(jupyterhub_load_balancer={"certificate_arn": CERTIFICATE},
                             slurm_login_load_balancer={"source_ranges": ["10.8.0.0/16"]})
+    from eks_training.infra.addons.network_policies import load_balancer_clients
+
     config = parse_config(data, source="env.yaml")
-    assert config.load_balancer_clients("jupyterhub") == (config.network.cidr,)
-    assert config.load_balancer_clients("slurm_login") == ("10.8.0.0/16",)
-    assert load_environment("staging").load_balancer_clients("jupyterhub") == ()
+    assert load_balancer_clients(config, "jupyterhub") == (config.network.cidr,)
+    assert load_balancer_clients(config, "slurm_login") == ("10.8.0.0/16",)
+    assert load_balancer_clients(load_environment("staging"), "jupyterhub") == ()

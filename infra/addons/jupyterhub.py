@@ -11,6 +11,7 @@ from eks_training.constructs.cluster import TrainingCluster
 from eks_training.core.names import TRAINING_SERVICE_ACCOUNT
 from eks_training.core.versions import JUPYTERHUB
 from eks_training.infra.addons import AddonEntry, ClusterAddon
+from eks_training.infra.addons.network_policies import load_balancer_clients
 from eks_training.workloads.jupyterhub import (HubLoadBalancer, NotebookProfile, OidcSignIn, jupyterhub_values,
                                                profiles_for)
 
@@ -49,7 +50,7 @@ def _build(scope, parts, after) -> JupyterHub:
     return JupyterHub(
         scope, "JupyterHub", cluster=parts.cluster, sign_in=OidcSignIn(**sign_in.model_dump()) if sign_in else None,
         profiles=profiles_for(config.on_demand_instance_types()),
-        load_balancer=HubLoadBalancer(balancer.certificate_arn, config.load_balancer_clients("jupyterhub"))
+        load_balancer=HubLoadBalancer(balancer.certificate_arn, load_balancer_clients(config, "jupyterhub"))
         if balancer else None,
         gpu_image=parts.images.get("gpu") or parts.image("neuron"),
         neuron_image=parts.images.get("neuron") or parts.image("gpu"),

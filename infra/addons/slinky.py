@@ -11,6 +11,7 @@ from eks_training.core.catalog import INSTANCE_TYPES, whole_node_requests
 from eks_training.core.names import SLURM_NAMESPACE, SYSTEM_NODE_SELECTOR, slurm_pool_name
 from eks_training.core.versions import SLURM_OPERATOR, SLURM_OPERATOR_CRDS
 from eks_training.infra.addons import AddonEntry, ClusterAddon
+from eks_training.infra.addons.network_policies import load_balancer_clients
 from eks_training.workloads.network_policies import SLURMRESTD_PORT, NamespaceEgress, OperatorNamespacePolicy, Port
 from eks_training.workloads.slinky import SlurmClusterChart, SlurmLoginSettings, SlurmPartition
 
@@ -77,7 +78,7 @@ def _partitions(config) -> list[SlurmPartition]:
 
 def _login(config) -> SlurmLoginSettings:
     # People log in over SSH as their directory's users; through an internal NLB when the config asks for one.
-    clients = config.load_balancer_clients("slurm_login")
+    clients = load_balancer_clients(config, "slurm_login")
     return SlurmLoginSettings(sssd_conf_secret=config.services.slurm_sssd_conf_secret, load_balancer=bool(clients),
                               source_ranges=clients)
 

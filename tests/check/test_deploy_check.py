@@ -234,12 +234,16 @@ def test_releases_that_do_not_wait_for_the_system_nodes_fail(prod, prod_jobs):
     assert [f.subject for f in _failures(report, "ordering")] == ["helm release volcano"]
 
 
-def test_efa_group_without_a_self_referencing_egress_rule_fails(prod, prod_jobs):
+@pytest.mark.parametrize(("rule", "sources"), [
+    ("NetworkEfaSelfEgress", 6),  # the teams' group: two node groups and four pools, all EFA
+    ("NetworkSlurmEfaSelfEgress", 3),  # the Slurm partitions' own group: their three pools
+])
+def test_efa_group_without_a_self_referencing_egress_rule_fails(prod, prod_jobs, rule, sources):
     template = copy.deepcopy(prod.template)
-    template["Resources"] = {lid: r for lid, r in template["Resources"].items() if not lid.startswith("NetworkEfaSelfEgress")}
+    template["Resources"] = {lid: r for lid, r in template["Resources"].items() if not lid.startswith(rule)}
     report = _check(prod, prod_jobs, template=template)
     efa = [f for f in _failures(report, "network") if f.field == "EFA peers"]
-    assert len(efa) == 9  # two node groups, four pools and the three Slurm partitions' pools, all EFA
+    assert len(efa) == sources
 
 
 # --- defect 7: versions ------------------------------------------------------------------------------------------
