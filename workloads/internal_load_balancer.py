@@ -6,7 +6,9 @@ through it: no kubeconfig, no ``kubectl port-forward``, no access entry.
 Why this path and not the AWS Load Balancer Controller: EKS runs the AWS cloud provider's Service controller
 (cloud-provider-aws, ``pkg/providers/v1``) in its control plane, and it serves ``type: LoadBalancer`` Services
 annotated ``aws-load-balancer-type: nlb``. Nothing to install, so no chart, image or IAM policy that a deploy
-would fetch and we could not verify offline. What each setting makes it do (its ``EnsureLoadBalancer``):
+would fetch and we could not verify offline. The cost: AWS calls that controller legacy and gives it critical
+fixes only; instance targets (the node port) instead of pod addresses. What each setting makes it do (its
+``EnsureLoadBalancer``):
 
 * ``aws-load-balancer-type: nlb``: a Network Load Balancer with instance targets (the Service's node port).
 * ``aws-load-balancer-internal: "true"``: scheme internal, in the subnets tagged ``kubernetes.io/role/internal-elb``
