@@ -22,7 +22,7 @@ from eks_training.core.catalog import (
 )
 from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int, check_unique
 from eks_training.core.names import SYSTEM_NODE_SELECTOR
-from eks_training.core.validation import check_oidc_sign_in, invalid, split_pinned_image
+from eks_training.core.validation import check_certificate_arn, check_oidc_sign_in, invalid, split_pinned_image
 from eks_training.core.versions import JUPYTERHUB
 from eks_training.core.names import DATA_PATH, WORKSPACE_PATH
 from eks_training.workloads.fsx_volumes import WORKSPACE_VOLUME, fsx_mounts, fsx_pod_volumes
@@ -257,8 +257,6 @@ class OidcSignIn:
 
 #: The z2jh chart's Service in front of the proxy (its name with the chart's default ``fullnameOverride: ""``).
 PROXY_PUBLIC_SERVICE = "proxy-public"
-#: The proxy's own HTTP port: the load balancer ends TLS and forwards here.
-PROXY_HTTP_PORT = 8000
 
 
 @dataclass(frozen=True)
@@ -271,6 +269,8 @@ class HubLoadBalancer:
     source_ranges: tuple[str, ...]
 
     def __post_init__(self) -> None:
+        # Required: without a certificate the listener would be plain TCP, sign-in cookies in the clear.
+        check_certificate_arn("hub load_balancer certificate_arn", self.certificate_arn)
         object.__setattr__(self, "source_ranges", self.internal_load_balancer().source_ranges)
 
     def internal_load_balancer(self) -> InternalLoadBalancer:

@@ -14,7 +14,8 @@ own, or by editing the binding.
 
 The platform's own doors, an internal NLB in front of the JupyterHub proxy and of the Slurm login pods
 (:mod:`eks_training.workloads.internal_load_balancer`), are let through by name (:class:`ExposedService`): that
-namespace and Service name only, type LoadBalancer with the internal NLB annotations, no ``loadBalancerClass``, and
+namespace and Service name only, type LoadBalancer with the internal NLB annotations, no ``loadBalancerClass`` nor
+``externalIPs``, and
 source ranges that are a non-empty subset of the ones named. Any other LoadBalancer, a NodePort, or one of these
 Services made internet-facing or opened to other networks is refused.
 
@@ -51,8 +52,6 @@ MESSAGE = ("Services in this namespace must be ClusterIP: LoadBalancer and NodeP
            "cluster (use kubectl port-forward; the platform's own internal load balancers are the only exceptions)")
 
 
-
-
 @dataclass(frozen=True)
 class ExposedService:
     """A Service the platform puts behind an internal NLB: ``namespace``/``name``, admitting only clients of
@@ -79,6 +78,7 @@ def _internal_nlb_of(service: ExposedService) -> str:
                               f"'{value}'" for key, value in sorted(REQUIRED_ANNOTATIONS.items()))
     return (f"(request.namespace == '{service.namespace}' && object.metadata.name == '{service.name}'"
             " && has(object.spec.type) && object.spec.type == 'LoadBalancer' && !has(object.spec.loadBalancerClass)"
+            " && !has(object.spec.externalIPs)"
             f" && has(object.metadata.annotations) && {annotations}"
             " && has(object.spec.loadBalancerSourceRanges) && size(object.spec.loadBalancerSourceRanges) > 0"
             f" && object.spec.loadBalancerSourceRanges.all(r, r in {_cel_list(service.source_ranges)}))")

@@ -290,6 +290,7 @@ def test_hub_values_with_a_load_balancer_pass_the_charts_schema():
 @pytest.mark.parametrize(("make", "expected"), [
     (lambda: HubLoadBalancer("arn:aws:acm:us-west-2:123456789012:certificate/nope", ("10.8.0.0/16",)),
      "hub load_balancer certificate_arn='arn:aws:acm:us-west-2:123456789012:certificate/nope'"),
+    (lambda: HubLoadBalancer(None, ("10.8.0.0/16",)), "hub load_balancer certificate_arn=None"),
     (lambda: HubLoadBalancer(CERTIFICATE, ()), "hub load_balancer source_ranges=()"),
     (lambda: HubLoadBalancer(CERTIFICATE, ("0.0.0.0/0",)), "hub load_balancer source_ranges=['0.0.0.0/0']"),
     (lambda: HubLoadBalancer(CERTIFICATE, ("10.8.0.1/16",)), "hub load_balancer source_ranges[0]='10.8.0.1/16'"),

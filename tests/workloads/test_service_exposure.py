@@ -84,6 +84,7 @@ def _variant(change) -> dict:
     pytest.param("jupyterhub", _variant(lambda s: s["spec"].update(loadBalancerClass="service.k8s.aws/nlb")),
                  id="a load balancer class"),
     pytest.param("jupyterhub", _variant(lambda s: s["spec"].update(type="NodePort")), id="a node port"),
+    pytest.param("jupyterhub", _variant(lambda s: s["spec"].update(externalIPs=["10.0.5.5"])), id="external IPs"),
 ])
 def test_anything_else_is_refused(namespace, service) -> None:
     assert not _admitted_in(namespace, service)
