@@ -36,6 +36,7 @@ from eks_training.training.metrics import MetricsLogger, mfu, peak_flops_for
 from eks_training.training.model import default_seq_len, vocab_size_of
 from eks_training.training.parallel import DTYPES, build_for_training, resolve_switch
 from eks_training.training.profiling import StepProfiler
+from eks_training.training.safe_load import load_rank_state
 from eks_training.training.s3_sync import BackgroundUploader, S3CheckpointStore
 from eks_training.training.schedule import build_scheduler
 from eks_training.training.shutdown import ExitWatchdog
@@ -222,7 +223,7 @@ class Trainer:
         if latest is None:
             return None
         folder = self.checkpointer.folder(latest)
-        self.state.refuse_other_run(torch.load(folder / "trainer-rank-0.pt", weights_only=False), folder)
+        self.state.refuse_other_run(load_rank_state(folder / "trainer-rank-0.pt"), folder)
         return self.checkpointer.load(latest)
 
     def _forward_backward(self, micro_batches: Sequence[Batch]) -> torch.Tensor:
