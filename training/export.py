@@ -89,7 +89,9 @@ def write_model(model: nn.Module, out: Path, dtype: torch.dtype) -> Path:
     inside :class:`HuggingFaceCausalLM` saves itself)."""
     out.mkdir(parents=True, exist_ok=True)
     if isinstance(model, LlamaDecoder):
-        tensors = {hf_name(name): tensor for name, tensor in model.state_dict().items()}
+        # A tied output layer is the embedding: transformers re-ties it from tie_word_embeddings.
+        tensors = {hf_name(name): tensor for name, tensor in model.state_dict().items()
+                   if not (model.args.tie_embeddings and name == "lm_head.weight")}
         _save_safetensors(tensors, out / "model.safetensors", dtype)
         write_hf_config(out, asdict(model.args), dtype)
     else:

@@ -91,6 +91,10 @@ class Layout:
         """The one-line error when this layout cannot split ``args`` (heads, vocabulary and hidden sizes divisible by
         the tensor degree, a sequence the sequence-parallel ranks split evenly, a block or more per stage)."""
         tp = self.tensor
+        if args.tie_embeddings and (tp > 1 or self.pipeline > 1):
+            flag, degree = ("--tensor-parallel", tp) if tp > 1 else ("--pipeline-parallel", self.pipeline)
+            raise invalid(flag, degree, "1 for a model whose output layer shares the input embedding (tied "
+                          "embeddings, as the 1b size): run it data parallel (ddp, fsdp or hsdp)")
         for what, size in (("attention heads", args.n_heads), ("key/value heads", args.n_kv_heads),
                            ("feed-forward size", args.ffn_dim), ("vocabulary size", args.vocab_size),
                            ("sequence length", seq_len)):

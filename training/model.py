@@ -113,6 +113,7 @@ class LlamaDecoder(nn.Module):
         self.layers = nn.ModuleDict({str(index): DecoderBlock(args) for index in range(args.n_layers)})
         self.norm: nn.RMSNorm | None = nn.RMSNorm(args.dim, eps=args.norm_eps)
         self.lm_head: nn.Linear | None = nn.Linear(args.dim, args.vocab_size, bias=False)
+        self.tie_weights()
         self._output_loss: OutputLoss = head_cross_entropy
         cos, sin = _rotary_tables(args.head_dim, args.max_seq_len, args.rope_theta)
         # Not persistent: derived from the sizes, so checkpoints need not carry them.
@@ -123,11 +124,18 @@ class LlamaDecoder(nn.Module):
         if self.lm_head.weight.device.type != "meta":
             self.init_weights(torch.initial_seed())
 
+    def tie_weights(self) -> None:
+        """Share the input embedding's weight with the output layer when the sizes say so (again after ``to_empty``,
+        which gives each module its own new tensor)."""
+        if self.args.tie_embeddings and self.embed_tokens is not None and self.lm_head is not None:
+            self.lm_head.weight = self.embed_tokens.weight
+
     def init_weights(self, seed: int = 0) -> None:
         """Normal(0, 0.02) weights, residual output projections scaled down by depth (GPT-2 style), norms at
         one, LoRA A Kaiming-uniform and B zero. Works in place on full tensors and on FSDP shards alike, and
         recomputes the rotary tables (needed after ``to_empty`` from the meta device)."""
         residual_std = 0.02 / math.sqrt(2 * self.args.n_layers)
+        self.tie_weights()
         with torch.no_grad():
             for name, parameter in self.named_parameters():
                 # A LoRA-wrapped layer keeps the initial weights of the plain model: same name, same values.
@@ -257,9 +265,15 @@ def weights_folder(spec: str) -> Path | None:
     return folder
 
 
+def _lookup_only_ids(model: nn.Module) -> set[int]:
+    """Parameters used only as embedding lookups (not matmuls): an embedding the output layer shares is a matmul."""
+    linear = {id(p) for m in model.modules() if isinstance(m, nn.Linear) for p in m.parameters()}
+    return {id(p) for m in model.modules() if isinstance(m, nn.Embedding) for p in m.parameters()} - linear
+
+
 def non_embedding_parameters(model: nn.Module) -> int:
     """Parameter count without the input embedding (a lookup, not a matmul)."""
-    embedding_ids = {id(p) for m in model.modules() if isinstance(m, nn.Embedding) for p in m.parameters()}
+    embedding_ids = _lookup_only_ids(model)
     return sum(p.numel() for p in model.parameters() if id(p) not in embedding_ids)
 
 
@@ -271,7 +285,7 @@ def flops_per_token(model: nn.Module, seq_len: int) -> float:
     else:
         config = model.inner.config
         layers, dim = config.num_hidden_layers, config.hidden_size
-    embedding_ids = {id(p) for m in model.modules() if isinstance(m, nn.Embedding) for p in m.parameters()}
+    embedding_ids = _lookup_only_ids(model)
     matmul = [p for p in model.parameters() if id(p) not in embedding_ids]
     trainable = sum(p.numel() for p in matmul if p.requires_grad)
     frozen = sum(p.numel() for p in matmul if not p.requires_grad)

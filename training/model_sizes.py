@@ -19,6 +19,8 @@ class ModelArgs:
     max_seq_len: int
     rope_theta: float = 500000.0
     norm_eps: float = 1e-5
+    #: The output layer shares the input embedding's weight (Llama 3.2 1B/3B do).
+    tie_embeddings: bool = False
 
     @property
     def head_dim(self) -> int:
@@ -26,22 +28,24 @@ class ModelArgs:
 
     @property
     def parameters(self) -> int:
-        """Weights of the decoder (untied input embedding and output layer)."""
+        """Weights of the decoder (the embedding counted once when the output layer shares it)."""
         kv_dim = self.n_kv_heads * self.head_dim
         block = 2 * self.dim * self.dim + 2 * self.dim * kv_dim + 3 * self.dim * self.ffn_dim + 2 * self.dim
-        return 2 * self.vocab_size * self.dim + self.n_layers * block + self.dim
+        embeddings = (1 if self.tie_embeddings else 2) * self.vocab_size * self.dim
+        return embeddings + self.n_layers * block + self.dim
 
 
 #: The sequence length when --seq-len is not given: the model's max_seq_len, capped here.
 DEFAULT_SEQ_LEN_CAP = 2048
 
-# Named sizes. 1b/8b/70b/405b follow the published Llama 3.x shapes; tiny and small are for CPU tests.
+# Named sizes. 1b/8b/70b/405b follow the published Llama 3.x shapes (1b is Llama-3.2-1B: tied embeddings, 1.24B
+# parameters); tiny and small are for CPU tests.
 MODEL_SIZES: dict[str, ModelArgs] = {
     "tiny": ModelArgs(vocab_size=256, dim=64, n_layers=2, n_heads=4, n_kv_heads=2, ffn_dim=176, max_seq_len=128),
     "small": ModelArgs(vocab_size=32000, dim=768, n_layers=12, n_heads=12, n_kv_heads=12, ffn_dim=2048,
                        max_seq_len=2048),
     "1b": ModelArgs(vocab_size=128256, dim=2048, n_layers=16, n_heads=32, n_kv_heads=8, ffn_dim=8192,
-                    max_seq_len=8192),
+                    max_seq_len=8192, tie_embeddings=True),
     "8b": ModelArgs(vocab_size=128256, dim=4096, n_layers=32, n_heads=32, n_kv_heads=8, ffn_dim=14336,
                     max_seq_len=8192),
     "70b": ModelArgs(vocab_size=128256, dim=8192, n_layers=80, n_heads=64, n_kv_heads=8, ffn_dim=28672,

@@ -2,7 +2,7 @@
 
 The export command writes a Llama model this way (``LlamaForCausalLM``), so transformers, vLLM, TGI and the Hub
 load it. A Hugging Face Llama folder that the built-in :class:`~eks_training.training.model.LlamaDecoder`
-computes exactly (no biases, SiLU, plain rotary without scaling, untied embeddings) is read back as that decoder,
+computes exactly (no biases, SiLU, plain rotary without scaling, tied or untied embeddings) is read back as that decoder,
 without transformers: each rank maps only the rows of each weight that its shard holds (safetensors slices are
 read lazily from the memory-mapped files, one file or an ``model.safetensors.index.json`` set of shards).
 Folders of the first export format (``{"format": "eks-training-llama"}``, our own tensor names) still load.
@@ -71,7 +71,8 @@ def hf_config(args: dict[str, Any], dtype: torch.dtype) -> dict[str, Any]:
         "num_hidden_layers": args["n_layers"], "num_attention_heads": args["n_heads"],
         "num_key_value_heads": args["n_kv_heads"], "head_dim": args["dim"] // args["n_heads"],
         "max_position_embeddings": args["max_seq_len"], "rms_norm_eps": args["norm_eps"],
-        "hidden_act": "silu", "attention_bias": False, "mlp_bias": False, "tie_word_embeddings": False,
+        "hidden_act": "silu", "attention_bias": False, "mlp_bias": False,
+        "tie_word_embeddings": bool(args.get("tie_embeddings", False)),
         # transformers 5 reads rope_parameters; 4.x (and vLLM/TGI builds on it) read rope_theta.
         "rope_parameters": {"rope_type": "default", "rope_theta": args["rope_theta"]},
         "rope_theta": args["rope_theta"],
@@ -82,14 +83,14 @@ def hf_config(args: dict[str, Any], dtype: torch.dtype) -> dict[str, Any]:
 
 def decoder_args(config: dict[str, Any]) -> dict[str, Any] | None:
     """The LlamaDecoder sizes of a Hugging Face ``config.json``, or None when that decoder would not compute
-    the same function (another architecture, biases, tied embeddings, rotary scaling, another activation)."""
+    the same function (another architecture, biases, rotary scaling, another activation)."""
     if config.get("model_type") != "llama" or ARCHITECTURE not in config.get("architectures", [ARCHITECTURE]):
         return None
     rope = config.get("rope_parameters") or {}
     rope_type = rope.get("rope_type", rope.get("type", "default"))
     hidden, heads = config.get("hidden_size"), config.get("num_attention_heads")
     if (rope_type != "default" or config.get("rope_scaling") or config.get("attention_bias")
-            or config.get("mlp_bias") or config.get("tie_word_embeddings", False)
+            or config.get("mlp_bias")
             or config.get("hidden_act", "silu") != "silu" or not hidden or not heads
             or config.get("head_dim", hidden // heads) != hidden // heads):
         return None
@@ -97,7 +98,8 @@ def decoder_args(config: dict[str, Any]) -> dict[str, Any] | None:
             "n_heads": int(heads), "n_kv_heads": int(config.get("num_key_value_heads") or heads),
             "ffn_dim": int(config["intermediate_size"]), "max_seq_len": int(config["max_position_embeddings"]),
             "rope_theta": float(rope.get("rope_theta", config.get("rope_theta", _DEFAULT_ROPE_THETA))),
-            "norm_eps": float(config.get("rms_norm_eps", 1e-6))}
+            "norm_eps": float(config.get("rms_norm_eps", 1e-6)),
+            "tie_embeddings": bool(config.get("tie_word_embeddings", False))}
 
 
 def _weight_files(folder: Path) -> dict[str, Path] | None:

@@ -81,23 +81,29 @@ def test_export_is_a_transformers_folder_with_the_checkpoints_logits(token_data:
     assert (ours - _hf_logits(out)).abs().max().item() == 0.0
 
 
-def test_a_transformers_llama_folder_is_read_as_our_decoder_with_its_logits(tmp_path: Path) -> None:
-    folder = _random_llama(tmp_path / "hf")
+@pytest.mark.parametrize("tied", [False, True], ids=["untied", "tied"])
+def test_a_transformers_llama_folder_is_read_as_our_decoder_with_its_logits(tmp_path: Path, tied: bool) -> None:
+    folder = _random_llama(tmp_path / "hf", tie_word_embeddings=tied)
     model = build_model(str(folder))
     assert isinstance(model, LlamaDecoder)  # no transformers involved from here on
+    assert (model.lm_head.weight is model.embed_tokens.weight) == tied
     load_folder_weights(model, folder)
     with torch.no_grad():
         ours = model.eval()(TOKENS)
     assert (ours - _hf_logits(folder)).abs().max().item() == 0.0
+    # And written back: transformers re-ties the output layer from config.json.
+    export.write_model(model, tmp_path / "back", torch.float32)
+    assert json.loads((tmp_path / "back" / "config.json").read_text())["tie_word_embeddings"] == tied
+    assert (ours - _hf_logits(tmp_path / "back")).abs().max().item() == 0.0
 
 
-@pytest.mark.parametrize("tied", [False, True], ids=["our-decoder", "through-transformers"])
-def test_a_bf16_folder_trains_fp32_master_weights(token_data: Path, tmp_path: Path, tied: bool) -> None:
-    # Tied embeddings are not our decoder's shape, so that folder takes the transformers path.
-    folder = _random_llama(tmp_path / "bf16", torch.bfloat16, tie_word_embeddings=tied)
+@pytest.mark.parametrize("biased", [False, True], ids=["our-decoder", "through-transformers"])
+def test_a_bf16_folder_trains_fp32_master_weights(token_data: Path, tmp_path: Path, biased: bool) -> None:
+    # Attention biases are not our decoder's shape, so that folder takes the transformers path.
+    folder = _random_llama(tmp_path / "bf16", torch.bfloat16, attention_bias=biased)
     config = parse_config(["--data", str(token_data), *TINY_FLAGS, "--model", str(folder), "--lr", "1e-5"])
     built = build_for_training(config, select_runtime("cpu", env={}), "fp32", 32)
-    assert isinstance(built.inner, HuggingFaceCausalLM) == tied
+    assert isinstance(built.inner, HuggingFaceCausalLM) == biased
     assert {p.dtype for p in built.model.parameters()} == {torch.float32}
     q_proj = next(p for name, p in built.model.named_parameters() if name.endswith("layers.0.self_attn.q_proj.weight"))
     before = q_proj.detach().clone()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import math
@@ -49,10 +50,26 @@ def test_activation_checkpointing_keeps_gradients() -> None:
     torch.testing.assert_close(grads[0], grads[1])
 
 
-def test_llama_sizes_have_published_parameter_counts() -> None:
+@pytest.mark.parametrize(("size", "published"), [("1b", 1_235_814_400), ("8b", 8_030_261_248),
+                                                   ("70b", 70_553_706_496), ("405b", 405_853_388_800)])
+def test_llama_sizes_have_published_parameter_counts(size: str, published: int) -> None:
+    """Llama-3.2-1B (tied embeddings), Llama-3.1-8B/70B/405B: the counts of their safetensors headers."""
     with torch.device("meta"):
-        model = LlamaDecoder(MODEL_SIZES["8b"])
-    assert 8.0e9 < sum(p.numel() for p in model.parameters()) < 8.1e9  # Llama 3 8B: 8.03e9
+        model = LlamaDecoder(MODEL_SIZES[size])
+    assert sum(p.numel() for p in model.parameters()) == MODEL_SIZES[size].parameters == published
+
+
+def test_tied_embeddings_share_one_weight_and_count_as_a_matmul() -> None:
+    args = dataclasses.replace(MODEL_SIZES["tiny"], tie_embeddings=True)
+    model = LlamaDecoder(args)
+    assert model.lm_head.weight is model.embed_tokens.weight
+    model.to_empty(device="cpu")  # as the trainer materialises a meta model
+    model.init_weights(0)
+    assert model.lm_head.weight is model.embed_tokens.weight
+    (model(torch.randint(0, 256, (2, 8))).sum()).backward()
+    assert model.embed_tokens.weight.grad is not None
+    matmuls = sum(p.numel() for p in model.parameters())  # the shared weight is the output layer's matmul
+    assert flops_per_token(model, 32) == 6 * matmuls + 12 * args.n_layers * args.dim * 32
 
 
 def test_flops_per_token_is_six_n_plus_attention() -> None:
