@@ -147,6 +147,9 @@ FLAGS: tuple[Flag, ...] = (
             "smaller bubble).", PIPELINE_SCHEDULES),
     _choice("device", "auto", "Device; auto is CUDA if present, else Neuron (XLA), else CPU.", DEVICES),
     _choice("compile", "auto", "torch.compile each transformer block; auto is on for CUDA only.", AUTO_SWITCH),
+    _choice("document_masking", "auto", "Keep attention inside each document of a packed sample (documents end with "
+            "the end-of-document token meta.json names, as data prep writes it); auto is on when meta.json names "
+            "one.", AUTO_SWITCH),
     Flag("activation_checkpointing", "bool", False, "Recompute activations in backward to save memory."),
     _choice("ac_granularity", "full", "full recomputes whole blocks; selective keeps matmul and attention "
             "outputs and recomputes the cheap ops between them.", AC_GRANULARITIES),
@@ -226,6 +229,7 @@ class TrainConfig:
     pipeline_schedule: str = FLAG_BY_NAME["pipeline_schedule"].default
     device: str = FLAG_BY_NAME["device"].default
     compile: str = FLAG_BY_NAME["compile"].default
+    document_masking: str = FLAG_BY_NAME["document_masking"].default
     activation_checkpointing: bool = FLAG_BY_NAME["activation_checkpointing"].default
     ac_granularity: str = FLAG_BY_NAME["ac_granularity"].default
     checkpoint_dir: str | None = None

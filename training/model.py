@@ -52,9 +52,11 @@ class Attention(nn.Module):
         self.v_proj = nn.Linear(args.dim, args.n_kv_heads * args.head_dim, bias=False)
         self.o_proj = nn.Linear(args.n_heads * args.head_dim, args.dim, bias=False)
 
-    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor,
+                mask: torch.Tensor | None = None) -> torch.Tensor:
         """``cos``/``sin`` are the whole rotary tables: the sequence is known here, after the projections (under
-        sequence parallelism the block's input holds a slice of it)."""
+        sequence parallelism the block's input holds a slice of it). ``mask`` ``(batch, 1, seq, seq)``, True where
+        a token may attend, replaces the plain causal mask (document masking)."""
         batch, seq, _ = x.shape
         # -1 heads: the heads this rank holds (all of them, or its share under tensor parallelism).
         q = self.q_proj(x).view(batch, seq, -1, self.head_dim).transpose(1, 2)
@@ -66,7 +68,8 @@ class Attention(nn.Module):
         if grouped and not self.native_gqa:
             repeat = q.shape[1] // k.shape[1]
             k, v = k.repeat_interleave(repeat, dim=1), v.repeat_interleave(repeat, dim=1)
-        out = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=grouped and self.native_gqa)
+        out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=mask is None,
+                                             enable_gqa=grouped and self.native_gqa)
         return self.o_proj(out.transpose(1, 2).reshape(batch, seq, -1))
 
 
@@ -93,8 +96,9 @@ class DecoderBlock(nn.Module):
         self.post_attention_norm = nn.RMSNorm(args.dim, eps=args.norm_eps)
         self.mlp = FeedForward(args)
 
-    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
-        x = x + self.self_attn(self.input_norm(x), cos, sin)
+    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor,
+                mask: torch.Tensor | None = None) -> torch.Tensor:
+        x = x + self.self_attn(self.input_norm(x), cos, sin, mask)
         return x + self.mlp(self.post_attention_norm(x))
 
 
@@ -121,6 +125,8 @@ class LlamaDecoder(nn.Module):
         self.register_buffer("rope_sin", sin, persistent=False)
         self._checkpoint_fn: CheckpointFn | None = None
         self._checkpoint_every = 1
+        #: The end-of-document token id when attention stays inside each packed document (None: plain causal).
+        self.document_end: int | None = None
         if self.lm_head.weight.device.type != "meta":
             self.init_weights(torch.initial_seed())
 
@@ -167,28 +173,48 @@ class LlamaDecoder(nn.Module):
         computes them over the vocabulary shards, :mod:`eks_training.training.tensor_parallel`)."""
         self._output_loss = loss
 
-    def forward(self, tokens: torch.Tensor, targets: torch.Tensor | None = None) -> torch.Tensor:
+    def forward(self, tokens: torch.Tensor, targets: torch.Tensor | None = None,
+                documents: torch.Tensor | None = None) -> torch.Tensor:
         """Logits, or with ``targets`` the mean next-token cross-entropy (without a full fp32 logits copy).
 
         A pipeline stage without the embedding takes the previous stage's hidden states instead of token ids,
-        and one without the output layer returns its hidden states (``targets`` is then ignored).
+        and one without the output layer returns its hidden states (``targets`` is then ignored). ``documents``
+        (each token's document index, :func:`document_ids`) keeps attention inside each document; with
+        :attr:`document_end` set, the first stage computes it from the token ids itself.
         """
         x = tokens
+        if documents is None and self.document_end is not None and self.embed_tokens is not None:
+            documents = document_ids(tokens, self.document_end)
+        mask = document_mask(documents) if documents is not None else None
         if self.embed_tokens is not None:
             if tokens.shape[1] > self.args.max_seq_len:
                 raise invalid("--seq-len", tokens.shape[1], f"at most the model's max_seq_len {self.args.max_seq_len}")
             x = self.embed_tokens(tokens)
         for key, layer in self.layers.items():
             if self._checkpoint_fn is not None and self.training and int(key) % self._checkpoint_every == 0:
-                x = self._checkpoint_fn(layer, x, self.rope_cos, self.rope_sin)
+                x = self._checkpoint_fn(layer, x, self.rope_cos, self.rope_sin, mask)
             else:
-                x = layer(x, self.rope_cos, self.rope_sin)
+                x = layer(x, self.rope_cos, self.rope_sin, mask)
         if self.lm_head is None:
             return x
         hidden = self.norm(x)
         if targets is None:
             return self.lm_head(hidden)
         return self._output_loss(hidden, self.lm_head, targets)
+
+
+def document_ids(tokens: torch.Tensor, document_end: int) -> torch.Tensor:
+    """Each token's document within its row: the count of end-of-document tokens before it (an end token belongs to
+    the document it ends)."""
+    ends = (tokens == document_end).to(torch.int32)
+    return ends.cumsum(dim=1) - ends
+
+
+def document_mask(documents: torch.Tensor) -> torch.Tensor:
+    """``(batch, 1, seq, seq)``: True where a token may attend (itself and earlier tokens of its own document)."""
+    seq = documents.shape[1]
+    causal = torch.ones(seq, seq, dtype=torch.bool, device=documents.device).tril()
+    return ((documents[:, :, None] == documents[:, None, :]) & causal)[:, None]
 
 
 class HuggingFaceCausalLM(nn.Module):

@@ -33,8 +33,8 @@ from eks_training.training.lora import lora_settings
 from eks_training.training.memory import PeakMemory
 from eks_training.training.mesh import clip_gradients_
 from eks_training.training.metrics import MetricsLogger, mfu, peak_flops_for
-from eks_training.training.model import default_seq_len, vocab_size_of
-from eks_training.training.parallel import DTYPES, build_for_training, resolve_switch
+from eks_training.training.model import LlamaDecoder, default_seq_len, vocab_size_of
+from eks_training.training.parallel import DTYPES, BuiltModel, build_for_training, resolve_switch
 from eks_training.training.profiling import StepProfiler
 from eks_training.training.safe_load import load_rank_state
 from eks_training.training.s3_sync import BackgroundUploader, S3CheckpointStore
@@ -111,6 +111,27 @@ def build_optimizer(model: nn.Module, config: TrainConfig, runtime: Runtime) -> 
     return torch.optim.AdamW([g for g in groups if g["params"]], lr=config.lr, betas=(0.9, 0.95), fused=fused or None)
 
 
+def enable_document_masking(config: TrainConfig, document_end: int | None, built: BuiltModel) -> bool:
+    """Keep attention inside each packed document (``--document-masking``); returns whether it is on."""
+    switch = config.document_masking
+    if switch == "false":
+        return False
+    if document_end is None:
+        if switch == "true":
+            raise invalid("--document-masking", switch, "auto or false for --data whose meta.json names no "
+                          "end-of-document token (eod_token_id, as data prep writes it)")
+        return False
+    decoders = built.pipeline.parts if built.pipeline is not None else [built.inner]
+    if not all(isinstance(decoder, LlamaDecoder) for decoder in decoders):
+        if switch == "true":
+            raise invalid("--document-masking", switch, f"auto or false for {config.model} (a model run through "
+                          "transformers attends across documents; the built-in decoder masks them)")
+        return False
+    for decoder in decoders:
+        decoder.document_end = document_end
+    return True
+
+
 def gradient_sync(model: nn.Module, enabled: bool) -> contextlib.AbstractContextManager:
     """Skip the gradient all-reduce on non-final micro-steps of an accumulation."""
     if isinstance(model, DistributedDataParallel):
@@ -168,6 +189,7 @@ class Trainer:
             raise invalid("--data", config.data, f"token ids below the model's vocab size "
                           f"{vocab_size_of(built.inner)} (meta.json says vocab_size {dataset.vocab_size})")
         self.data = DataIterator(dataset)
+        self.document_masking = enable_document_masking(config, dataset.document_end, built)
         self.evaluator = (Evaluator(config.eval_data, self.seq_len, config.micro_batch_size, runtime,
                                     config.eval_batches, self.mesh, self.pipeline) if config.eval_data else None)
         # Under FSDP the mixed-precision policy casts parameters; elsewhere autocast does.
