@@ -18,6 +18,7 @@ from torch import nn
 from eks_training.training.config import ConfigError, invalid
 from eks_training.training.loss import OutputLoss, chunked_cross_entropy, head_cross_entropy
 from eks_training.training.model_sizes import DEFAULT_SEQ_LEN_CAP, MODEL_SIZES, ModelArgs
+from eks_training.training.moe import Expert, MoEFeedForward
 from eks_training.training.shards import fill_rows
 from eks_training.training.weights import read_decoder_args
 
@@ -94,7 +95,7 @@ class DecoderBlock(nn.Module):
         self.input_norm = nn.RMSNorm(args.dim, eps=args.norm_eps)
         self.self_attn = Attention(args)
         self.post_attention_norm = nn.RMSNorm(args.dim, eps=args.norm_eps)
-        self.mlp = FeedForward(args)
+        self.mlp: nn.Module = MoEFeedForward(args) if args.is_moe else FeedForward(args)
 
     def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor,
                 mask: torch.Tensor | None = None) -> torch.Tensor:
@@ -154,7 +155,8 @@ class LlamaDecoder(nn.Module):
                 elif parameter.dim() < 2:
                     parameter.fill_(1.0)
                 else:
-                    std = residual_std if name.endswith(("o_proj.weight", "down_proj.weight")) else 0.02
+                    residual = name.endswith(("o_proj.weight", "down_proj.weight", "w2.weight"))
+                    std = residual_std if residual else 0.02
                     fill_rows(parameter, seed, name, lambda block, gen, s=std: block.normal_(0.0, s, generator=gen))
             cos, sin = _rotary_tables(self.args.head_dim, self.args.max_seq_len, self.args.rope_theta)
             self.rope_cos.copy_(cos)
@@ -200,7 +202,11 @@ class LlamaDecoder(nn.Module):
         hidden = self.norm(x)
         if targets is None:
             return self.lm_head(hidden)
-        return self._output_loss(hidden, self.lm_head, targets)
+        loss = self._output_loss(hidden, self.lm_head, targets)
+        if self.args.is_moe and self.training:
+            balance = torch.stack([layer.mlp.balance_loss for layer in self.layers.values()]).mean()
+            loss = loss + self.args.router_aux_loss_coef * balance
+        return loss
 
 
 def document_ids(tokens: torch.Tensor, document_end: int) -> torch.Tensor:
@@ -304,7 +310,7 @@ def non_embedding_parameters(model: nn.Module) -> int:
 
 
 def flops_per_token(model: nn.Module, seq_len: int) -> float:
-    """Training FLOPs per token (PaLM): 6 per trainable weight (forward, input gradient, weight gradient),
+    """Training FLOPs per token (PaLM): 6 per trainable weight a token uses (forward, input gradient, weight gradient),
     4 per frozen one (LoRA's base: no weight gradient), plus 12 * layers * dim * seq for attention scores."""
     if isinstance(model, LlamaDecoder):
         layers, dim = model.args.n_layers, model.args.dim
@@ -313,8 +319,11 @@ def flops_per_token(model: nn.Module, seq_len: int) -> float:
         layers, dim = config.num_hidden_layers, config.hidden_size
     embedding_ids = _lookup_only_ids(model)
     matmul = [p for p in model.parameters() if id(p) not in embedding_ids]
-    trainable = sum(p.numel() for p in matmul if p.requires_grad)
-    frozen = sum(p.numel() for p in matmul if not p.requires_grad)
+    # A token runs through top-k of a block's experts: the others' weights do no work for it.
+    active = {id(p): model.args.experts_per_token / model.args.n_experts for m in model.modules()
+              if isinstance(m, Expert) for p in m.parameters()} if isinstance(model, LlamaDecoder) else {}
+    trainable = sum(p.numel() * active.get(id(p), 1.0) for p in matmul if p.requires_grad)
+    frozen = sum(p.numel() * active.get(id(p), 1.0) for p in matmul if not p.requires_grad)
     return 6.0 * trainable + 4.0 * frozen + 12.0 * layers * dim * seq_len
 
 
