@@ -119,3 +119,42 @@ class MoEFeedForward(nn.Module):
             dist.all_reduce(tokens, group=self.stats_group)
             probability_sums = all_reduce(probability_sums, group=self.stats_group)
         return self.n_experts * ((chosen_counts / tokens) * (probability_sums / tokens)).sum()
+
+
+def expert_parameter_names(model: nn.Module) -> list[str]:
+    """The names of the experts' parameters (each expert-parallel rank holds its own)."""
+    expert_modules = {name for name, module in model.named_modules() if isinstance(module, Expert)}
+    return [name for name, _ in model.named_parameters() if name.rsplit(".", 2)[0] in expert_modules]
+
+
+def expert_parameters(model: nn.Module) -> list[nn.Parameter]:
+    return [p for module in model.modules() if isinstance(module, Expert) for p in module.parameters()]
+
+
+def settle_expert_gradients(parameters: list[nn.Parameter], replica_group: dist.ProcessGroup | None,
+                            data_size: int) -> None:
+    """Expert gradients as one process would have them. Through the all-to-all each expert's gradient already sums
+    the losses of every rank of its expert group; summed over the ranks holding the same experts (``replica_group``)
+    and divided by the data-parallel ranks it is the gradient of the mean loss, as DDP makes the others."""
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if not grads:
+        return
+    flat = torch.cat([g.reshape(-1) for g in grads])
+    if replica_group is not None:
+        dist.all_reduce(flat, group=replica_group)
+    flat /= data_size
+    for grad, piece in zip(grads, flat.split([g.numel() for g in grads])):
+        grad.copy_(piece.view_as(grad))
+
+
+def expert_parallel_grad_norm(parameters: list[nn.Parameter], experts: list[nn.Parameter],
+                              expert_group: dist.ProcessGroup) -> torch.Tensor:
+    """The global gradient norm when each rank of ``expert_group`` holds its own experts (the rest replicated)."""
+    expert_ids = {id(p) for p in experts}
+    squares = torch.zeros(2, dtype=torch.float32, device=parameters[0].device)
+    for p in parameters:
+        if p.grad is not None:
+            squares[1 if id(p) in expert_ids else 0] += p.grad.float().square().sum()
+    expert_squares = squares[1].clone()
+    dist.all_reduce(expert_squares, group=expert_group)
+    return (squares[0] + expert_squares).sqrt()

@@ -34,6 +34,7 @@ from eks_training.training.memory import PeakMemory
 from eks_training.training.mesh import clip_gradients_
 from eks_training.training.metrics import MetricsLogger, mfu, peak_flops_for
 from eks_training.training.model import LlamaDecoder, default_seq_len, vocab_size_of
+from eks_training.training.moe import expert_parallel_grad_norm, expert_parameters, settle_expert_gradients
 from eks_training.training.parallel import DTYPES, BuiltModel, build_for_training, resolve_switch
 from eks_training.training.profiling import StepProfiler
 from eks_training.training.safe_load import load_rank_state
@@ -203,6 +204,8 @@ class Trainer:
                                 vocab_size=vocab_size_of(built.inner))
         self.guard = DivergenceGuard(config.loss_spike_factor, config.max_loss_spikes)
         self._params = [p for p in self.model.parameters() if p.requires_grad]
+        # Under expert parallelism each rank's experts are its own (not DDP's): settled and normed by hand.
+        self._experts = expert_parameters(built.inner) if self.mesh.layout.expert > 1 else []
         self.tokens_per_step = dataset.samples_per_micro_step * self.seq_len * config.grad_accum
         self.peak_flops = config.peak_flops or peak_flops_for(runtime.peak_flops_name())
         self.store = S3CheckpointStore(config.s3_uri) if config.s3_uri else None
@@ -269,6 +272,10 @@ class Trainer:
     def _clip(self) -> torch.Tensor:
         """Clip to ``--grad-clip`` by the global norm, which it returns (over every shard and pipeline stage)."""
         clip = self.config.grad_clip if self.config.grad_clip > 0 else float("inf")
+        if self._experts:
+            norm = expert_parallel_grad_norm(self._params, self._experts, self.mesh.expert_group)
+            clip_gradients_(self._params, clip, norm)
+            return norm
         if self.mesh.layout.is_data_parallel_only:
             return torch.nn.utils.clip_grad_norm_(self._params, clip)
         norm = self.mesh.grad_norm(self._params)
@@ -279,6 +286,8 @@ class Trainer:
         """One optimizer step over ``micro_batches`` (gradients accumulated, all-reduced once at the end)."""
         runtime, scaler, optimizer = self.runtime, self.scaler, self.optimizer
         loss_sum = self._forward_backward(micro_batches)
+        if self._experts:
+            settle_expert_gradients(self._experts, self.mesh.expert_replica_group, self.mesh.data_size)
         if not self.mesh.layout.is_data_parallel_only:
             self.mesh.settle_gradients(self._params)
         if self.mesh.replicates_by_hand:
