@@ -93,6 +93,10 @@ class TrainingPlatformStack(Stack):
         # One cdk8s app holds every chart this stack applies to the cluster (the add-ons make theirs there too).
         self.k8s = self.cluster.k8s_app
         self._add_node_groups()
+        team = config.team_nodes
+        self.cluster.add_team_node_group(subnets=[self.network.training_subnet], instance_type=team.instance_type,
+                                         min_size=team.min_size, desired_size=team.desired_size,
+                                         max_size=team.max_size, disk_gib=team.disk_gib)
         self._add_karpenter(cluster_name)
         self._add_data(removal)
         self._add_teams()
@@ -193,7 +197,8 @@ class TrainingPlatformStack(Stack):
                 removal_policy=RemovalPolicy.DESTROY,
                 backup_retention_days=storage.fsx.backup_retention_days,
                 # Root squash for every client but the system nodes, where the workspace Job creates the namespaces'
-                # directories (only platform pods run there); a root on any accelerated or Slurm node is nobody.
+                # directories (only platform pods run there: the nodes are tainted for them); a root on any
+                # accelerated, Slurm or team CPU node (all in the training subnet) is nobody.
                 no_squash_nids=[lustre_nid_range(s.ipv4_cidr_block) for s in self.network.private_subnets],
                 data_repository_associations=[DataRepositoryAssociation(
                     file_system_path=a.file_system_path, bucket_name=buckets[a.bucket].bucket_name, prefix=a.s3_prefix,

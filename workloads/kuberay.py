@@ -19,7 +19,7 @@ from eks_training.workloads.k8s_objects import (
     check_quantity,
 )
 from eks_training.workloads.labels import common_labels
-from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import TEAM_NODE_SELECTOR
 from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
 from eks_training.core.validation import invalid, is_token
 
@@ -42,7 +42,7 @@ def default_ray_image(ray_version: str) -> str:
 class RayHead:
     """The head pod's size (it schedules, serves the dashboard and the GCS; it runs no tasks).
 
-    The head lives on the system nodes (no accelerator is wasted on it), so its default fits one of them.
+    The head lives on the team CPU nodes (no accelerator is wasted on it), so its default fits one of them.
     """
 
     cpu: str | int = "2"
@@ -123,7 +123,7 @@ def _head_template(config: RayClusterConfig) -> dict:
         "metadata": {"labels": common_labels(COMPONENT)},
         "spec": {
             "serviceAccountName": config.service_account_name,
-            "nodeSelector": dict(SYSTEM_NODE_SELECTOR),
+            "nodeSelector": dict(TEAM_NODE_SELECTOR),
             "containers": [
                 {
                     "name": "ray-head",

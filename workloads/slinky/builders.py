@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from eks_training.core.catalog import ACCELERATOR_RESOURCE, EFA_RESOURCE, accelerator_tolerations
-from eks_training.core.names import LABEL_POOL, SLURM_PARTITION_TAINT, SYSTEM_NODE_SELECTOR
+from eks_training.core.names import LABEL_POOL, SLURM_PARTITION_TAINT, TEAM_NODE_SELECTOR, system_placement
 from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
 from eks_training.workloads.k8s_objects import check_int
 from eks_training.workloads.slinky.parts import (
@@ -151,7 +151,7 @@ def build_controller(
         },
         "reconfigure": {"image": slurm_image("slurmctld", image_tag)},
         "logfile": sidecar(),
-        "template": {"metadata": POD_LABELS, "spec": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}},
+        "template": {"metadata": POD_LABELS, "spec": system_placement()},
         "persistence": persistence,
     }
     if accounting_name:
@@ -169,7 +169,7 @@ def build_rest_api(*, cluster_name: str, namespace: str, replicas: int, image_ta
         "controllerRef": {"name": cluster_name},
         "replicas": check_int("rest_api_replicas", replicas, minimum=1),
         "slurmrestd": {"image": slurm_image("slurmrestd", image_tag), "resources": resources("500m", "1Gi")},
-        "template": {"metadata": POD_LABELS, "spec": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}},
+        "template": {"metadata": POD_LABELS, "spec": system_placement()},
     }
     return api_object(SLINKY_API_VERSION, "RestApi", object_metadata(cluster_name, namespace), spec=spec)
 
@@ -190,7 +190,7 @@ def build_accounting(
         "slurmKeyRef": secret_ref(secrets[0]),
         "jwtKeyRef": secret_ref(secrets[1]),
         "slurmdbd": {"image": slurm_image("slurmdbd", image_tag), "resources": resources("500m", "1Gi")},
-        "template": {"metadata": POD_LABELS, "spec": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}},
+        "template": {"metadata": POD_LABELS, "spec": system_placement()},
         "storageConfig": {
             "host": database_host,
             "port": external.port if external else 3306,
@@ -230,7 +230,8 @@ def build_login_set(
             "securityContext": {"allowPrivilegeEscalation": False},
         },
         "initconf": sidecar(),
-        "template": {"metadata": POD_LABELS, "spec": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR),
+        # People work here: the team CPU nodes, whose Lustre clients are root-squashed, never the system nodes.
+        "template": {"metadata": POD_LABELS, "spec": {"nodeSelector": dict(TEAM_NODE_SELECTOR),
                                                         "volumes": fsx_pod_volumes()}},
         "service": {**({"metadata": {"annotations": annotations}} if annotations else {}), "spec": service_spec},
     }
