@@ -166,6 +166,9 @@ class TrainingCluster(Construct):
       :meth:`add_team_node_group`'s nodes).
     * ``control_plane_log_retention``: how long the control plane's log group (``/aws/eks/<name>/cluster``, made
       here with its own KMS key before EKS would make one without either) keeps logs. Default: one year.
+    * ``log_removal_policy``: what ``cdk destroy`` does to that log group and its key. Default RETAIN: the audit
+      log is evidence that outlives the cluster (a retained group keeps its name: delete it, or import it, before
+      a cluster of the same name is created again).
     * ``vpc_cidr``: the VPC's range as text, where add-ons' NetworkPolicies admit the API server's webhook calls
       from. Default: the VPC's own when it is known at synth, else None (webhook ports open to any address).
     * ``bootstrap_creator_admin``: whether the identity that deploys the stack stays a cluster admin (EKS's default).
@@ -188,7 +191,8 @@ class TrainingCluster(Construct):
                  today: date | None = None, network_policy: bool = True,
                  training_subnet: ec2.ISubnet | None = None, efa_security_group: ec2.ISecurityGroup | None = None,
                  control_plane_log_retention: logs.RetentionDays = logs.RetentionDays.ONE_YEAR,
-                 bootstrap_creator_admin: bool = False, vpc_cidr: str | None = None) -> None:
+                 bootstrap_creator_admin: bool = False, vpc_cidr: str | None = None,
+                 log_removal_policy: RemovalPolicy = RemovalPolicy.RETAIN) -> None:
         super().__init__(scope, id)
         # The VPC's range as text, for NetworkPolicies that admit the API server's webhook calls (a VPC made in the
         # same app knows it only as a token: give it here).
@@ -233,7 +237,8 @@ class TrainingCluster(Construct):
 
         self.secrets_key = kms.Key(self, "SecretsKey", enable_key_rotation=True, removal_policy=removal_policy,
                                    description="EKS secrets envelope encryption")
-        self.control_plane_logs = self._control_plane_log_group(cluster_name, control_plane_log_retention, removal_policy)
+        self.control_plane_logs = self._control_plane_log_group(cluster_name, control_plane_log_retention,
+                                                                log_removal_policy)
         # The control plane's network interfaces reach nodes and pods (kubelet, webhooks, port-forward) and DNS, all
         # inside the VPC: egress there only, not to the internet (aws-eks-v2's own group allows all outbound).
         self.control_plane_security_group = ec2.SecurityGroup(

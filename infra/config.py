@@ -188,6 +188,10 @@ class ClusterConfig(_Model):
     #: A way into the private API endpoint (an EC2 Instance Connect Endpoint and a forwarding instance without IAM
     #: role; README "Reach a private cluster"). None: with a private endpoint only.
     api_tunnel: Bool | None = None
+    #: Days CloudWatch keeps the control plane's logs (the audit log among them) and the VPC flow logs: the record an
+    #: investigation reads, so a year by default whatever `observability.log_retention_days` says. With
+    #: `storage.buckets.retain` both log groups and their keys also outlive `cdk destroy`.
+    audit_log_retention_days: Literal[LOG_RETENTION_DAYS] = 365  # type: ignore[valid-type]
 
     @property
     def has_api_tunnel(self) -> bool:

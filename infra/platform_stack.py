@@ -68,7 +68,11 @@ class TrainingPlatformStack(Stack):
             self, "Network", availability_zones=config.availability_zones, training_az=config.training_az,
             cidr=config.network.cidr, nat_gateways=config.network.nat_gateways,
             vpc_endpoints=config.network.vpc_endpoints, training_prefix=config.network.training_subnet_prefix,
-            training_ips=training_subnet_ips(config), cluster_name=cluster_name)
+            training_ips=training_subnet_ips(config), cluster_name=cluster_name,
+            # The audit trail (flow logs here, the control plane's below) is kept its own time, past a destroy where
+            # the environment retains its data.
+            flow_log_retention=retention_from_days(config.cluster.audit_log_retention_days),
+            flow_log_removal_policy=removal)
         self.cluster = TrainingCluster(
             self, "Cluster", vpc=self.network.vpc, version=config.kubernetes_version, cluster_name=cluster_name,
             endpoint_access=config.cluster.endpoint_access, public_access_cidrs=config.cluster.public_access_cidrs,
@@ -78,7 +82,8 @@ class TrainingPlatformStack(Stack):
             system_disk_gib=config.system_nodes.disk_gib, removal_policy=RemovalPolicy.DESTROY,
             network_policy=config.services.network_policies, vpc_cidr=config.network.cidr,
             bootstrap_creator_admin=config.cluster.bootstrap_creator_admin,
-            control_plane_log_retention=retention_from_days(config.observability.log_retention_days))
+            control_plane_log_retention=retention_from_days(config.cluster.audit_log_retention_days),
+            log_removal_policy=removal)
         if config.cluster.has_api_tunnel:
             self.api_tunnel = ApiTunnel(self, "ApiTunnel", vpc=self.network.vpc,
                                         api_security_group=self.cluster.control_plane_security_group)
