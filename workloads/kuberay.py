@@ -21,6 +21,7 @@ from eks_training.workloads.k8s_objects import (
 from eks_training.workloads.labels import common_labels
 from eks_training.core.names import TEAM_NODE_SELECTOR
 from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
+from eks_training.workloads.job_pods import restricted
 from eks_training.core.validation import invalid, is_token
 
 COMPONENT = "kuberay"
@@ -121,7 +122,7 @@ def _head_template(config: RayClusterConfig) -> dict:
     resources = {"cpu": check_quantity("head cpu", config.head.cpu), "memory": config.head.memory}
     return {
         "metadata": {"labels": common_labels(COMPONENT)},
-        "spec": {
+        "spec": restricted({
             "serviceAccountName": config.service_account_name,
             "nodeSelector": dict(TEAM_NODE_SELECTOR),
             "containers": [
@@ -134,7 +135,7 @@ def _head_template(config: RayClusterConfig) -> dict:
                 }
             ],
             "volumes": fsx_pod_volumes(),
-        },
+        }),
     }
 
 
@@ -145,7 +146,7 @@ def _worker_template(config: RayClusterConfig) -> dict:
         resources[EFA_RESOURCE] = str(workers.efa_devices)
     return {
         "metadata": {"labels": common_labels(COMPONENT)},
-        "spec": {
+        "spec": restricted({
             "serviceAccountName": config.service_account_name,
             "nodeSelector": {"node.kubernetes.io/instance-type": workers.instance_type},
             "tolerations": [{"key": GPU_RESOURCE, "operator": "Exists", "effect": "NoSchedule"}],
@@ -160,7 +161,7 @@ def _worker_template(config: RayClusterConfig) -> dict:
             ],
             # The container default /dev/shm (64 MiB) is too small for NCCL and Ray's object store.
             "volumes": [*fsx_pod_volumes(), {"name": "dshm", "emptyDir": {"medium": "Memory"}}],
-        },
+        }),
     }
 
 
