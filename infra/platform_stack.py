@@ -71,7 +71,11 @@ class TrainingPlatformStack(Stack):
             self, "Network", availability_zones=config.availability_zones, training_az=config.training_az,
             cidr=config.network.cidr, nat_gateways=config.network.nat_gateways,
             vpc_endpoints=config.network.vpc_endpoints, training_prefix=config.network.training_subnet_prefix,
-            training_ips=training_subnet_ips(config), cluster_name=cluster_name)
+            training_ips=training_subnet_ips(config), cluster_name=cluster_name,
+            # The audit trail (flow logs here, the control plane's below) is kept its own time, past a destroy where
+            # the environment retains its data.
+            flow_log_retention=retention_from_days(config.cluster.audit_log_retention_days),
+            flow_log_removal_policy=removal)
         self.cluster = TrainingCluster(
             self, "Cluster", vpc=self.network.vpc, version=config.kubernetes_version, cluster_name=cluster_name,
             endpoint_access=config.cluster.endpoint_access, public_access_cidrs=config.cluster.public_access_cidrs,
@@ -81,7 +85,8 @@ class TrainingPlatformStack(Stack):
             system_disk_gib=config.system_nodes.disk_gib, removal_policy=RemovalPolicy.DESTROY,
             network_policy=config.services.network_policies, vpc_cidr=config.network.cidr,
             bootstrap_creator_admin=config.cluster.bootstrap_creator_admin,
-            control_plane_log_retention=retention_from_days(config.observability.log_retention_days))
+            control_plane_log_retention=retention_from_days(config.cluster.audit_log_retention_days),
+            log_removal_policy=removal)
         if config.cluster.has_api_tunnel:
             self.api_tunnel = ApiTunnel(self, "ApiTunnel", vpc=self.network.vpc,
                                         api_security_group=self.cluster.control_plane_security_group)
@@ -96,6 +101,10 @@ class TrainingPlatformStack(Stack):
         # One cdk8s app holds every chart this stack applies to the cluster (the add-ons make theirs there too).
         self.k8s = self.cluster.k8s_app
         self._add_node_groups()
+        team = config.team_nodes
+        self.cluster.add_team_node_group(subnets=[self.network.training_subnet], instance_type=team.instance_type,
+                                         min_size=team.min_size, desired_size=team.desired_size,
+                                         max_size=team.max_size, disk_gib=team.disk_gib)
         self._add_karpenter(cluster_name)
         self._add_data(removal)
         self._add_teams()
@@ -206,7 +215,8 @@ class TrainingPlatformStack(Stack):
                 removal_policy=RemovalPolicy.DESTROY,
                 backup_retention_days=storage.fsx.backup_retention_days,
                 # Root squash for every client but the system nodes, where the workspace Job creates the namespaces'
-                # directories (only platform pods run there); a root on any accelerated or Slurm node is nobody.
+                # directories (only platform pods run there: the nodes are tainted for them); a root on any
+                # accelerated, Slurm or team CPU node (all in the training subnet) is nobody.
                 no_squash_nids=[lustre_nid_range(s.ipv4_cidr_block) for s in self.network.private_subnets],
                 data_repository_associations=[DataRepositoryAssociation(
                     file_system_path=a.file_system_path, bucket_name=buckets[a.bucket].bucket_name, prefix=a.s3_prefix,

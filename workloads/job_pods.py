@@ -231,9 +231,28 @@ def training_container(job: TrainingJob, command: list[str], *, name: str = "tra
     }
 
 
+#: Every container of a training pod: no privilege escalation (no setuid binary makes it root), no Linux capability.
+#: None is needed: our images run as uid 1000 (Dockerfile.gpu/.neuron, USER 1000:1000; their sshd listens on 2222
+#: without PAM), for which capabilities are never effective; EFA's devices come from the device plugin, and the
+#: memory libfabric/NCCL register is bounded by the node's memlock limit, which IPC_LOCK would only lift for a
+#: root process. NET_RAW (raw sockets, ARP/ICMP spoofing on the node's network) goes with the rest.
+RESTRICTED_CONTAINER = {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]}}
+
+
+def restricted(spec: dict) -> dict:
+    """``spec`` (a PodSpec) with the container runtime's default seccomp profile and :data:`RESTRICTED_CONTAINER` on
+    every container and init container (a security context a container already states is kept, merged under)."""
+    spec["securityContext"] = {**spec.get("securityContext", {}), "seccompProfile": {"type": "RuntimeDefault"}}
+    for key in ("initContainers", "containers"):
+        for container in spec.get(key) or []:
+            container["securityContext"] = {**RESTRICTED_CONTAINER, **container.get("securityContext", {})}
+    return spec
+
+
 def training_pod_spec(job: TrainingJob, containers: list[dict], *, restart_policy: str, init_containers: list[dict] = (),
                       extra_volumes: list[dict] = (), **extra: object) -> dict:
-    """A pod spec pinned to the job's instance type, tolerating its taint, with the sidecar when asked for."""
+    """A pod spec pinned to the job's instance type, tolerating its taint, with the sidecar when asked for, and
+    :func:`restricted`."""
     inits = list(init_containers)
     if job.health_check:
         from eks_training.workloads.job_healthcheck import health_check_init_container  # it builds on this module
@@ -252,5 +271,5 @@ def training_pod_spec(job: TrainingJob, containers: list[dict], *, restart_polic
     }
     if inits:
         spec["initContainers"] = inits
-    return spec
+    return restricted(spec)
 
