@@ -53,6 +53,11 @@ REQUIRE_EFA_ENV = "EKS_TRAINING_REQUIRE_EFA"
 #: %h to the host name and %p to the process id: one file per process).
 NCCL_DEBUG_FILE_ENV = "NCCL_DEBUG_FILE"
 NCCL_DEBUG_FILE_PATTERN = "/tmp/nccl-%h-%p.log"
+#: The tag a node group launched into a capacity reservation or Capacity Block puts on its instances (the
+#: reservation's id): what the reservation-end drain finds them by. Karpenter labels its nodes with the same id itself
+#: (KARPENTER_RESERVATION_LABEL).
+RESERVATION_TAG = "eks-training/capacity-reservation-id"
+KARPENTER_RESERVATION_LABEL = "karpenter.k8s.aws/capacity-reservation-id"
 
 
 def workspace_dir(namespace: str) -> str:
