@@ -24,6 +24,7 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
+from eks_training.constructs.cluster import TrainingCluster
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding, wildcard_resource_finding
 from eks_training.core.validation import check_capacity_reservation_id, invalid
 
@@ -56,7 +57,7 @@ class ReservationDrain(Construct):
     ``rbac_manifest`` (its ClusterRole and binding).
     """
 
-    def __init__(self, scope: Construct, id: str, *, cluster, reservation_ids: Sequence[str],
+    def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, reservation_ids: Sequence[str],
                  interruptible: bool = True) -> None:
         super().__init__(scope, id)
         if isinstance(reservation_ids, (str, bytes)) or not reservation_ids:
