@@ -46,6 +46,18 @@ WORKSPACE_DATASET_PREFIX = "workspace/"
 #: Slurm batch logs and Ray Train results of the namespace.
 LOGS_PATH = f"{WORKSPACE_PATH}/logs"
 RAY_RESULTS_PATH = f"{WORKSPACE_PATH}/ray-results"
+#: Set to "1" in the pods of a GPU job that requests EFA interfaces: the trainer then refuses to train unless NCCL
+#: uses the EFA plugin (training.fabric), which it reads from NCCL's debug file.
+REQUIRE_EFA_ENV = "EKS_TRAINING_REQUIRE_EFA"
+#: NCCL's variable naming the file its debug log goes to, and the file such a pod's processes write (NCCL expands
+#: %h to the host name and %p to the process id: one file per process).
+NCCL_DEBUG_FILE_ENV = "NCCL_DEBUG_FILE"
+NCCL_DEBUG_FILE_PATTERN = "/tmp/nccl-%h-%p.log"
+#: The tag a node group launched into a capacity reservation or Capacity Block puts on its instances (the
+#: reservation's id): what the reservation-end drain finds them by. Karpenter labels its nodes with the same id itself
+#: (KARPENTER_RESERVATION_LABEL).
+RESERVATION_TAG = "eks-training/capacity-reservation-id"
+KARPENTER_RESERVATION_LABEL = "karpenter.k8s.aws/capacity-reservation-id"
 
 
 def workspace_dir(namespace: str) -> str:

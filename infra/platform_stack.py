@@ -17,6 +17,7 @@ from eks_training.constructs.observability import retention_from_days
 from eks_training.core.catalog import INSTANCE_TYPES
 from eks_training.constructs.network import TrainingNetwork, training_ips_needed
 from eks_training.constructs.node_groups import AcceleratedNodeGroup
+from eks_training.constructs.reservation_drain import ReservationDrain
 from eks_training.constructs.training_images import TrainingImages
 from eks_training.constructs.storage import DataRepositoryAssociation, LustreStorage, ModelStore, lustre_nid_range
 from eks_training.core.names import SLURM_EFA_GROUP_TAG, SLURM_NAMESPACE, SLURM_PARTITION_TAINT, slurm_pool_name
@@ -106,6 +107,7 @@ class TrainingPlatformStack(Stack):
                                          min_size=team.min_size, desired_size=team.desired_size,
                                          max_size=team.max_size, disk_gib=team.disk_gib)
         self._add_karpenter(cluster_name)
+        self._add_reservation_drain()
         self._add_data(removal)
         self._add_teams()
         self._add_namespaces()
@@ -304,6 +306,16 @@ class TrainingPlatformStack(Stack):
                     capacity_reservation_id=group.capacity_reservation_id, nodegroup_name=group.eks_name,
                     root_volume_gib=group.root_volume.size_gib, root_volume_iops=group.root_volume.iops,
                     root_volume_throughput=group.root_volume.throughput_mibps)
+
+    def _add_reservation_drain(self) -> None:
+        """Where a node source launches into a capacity reservation or Capacity Block, its nodes are drained before
+        the reservation ends."""
+        capacity = self.config.capacity
+        reservations = [*(g.capacity_reservation_id for g in (*capacity.gpu_node_groups, *capacity.trainium_node_groups)
+                          if g.capacity_reservation_id),
+                        *(r for pool in capacity.karpenter_pools for r in pool.capacity_reservation_ids)]
+        self.reservation_drain = ReservationDrain(self, "ReservationDrain", cluster=self.cluster,
+                                                  reservation_ids=reservations) if reservations else None
 
     def _add_karpenter(self, cluster_name: str) -> None:
         config = self.config

@@ -199,6 +199,8 @@ FLAGS: tuple[Flag, ...] = (
            "checkpoint takes longer to write.", low_open=True),
     _float("collective_timeout", 600.0, "Seconds any collective or barrier may wait for the other ranks; past "
            "it (a peer died or stopped answering) the run prints one line and exits 5.", low_open=True),
+    Flag("allow_tcp", "bool", False, "Train even when a job that requested EFA interfaces finds NCCL on TCP "
+         "sockets (a warning instead of exit 6; see training/fabric.py)."),
     Flag("profile", "steps", None, "Record a torch profiler trace of these steps (one step: N)."),
     Flag("profile_dir", "str", "profile", "Folder for the profiler trace (rank R writes rank-R.json).",
          allowed_text="a folder path"),
@@ -260,6 +262,7 @@ class TrainConfig:
     max_loss_spikes: int = FLAG_BY_NAME["max_loss_spikes"].default
     exit_timeout: float = FLAG_BY_NAME["exit_timeout"].default
     collective_timeout: float = FLAG_BY_NAME["collective_timeout"].default
+    allow_tcp: bool = FLAG_BY_NAME["allow_tcp"].default
     profile: tuple[int, int] | None = None
     profile_dir: str = FLAG_BY_NAME["profile_dir"].default
 
