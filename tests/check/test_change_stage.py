@@ -429,3 +429,22 @@ def test_a_one_step_kubernetes_upgrade_of_prod_ends_in_place_and_two_steps_are_r
                     previous=Previous(_deployed_at(prod.template, "1.34"), "prod at 1.34")).change
     (refused,) = two.refused
     assert refused.verb == "fail" and "1.34 -> 1.36 skips a minor version" in refused.message
+
+
+def test_a_replaced_or_removed_node_group_names_the_jobs_running_on_it_now_and_is_refused_until_acknowledged():
+    # The job asks for p5.48xlarge: it runs on the deployed group, and fits nothing in the new template.
+    job = PodTemplate("job pytorch-job: PyTorchJob worker", "training", {
+        "nodeSelector": {"node.kubernetes.io/instance-type": "p5.48xlarge"}, "containers": [{"name": "trainer"}]})
+    old = _template(Gpu=_node_group(None))
+    new = _template(Gpu=_node_group(None, "p5e.48xlarge"))
+    report = _predict(old, new, pods=[job])
+    replaced = _by_id(report)["replace:Gpu"]
+    assert replaced.destructive and "running pods of pytorch-job are evicted" in replaced.message
+    assert [c.id for c in report.refused] == ["replace:Gpu"]
+    assert not _predict(old, new, pods=[job], acknowledged=["replace:Gpu"]).refused
+    # Without the deployed placement it says what it cannot know instead of "no job runs there".
+    blind = _by_id(_predict(old, new))["replace:Gpu"]
+    assert "every pod still running there is evicted" in blind.message and "drain it first" in blind.message
+
+    removed = _by_id(_predict(old, _template(), pods=[job]))["delete:Gpu"]
+    assert removed.destructive and "running pods of pytorch-job are evicted" in removed.message

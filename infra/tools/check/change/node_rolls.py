@@ -82,6 +82,13 @@ def _pace(props: Mapping[str, Any]) -> str:
 
 def replaced_node_group_evictions(logical_id: str, placements: Sequence[Placement],
                                   held: Mapping[str, str] | None = None, force: bool = False) -> str:
+    """What deleting the group's nodes (a replacement or a removal) does to the pods that may run there now."""
+    jobs, others = evicted(placements, lambda s: s.logical_id == logical_id)
+    if not jobs:
+        # The check places the jobs it renders for the new config; jobs submitted before the change may still run.
+        return ("every pod still running there is evicted with its node (no job kind rendered for the new config "
+                f"lands there{f'; {others} platform pod templates move' if others else ''}): drain it first "
+                "(README: Rename or remove a namespace, pool, queue or node group)")
     return _drain(logical_id, placements, held or {}, force)
 
 
