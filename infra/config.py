@@ -450,7 +450,9 @@ class EfsConfig(_Model):
 class BucketsConfig(_Model):
     """S3 buckets for training data and checkpoints."""
 
-    retain: Bool = False
+    #: Keep the data (these buckets, the EFS model store, and an FSx file system an update replaces) when the stack
+    #: or the resource goes. Default true: an environment deletes its data only when its file says so.
+    retain: Bool = True
     noncurrent_checkpoint_days: Annotated[int, Field(ge=1, le=3650)] = 30
     data_bucket_name: str | None = None
     checkpoint_bucket_name: str | None = None
@@ -783,6 +785,9 @@ class PlatformConfig(_Model):
     observability: ObservabilityConfig = ObservabilityConfig()
     gitops: GitOpsConfig = GitOpsConfig()
     tags: dict[str, str] = Field(default_factory=dict)
+    #: CloudFormation termination protection of the stack: `cdk destroy` (and any stack deletion) is refused until
+    #: it is turned off (set false and deploy). Default on: a platform is deleted only on purpose.
+    termination_protection: Bool = True
 
     @model_validator(mode="before")
     @classmethod

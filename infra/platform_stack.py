@@ -58,7 +58,8 @@ class TrainingPlatformStack(Stack):
 
     def __init__(self, scope: Construct, id: str, *, config: PlatformConfig) -> None:
         super().__init__(scope, id, env=Environment(account=config.account, region=config.region),
-                         description=f"eks-training platform, environment {config.name}")
+                         description=f"eks-training platform, environment {config.name}",
+                         termination_protection=config.termination_protection)
         self.config = config
         for key, value in {"eks-training/environment": config.name, **config.tags}.items():
             Tags.of(self).add(key, value)
@@ -215,6 +216,9 @@ class TrainingPlatformStack(Stack):
                 # both links), so the retained buckets hold the data. A retained file system would keep its network
                 # interfaces in the training subnet and its security group, so neither they nor the VPC could go.
                 removal_policy=RemovalPolicy.DESTROY,
+                # Where data is retained, a replacement (an acknowledged change of a create-only setting) keeps the
+                # old file system and its files instead of deleting them.
+                retain_on_replacement=storage.buckets.retain,
                 backup_retention_days=storage.fsx.backup_retention_days,
                 # Root squash for every client but the system nodes, where the workspace Job creates the namespaces'
                 # directories (only platform pods run there: the nodes are tainted for them); a root on any

@@ -212,7 +212,7 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
     check_version(snap, report, today or date.today())
     _check_lifecycle(snap, report, releases_pods, placements)
     if previous is not None:
-        _check_changes(snap, report, previous, placements, target, releases_pods)
+        _check_changes(snap, report, previous, placements, target, releases_pods, pods)
     return report
 
 
@@ -777,7 +777,7 @@ def _check_lifecycle(snap: PlatformSnapshot, report: CheckReport, rendered: Mapp
 
 
 def _check_changes(snap: PlatformSnapshot, report: CheckReport, previous: Previous, placements: list[Placement],
-                   target: CheckTarget, rendered: Mapping[str, list[dict]]) -> None:
+                   target: CheckTarget, rendered: Mapping[str, list[dict]], pods: list[PodTemplate]) -> None:
     """The change stage: each destructive change nobody acknowledged fails the check (:mod:`.change`)."""
     if previous.template is None:
         report.change = ChangeReport(previous.name, acknowledged=previous.acknowledged, first_deploy=True,
@@ -785,7 +785,7 @@ def _check_changes(snap: PlatformSnapshot, report: CheckReport, previous: Previo
     else:
         report.change = predict_changes(previous.template, snap, placements=placements, jobs=target.jobs,
                                         region=target.region, acknowledged=previous.acknowledged,
-                                        previous_name=previous.name, rendered=rendered)
+                                        previous_name=previous.name, rendered=rendered, pods=pods)
     if previous.refusal:
         report.change.changes.append(Change("fail", f"stack/{previous.name}", previous.refusal, destructive=True))
     report.notes += report.change.notes
