@@ -80,6 +80,10 @@ class TrainingNetwork(Construct):
 
     Pass ``existing`` to use a VPC made elsewhere, by ids: nothing is created but the EFA security group.
 
+    The VPC's flow logs (all traffic) go to a log group of its own KMS key, kept ``flow_log_retention`` (default one
+    year); ``flow_log_removal_policy`` says what ``cdk destroy`` does to both (default RETAIN: the record of what
+    left the VPC outlives it).
+
     Attributes: ``vpc``, ``training_subnet``, ``private_subnets``, ``efa_security_group``,
     ``training_az``, ``availability_zones``.
     """
@@ -87,7 +91,9 @@ class TrainingNetwork(Construct):
     def __init__(self, scope: Construct, id: str, *, availability_zones: Sequence[str], training_az: str,
                  cidr: str = "10.0.0.0/16", training_ips: int = 2000, training_prefix: int | None = None,
                  nat_gateways: int = 1, vpc_endpoints: bool = True, cluster_name: str | None = None,
-                 existing: ExistingNetwork | None = None) -> None:
+                 existing: ExistingNetwork | None = None,
+                 flow_log_removal_policy: RemovalPolicy = RemovalPolicy.RETAIN,
+                 flow_log_retention: logs.RetentionDays = logs.RetentionDays.ONE_YEAR) -> None:
         super().__init__(scope, id)
         # The checks the config layer runs on an environment file's zones and CIDR.
         azs = check_zones(existing.availability_zones if existing else availability_zones, training_az)
@@ -103,7 +109,8 @@ class TrainingNetwork(Construct):
                 self, "TrainingSubnet", subnet_id=existing.training_subnet_id, availability_zone=training_az,
                 route_table_id=existing.training_route_table_id)
         else:
-            self._create_vpc(azs, training_az, cidr, training_ips, training_prefix, nat_gateways)
+            self._create_vpc(azs, training_az, cidr, training_ips, training_prefix, nat_gateways,
+                             flow_log_removal_policy, flow_log_retention)
             if vpc_endpoints:
                 self._add_endpoints()
         self.private_subnets = list(self.vpc.private_subnets)
@@ -138,7 +145,8 @@ class TrainingNetwork(Construct):
         return group
 
     def _create_vpc(self, azs: list[str], training_az: str, cidr: str, training_ips: int,
-                    training_prefix: int | None, nat_gateways: int) -> None:
+                    training_prefix: int | None, nat_gateways: int, flow_log_removal_policy: RemovalPolicy,
+                    flow_log_retention: logs.RetentionDays) -> None:
         network = ipaddress.ip_network(check_vpc_cidr("cidr", cidr))
         prefix = training_prefix if training_prefix is not None else training_subnet_prefix(training_ips)
         usable = 2 ** (32 - prefix) - _AWS_RESERVED_IPS
@@ -158,9 +166,10 @@ class TrainingNetwork(Construct):
 
         nat_provider = ec2.NatProvider.gateway()
         # Flow logs of all traffic (accepted too: what left the VPC is what an investigation asks first), encrypted
-        # with our own key (a key policy lets CloudWatch Logs use it for this account's log groups only), kept a year.
+        # with our own key (a key policy lets CloudWatch Logs use it for this account's log groups only), kept
+        # ``flow_log_retention`` (a year by default) and, by default, past `cdk destroy` with their key.
         stack = Stack.of(self)
-        self.flow_log_key = kms.Key(self, "FlowLogKey", enable_key_rotation=True, removal_policy=RemovalPolicy.DESTROY,
+        self.flow_log_key = kms.Key(self, "FlowLogKey", enable_key_rotation=True, removal_policy=flow_log_removal_policy,
                                     description="VPC flow logs")
         self.flow_log_key.add_to_resource_policy(iam.PolicyStatement(
             actions=["kms:Encrypt*", "kms:Decrypt*", "kms:ReEncrypt*", "kms:GenerateDataKey*", "kms:Describe*"],
@@ -168,7 +177,7 @@ class TrainingNetwork(Construct):
             conditions={"ArnLike": {"kms:EncryptionContext:aws:logs:arn":
                                     f"arn:{stack.partition}:logs:{stack.region}:{stack.account}:log-group:*"}}))
         self.flow_log_group = logs.LogGroup(self, "FlowLogs", encryption_key=self.flow_log_key,
-                                            retention=logs.RetentionDays.ONE_YEAR, removal_policy=RemovalPolicy.DESTROY)
+                                            retention=flow_log_retention, removal_policy=flow_log_removal_policy)
         self.vpc = ec2.Vpc(
             self, "Vpc", ip_addresses=ec2.IpAddresses.cidr(cidr), availability_zones=azs,
             nat_gateways=nat_gateways, nat_gateway_provider=nat_provider, restrict_default_security_group=False,

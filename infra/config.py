@@ -20,7 +20,7 @@ from pydantic import (BaseModel, ConfigDict, Field, Strict, ValidationError, Val
                       model_validator)
 
 from eks_training.core.fsx import DATA_IMPORT_EVENTS, WORKSPACE_EXPORT_EVENTS, WORKSPACE_IMPORT_EVENTS
-from eks_training.core.names import (FSX_DATA_DIR, FSX_WORKSPACES_DIR, PLATFORM_NAMESPACES, node_group_name,
+from eks_training.core.names import (CPU_FLAVOR, FSX_DATA_DIR, FSX_WORKSPACES_DIR, PLATFORM_NAMESPACES, node_group_name,
                                      slurm_pool_name)
 from eks_training.core.subnets import (AWS_RESERVED_IPS, DEFAULT_POD_IPS_PER_NODE, HEADROOM, most_training_ips,
                                        training_ips_needed, training_prefix_fits, training_subnet_prefix)
@@ -44,14 +44,14 @@ _DNS_LABEL = re.compile(r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$")
 
 @dataclass(frozen=True)
 class KueueFlavorSource:
-    """One Kueue ResourceFlavor: the nodes of one instance type of one node source (or the system nodes), and how many
+    """One Kueue ResourceFlavor: the nodes of one instance type of one node source (or the team CPU nodes), and how many
     of them the source can ever hold."""
 
     name: str
     #: The node group's EKS name or the Karpenter pool's name (what its nodes' source label says: Kueue's
-    #: SOURCE_LABEL); "system" for the system nodes.
+    #: SOURCE_LABEL); "team" for the team CPU nodes.
     source: str
-    kind: str  # "node group" | "Karpenter pool" | "system"
+    kind: str  # "node group" | "Karpenter pool" | "team"
     instance_type: str
     max_nodes: int
     #: The most accelerators the source holds at once: a pool's limit is shared by the flavors of its types.
@@ -63,13 +63,13 @@ class KueueFlavorSource:
 
     @property
     def accelerator(self) -> str | None:
-        return INSTANCE_TYPES[self.instance_type].accelerator if self.kind != "system" else None
+        return INSTANCE_TYPES[self.instance_type].accelerator if self.kind != "team" else None
 
     def resources(self, quota: "KueueQuotaConfig") -> dict[str, int]:
         """``quota`` as amounts: accelerators, cpu, memory_gib and EFA interfaces (cpu and memory default to what the
         accelerators' whole nodes offer, so a job of N nodes fits a quota of N nodes' accelerators)."""
         capacity = node_capacity(self.instance_type)
-        if self.kind == "system":
+        if self.kind == "team":
             return {"accelerators": 0, "cpu": quota.cpu or 0, "memory_gib": quota.memory_gib or 0, "efa": 0}
         nodes = -(-quota.accelerators // capacity.accelerators)
         return {"accelerators": quota.accelerators,
@@ -189,6 +189,10 @@ class ClusterConfig(_Model):
     #: A way into the private API endpoint (an EC2 Instance Connect Endpoint and a forwarding instance without IAM
     #: role; README "Reach a private cluster"). None: with a private endpoint only.
     api_tunnel: Bool | None = None
+    #: Days CloudWatch keeps the control plane's logs (the audit log among them) and the VPC flow logs: the record an
+    #: investigation reads, so a year by default whatever `observability.log_retention_days` says. With
+    #: `storage.buckets.retain` both log groups and their keys also outlive `cdk destroy`.
+    audit_log_retention_days: Literal[LOG_RETENTION_DAYS] = 365  # type: ignore[valid-type]
 
     @property
     def has_api_tunnel(self) -> bool:
@@ -251,6 +255,15 @@ class SystemNodesConfig(_Model):
     def _sizes(self) -> "SystemNodesConfig":
         check_node_group_sizes(self.min_size, self.desired_size, self.max_size, smallest=1)
         return self
+
+
+class TeamNodesConfig(SystemNodesConfig):
+    """The managed node group that runs the teams' CPU pods (data preparation, MPI launchers, Ray heads, Slurm login
+    pods; AL2023, on-demand) in the training subnet, whose Lustre clients are root-squashed: none of them runs on the
+    system nodes, which only the platform's pods tolerate. Kueue's `cpu` flavor is its nodes."""
+
+    min_size: PositiveInt = 1
+    desired_size: PositiveInt = 1
 
 
 class RootVolumeConfig(_Model):
@@ -437,7 +450,9 @@ class EfsConfig(_Model):
 class BucketsConfig(_Model):
     """S3 buckets for training data and checkpoints."""
 
-    retain: Bool = False
+    #: Keep the data (these buckets, the EFS model store, and an FSx file system an update replaces) when the stack
+    #: or the resource goes. Default true: an environment deletes its data only when its file says so.
+    retain: Bool = True
     noncurrent_checkpoint_days: Annotated[int, Field(ge=1, le=3650)] = 30
     data_bucket_name: str | None = None
     checkpoint_bucket_name: str | None = None
@@ -527,13 +542,13 @@ class KueueQuotaConfig(_Model):
     """A queue's nominal quota on one ResourceFlavor: what it may hold at once without borrowing."""
 
     #: A flavor of the environment: a node group's or Karpenter pool's name (a pool of several instance types has one
-    #: flavor per type, `<pool>-<size>`, e.g. gpu-g5-12xlarge), or `system` (CPU jobs on the system nodes).
+    #: flavor per type, `<pool>-<size>`, e.g. gpu-g5-12xlarge), or `cpu` (CPU jobs on the team CPU nodes, `team_nodes`).
     flavor: Name
-    #: GPUs or Neuron devices (by the flavor's accelerator); 0 on `system`.
+    #: GPUs or Neuron devices (by the flavor's accelerator); 0 on `cpu`.
     accelerators: NonNegativeInt = 0
-    #: vCPUs; None: what `accelerators` worth of whole nodes offer (required on `system`).
+    #: vCPUs; None: what `accelerators` worth of whole nodes offer (required on `cpu`).
     cpu: PositiveInt | None = None
-    #: Memory in GiB; None: what `accelerators` worth of whole nodes offer (required on `system`).
+    #: Memory in GiB; None: what `accelerators` worth of whole nodes offer (required on `cpu`).
     memory_gib: PositiveInt | None = None
     #: Accelerators it may borrow from its cohort beyond its quota when others leave theirs idle; None: no limit.
     borrowing_limit: NonNegativeInt | None = None
@@ -761,6 +776,7 @@ class PlatformConfig(_Model):
     network: NetworkConfig = NetworkConfig()
     cluster: ClusterConfig = ClusterConfig()
     system_nodes: SystemNodesConfig = SystemNodesConfig()
+    team_nodes: TeamNodesConfig = TeamNodesConfig()
     capacity: CapacityConfig = CapacityConfig()
     storage: StorageConfig = StorageConfig()
     training_namespaces: tuple[TrainingNamespaceConfig, ...] = (TrainingNamespaceConfig(name="training"),)
@@ -769,6 +785,9 @@ class PlatformConfig(_Model):
     observability: ObservabilityConfig = ObservabilityConfig()
     gitops: GitOpsConfig = GitOpsConfig()
     tags: dict[str, str] = Field(default_factory=dict)
+    #: CloudFormation termination protection of the stack: `cdk destroy` (and any stack deletion) is refused until
+    #: it is turned off (set false and deploy). Default on: a platform is deleted only on purpose.
+    termination_protection: Bool = True
 
     @model_validator(mode="before")
     @classmethod
@@ -892,7 +911,7 @@ class PlatformConfig(_Model):
 
     def training_subnet_demand(self) -> list[tuple[str, int, int, int]]:
         """(field, value, nodes at full scale, value per node) of each setting that puts nodes in the training
-        subnet: accelerated node groups, Karpenter pools and the Slurm partitions' own pools."""
+        subnet: accelerated node groups, Karpenter pools, the Slurm partitions' own pools and the team CPU nodes."""
         demand = []
         for field in ("gpu_node_groups", "trainium_node_groups"):
             for i, group in enumerate(getattr(self.capacity, field)):
@@ -904,6 +923,7 @@ class PlatformConfig(_Model):
         if self.services.slinky:
             for i, partition in enumerate(self.services.slurm_partitions):
                 demand.append((f"services.slurm_partitions[{i}].max_nodes", partition.max_nodes, partition.max_nodes, 1))
+        demand.append(("team_nodes.max_size", self.team_nodes.max_size, self.team_nodes.max_size, 1))
         return demand
 
     @model_validator(mode="after")
@@ -919,7 +939,7 @@ class PlatformConfig(_Model):
         every_name = [f.name for f in self.kueue_flavors()]
         clashes = sorted({n for n in every_name if every_name.count(n) > 1})
         if clashes:
-            raise invalid("capacity names", clashes, "names whose Kueue flavors differ: 'system' is the system nodes' "
+            raise invalid("capacity names", clashes, "names whose Kueue flavors differ: 'cpu' is the team CPU nodes' "
                           "flavor, and a pool of several types makes <pool>-<size> flavors")
         if len(set(names)) != len(names):
             raise invalid("services.kueue_queues names", names, "give each queue a unique name")
@@ -943,8 +963,8 @@ class PlatformConfig(_Model):
                 if quota.flavor in seen:
                     raise invalid(f"{where}.flavor", quota.flavor, "one quota per flavor in a queue")
                 seen.add(quota.flavor)
-                if flavor.kind == "system" and (quota.accelerators or not quota.cpu or not quota.memory_gib):
-                    raise invalid(f"{where}.flavor", quota.flavor, "system with cpu and memory_gib and no accelerators "
+                if flavor.kind == "team" and (quota.accelerators or not quota.cpu or not quota.memory_gib):
+                    raise invalid(f"{where}.flavor", quota.flavor, "cpu with cpu and memory_gib and no accelerators "
                                   "(its nodes have none)")
                 used.setdefault(quota.flavor, []).append((queue.name, flavor.resources(quota)))
         missing = [n for n in training if n not in owner]
@@ -1047,7 +1067,7 @@ class PlatformConfig(_Model):
 
     def kueue_flavors(self) -> tuple[KueueFlavorSource, ...]:
         """The Kueue ResourceFlavors of the environment: each accelerated node group, each instance type of each
-        Karpenter pool, and the system nodes."""
+        Karpenter pool, and the team CPU nodes."""
         flavors = []
         for group in self.accelerated_node_groups:
             facts = INSTANCE_TYPES[group.instance_type]
@@ -1059,8 +1079,8 @@ class PlatformConfig(_Model):
                 flavors.append(KueueFlavorSource(name, pool.name, "Karpenter pool", instance_type,
                                                  pool.max_accelerators // INSTANCE_TYPES[instance_type].accelerators,
                                                  pool.max_accelerators))
-        flavors.append(KueueFlavorSource("system", "system", "system", self.system_nodes.instance_type,
-                                         self.system_nodes.max_size, 0))
+        flavors.append(KueueFlavorSource(CPU_FLAVOR, "team", "team", self.team_nodes.instance_type,
+                                         self.team_nodes.max_size, 0))
         return tuple(flavors)
 
     def kueue_queue(self, namespace: str) -> KueueQueueConfig | None:
@@ -1110,7 +1130,7 @@ def _check_quotas_fit(flavors: dict[str, KueueFlavorSource], used: dict[str, lis
                 if total > limit:
                     queues = sorted({queue for name in group for queue, _ in used.get(name, [])})
                     flavor = flavors[group[0]]
-                    nodes = "the system nodes" if flavor.kind == "system" else f"{flavor.kind} {source}"
+                    nodes = "the team CPU nodes" if flavor.kind == "team" else f"{flavor.kind} {source}"
                     raise invalid(f"services.kueue_queues {resource} on {', '.join(group)}", total,
                                   f"at most {limit}{unit}, what {nodes} can ever hold (queues {', '.join(queues)} "
                                   f"add up to {total}{unit})")

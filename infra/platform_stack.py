@@ -17,6 +17,7 @@ from eks_training.constructs.observability import retention_from_days
 from eks_training.core.catalog import INSTANCE_TYPES
 from eks_training.constructs.network import TrainingNetwork, training_ips_needed
 from eks_training.constructs.node_groups import AcceleratedNodeGroup
+from eks_training.constructs.reservation_drain import ReservationDrain
 from eks_training.constructs.training_images import TrainingImages
 from eks_training.constructs.storage import DataRepositoryAssociation, LustreStorage, ModelStore, lustre_nid_range
 from eks_training.core.names import SLURM_EFA_GROUP_TAG, SLURM_NAMESPACE, SLURM_PARTITION_TAINT, slurm_pool_name
@@ -57,7 +58,8 @@ class TrainingPlatformStack(Stack):
 
     def __init__(self, scope: Construct, id: str, *, config: PlatformConfig) -> None:
         super().__init__(scope, id, env=Environment(account=config.account, region=config.region),
-                         description=f"eks-training platform, environment {config.name}")
+                         description=f"eks-training platform, environment {config.name}",
+                         termination_protection=config.termination_protection)
         self.config = config
         for key, value in {"eks-training/environment": config.name, **config.tags}.items():
             Tags.of(self).add(key, value)
@@ -71,7 +73,11 @@ class TrainingPlatformStack(Stack):
             self, "Network", availability_zones=config.availability_zones, training_az=config.training_az,
             cidr=config.network.cidr, nat_gateways=config.network.nat_gateways,
             vpc_endpoints=config.network.vpc_endpoints, training_prefix=config.network.training_subnet_prefix,
-            training_ips=training_subnet_ips(config), cluster_name=cluster_name)
+            training_ips=training_subnet_ips(config), cluster_name=cluster_name,
+            # The audit trail (flow logs here, the control plane's below) is kept its own time, past a destroy where
+            # the environment retains its data.
+            flow_log_retention=retention_from_days(config.cluster.audit_log_retention_days),
+            flow_log_removal_policy=removal)
         self.cluster = TrainingCluster(
             self, "Cluster", vpc=self.network.vpc, version=config.kubernetes_version, cluster_name=cluster_name,
             endpoint_access=config.cluster.endpoint_access, public_access_cidrs=config.cluster.public_access_cidrs,
@@ -81,7 +87,8 @@ class TrainingPlatformStack(Stack):
             system_disk_gib=config.system_nodes.disk_gib, removal_policy=RemovalPolicy.DESTROY,
             network_policy=config.services.network_policies, vpc_cidr=config.network.cidr,
             bootstrap_creator_admin=config.cluster.bootstrap_creator_admin,
-            control_plane_log_retention=retention_from_days(config.observability.log_retention_days))
+            control_plane_log_retention=retention_from_days(config.cluster.audit_log_retention_days),
+            log_removal_policy=removal)
         if config.cluster.has_api_tunnel:
             self.api_tunnel = ApiTunnel(self, "ApiTunnel", vpc=self.network.vpc,
                                         api_security_group=self.cluster.control_plane_security_group)
@@ -96,7 +103,12 @@ class TrainingPlatformStack(Stack):
         # One cdk8s app holds every chart this stack applies to the cluster (the add-ons make theirs there too).
         self.k8s = self.cluster.k8s_app
         self._add_node_groups()
+        team = config.team_nodes
+        self.cluster.add_team_node_group(subnets=[self.network.training_subnet], instance_type=team.instance_type,
+                                         min_size=team.min_size, desired_size=team.desired_size,
+                                         max_size=team.max_size, disk_gib=team.disk_gib)
         self._add_karpenter(cluster_name)
+        self._add_reservation_drain()
         self._add_data(removal)
         self._add_teams()
         self._add_namespaces()
@@ -204,9 +216,13 @@ class TrainingPlatformStack(Stack):
                 # both links), so the retained buckets hold the data. A retained file system would keep its network
                 # interfaces in the training subnet and its security group, so neither they nor the VPC could go.
                 removal_policy=RemovalPolicy.DESTROY,
+                # Where data is retained, a replacement (an acknowledged change of a create-only setting) keeps the
+                # old file system and its files instead of deleting them.
+                retain_on_replacement=storage.buckets.retain,
                 backup_retention_days=storage.fsx.backup_retention_days,
                 # Root squash for every client but the system nodes, where the workspace Job creates the namespaces'
-                # directories (only platform pods run there); a root on any accelerated or Slurm node is nobody.
+                # directories (only platform pods run there: the nodes are tainted for them); a root on any
+                # accelerated, Slurm or team CPU node (all in the training subnet) is nobody.
                 no_squash_nids=[lustre_nid_range(s.ipv4_cidr_block) for s in self.network.private_subnets],
                 data_repository_associations=[DataRepositoryAssociation(
                     file_system_path=a.file_system_path, bucket_name=buckets[a.bucket].bucket_name, prefix=a.s3_prefix,
@@ -294,6 +310,16 @@ class TrainingPlatformStack(Stack):
                     capacity_reservation_id=group.capacity_reservation_id, nodegroup_name=group.eks_name,
                     root_volume_gib=group.root_volume.size_gib, root_volume_iops=group.root_volume.iops,
                     root_volume_throughput=group.root_volume.throughput_mibps)
+
+    def _add_reservation_drain(self) -> None:
+        """Where a node source launches into a capacity reservation or Capacity Block, its nodes are drained before
+        the reservation ends."""
+        capacity = self.config.capacity
+        reservations = [*(g.capacity_reservation_id for g in (*capacity.gpu_node_groups, *capacity.trainium_node_groups)
+                          if g.capacity_reservation_id),
+                        *(r for pool in capacity.karpenter_pools for r in pool.capacity_reservation_ids)]
+        self.reservation_drain = ReservationDrain(self, "ReservationDrain", cluster=self.cluster,
+                                                  reservation_ids=reservations) if reservations else None
 
     def _add_karpenter(self, cluster_name: str) -> None:
         config = self.config

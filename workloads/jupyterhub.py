@@ -21,7 +21,7 @@ from eks_training.core.catalog import (
     whole_node_requests,
 )
 from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int, check_unique
-from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import SYSTEM_NODE_SELECTOR, system_placement
 from eks_training.core.validation import check_certificate_arn, check_oidc_sign_in, invalid, split_pinned_image
 from eks_training.core.versions import JUPYTERHUB
 from eks_training.core.names import DATA_PATH, WORKSPACE_PATH
@@ -280,7 +280,7 @@ class HubLoadBalancer:
 
 
 def _proxy_values(load_balancer: HubLoadBalancer | None) -> dict[str, Any]:
-    chp = {"nodeSelector": dict(SYSTEM_NODE_SELECTOR), "networkPolicy": {"enabled": False}}
+    chp = {**system_placement(), "networkPolicy": {"enabled": False}}
     if load_balancer is None:
         # ClusterIP: the chart's default LoadBalancer would be an internet-facing load balancer (kubectl
         # port-forward reaches it).
@@ -341,7 +341,7 @@ def jupyterhub_values(
         # NetworkPolicies are off (hub, proxy, notebooks): they open egress to every private and public address and
         # to instance metadata, and policies only add up; the platform's (workloads.network_policies) allow exactly
         # hub <-> proxy <-> notebooks, DNS, HTTPS and the storage ports.
-        "hub": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR), "networkPolicy": {"enabled": False},
+        "hub": {**system_placement(), "networkPolicy": {"enabled": False},
                 **(sign_in.hub_values() if sign_in else {})},
         "proxy": _proxy_values(load_balancer),
         # Placeholders and the hook pre-puller would sit on system nodes (user pods go to accelerator nodes that

@@ -1,5 +1,5 @@
 """No Service in a workload namespace is reachable from outside the cluster: a ValidatingAdmissionPolicy refuses
-``LoadBalancer`` and ``NodePort`` Services there.
+``LoadBalancer`` and ``NodePort`` Services there, and ``externalIPs`` and ``ExternalName`` Services (:data:`VALIDATIONS`).
 
 Why: the public subnets carry ``kubernetes.io/role/elb``, so a ``LoadBalancer`` Service (a RayCluster with
 ``serviceType: LoadBalancer``, a notebook's proxy, a login Service) gets an internet-facing load balancer, and a
@@ -7,7 +7,7 @@ Why: the public subnets carry ``kubernetes.io/role/elb``, so a ``LoadBalancer`` 
 namespace's NetworkPolicies stop pods, not a load balancer's health-checked traffic arriving on a node port.
 
 ValidatingAdmissionPolicy (``admissionregistration.k8s.io/v1``, GA in Kubernetes 1.30) is built into the API
-server: no webhook, no component to run or keep available. The policy holds one CEL rule; the binding applies it,
+server: no webhook, no component to run or keep available. The policy holds three CEL rules; the binding applies them,
 in Deny mode, to Services of the namespaces named here (matched by ``kubernetes.io/metadata.name``, which the API
 server sets and nobody can change). Cluster admins can still expose something on purpose: in a namespace of their
 own, or by editing the binding.
@@ -50,6 +50,19 @@ EXPRESSION = ("has(object.spec.type) ? !(object.spec.type in [" + ", ".join(f"'{
               + "]) : true")
 MESSAGE = ("Services in this namespace must be ClusterIP: LoadBalancer and NodePort would expose them outside the "
            "cluster (use kubectl port-forward; the platform's own internal load balancers are the only exceptions)")
+#: externalIPs: kube-proxy on every node then forwards traffic for those addresses to the Service's pods, whatever the
+#: type, and claims them for the whole cluster (CVE-2020-8554: anyone who may create a Service intercepts traffic
+#: to any address). ExternalName: a cluster DNS name that points anywhere, which proxies and ingresses follow on the
+#: creator's behalf (CVE-2021-25740); a pod that needs an outside name resolves it itself.
+EXTERNAL_IPS_EXPRESSION = "has(object.spec.externalIPs) ? size(object.spec.externalIPs) == 0 : true"
+EXTERNAL_IPS_MESSAGE = ("Services in this namespace may not set externalIPs: kube-proxy would take those addresses "
+                        "over for every node of the cluster")
+EXTERNAL_NAME_EXPRESSION = "has(object.spec.type) ? object.spec.type != 'ExternalName' : true"
+EXTERNAL_NAME_MESSAGE = ("Services in this namespace may not be ExternalName: a cluster DNS name that points outside "
+                         "the cluster (resolve the outside name in the pod instead)")
+#: Every rule the policy holds, each with its own message: a Service is admitted when all hold.
+VALIDATIONS = ((EXPRESSION, MESSAGE), (EXTERNAL_IPS_EXPRESSION, EXTERNAL_IPS_MESSAGE),
+               (EXTERNAL_NAME_EXPRESSION, EXTERNAL_NAME_MESSAGE))
 
 
 @dataclass(frozen=True)
@@ -89,6 +102,11 @@ def exposure_expression(exposed: Sequence[ExposedService] = ()) -> str:
     return " || ".join([f"({EXPRESSION})", *(_internal_nlb_of(s) for s in exposed)]) if exposed else EXPRESSION
 
 
+def _validations(exposed: Sequence[ExposedService]) -> tuple[tuple[str, str], ...]:
+    """:data:`VALIDATIONS`, the type rule widened to the ``exposed`` internal NLBs."""
+    return ((exposure_expression(exposed), MESSAGE), *VALIDATIONS[1:])
+
+
 def service_exposure_objects(namespaces: Sequence[str], exposed: Sequence[ExposedService] = ()) -> list[dict]:
     """The policy and its Deny binding for Services of ``namespaces``; ``exposed``: the internal NLBs allowed."""
     if isinstance(namespaces, (str, bytes)) or not namespaces:
@@ -112,7 +130,8 @@ def service_exposure_objects(namespaces: Sequence[str], exposed: Sequence[Expose
             "matchConstraints": {"resourceRules": [{
                 "apiGroups": [""], "apiVersions": ["v1"], "operations": ["CREATE", "UPDATE"],
                 "resources": ["services"]}]},
-            "validations": [{"expression": exposure_expression(exposed), "message": MESSAGE, "reason": "Forbidden"}],
+            "validations": [{"expression": expression, "message": message, "reason": "Forbidden"}
+                            for expression, message in _validations(exposed)],
         },
     }
     binding = {

@@ -8,7 +8,7 @@ from constructs import Construct, IConstruct
 
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.core.catalog import INSTANCE_TYPES, whole_node_requests
-from eks_training.core.names import SLURM_NAMESPACE, SYSTEM_NODE_SELECTOR, slurm_pool_name
+from eks_training.core.names import SLURM_NAMESPACE, SYSTEM_NODE_SELECTOR, slurm_pool_name, system_placement
 from eks_training.core.versions import SLURM_OPERATOR, SLURM_OPERATOR_CRDS
 from eks_training.infra.addons import AddonEntry, ClusterAddon
 from eks_training.infra.addons.network_policies import load_balancer_clients
@@ -52,7 +52,7 @@ class Slinky(ClusterAddon):
         # Both watch only the Slurm cluster's namespace (the chart's lists; its RBAC stays a ClusterRole, which the
         # chart does not narrow).
         self.operator_release = self.add_release(
-            SLURM_OPERATOR, {part: {"nodeSelector": dict(node_selector), "namespaces": namespace}
+            SLURM_OPERATOR, {part: {**system_placement(node_selector), "namespaces": namespace}
                              for part in ("operator", "webhook")},
             after=[self.crds_release], create_namespace=False)
         # The operator's webhook (failurePolicy Fail) admits the Slurm objects once cert-manager's cainjector has set

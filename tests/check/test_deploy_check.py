@@ -128,6 +128,62 @@ def test_jobs_that_fit_only_node_groups_at_zero_are_refused(prod, prod_jobs):
     assert f"fits only node group {trn1.eks_name}, which never has a node" in neuron.message
 
 
+# --- system nodes for the platform only: team pods on team nodes ------------------------------------------------
+
+
+def test_prod_puts_platform_pods_on_the_system_nodes_and_team_pods_on_team_nodes(prod, prod_jobs):
+    report = _check(prod, prod_jobs)
+    where = {p.pod.owner: {s.name for s in p.reachable} for p in report.placements}
+    team_cpu = [o for o in where if o.startswith(("job data-prep", "job mpijob: MPIJob mpijob launcher"))
+                or o.endswith((" head", ": LoginSet prod-slurm-login", "launcher"))]
+    assert {"job data-prep: Job data-prep", "job rayjob: RayJob rayjob head",
+            "manifest ServicesSlinkySlurm6306EA8A: LoginSet prod-slurm-login"} <= set(team_cpu)
+    for owner in team_cpu:
+        assert where[owner] == {"node group team"}, owner
+    platform = [o for o in where if o.startswith(("helm ", "EKS add-on ", "mpi-operator release"))
+                and "jupyterhub profile" not in o]
+    assert any(o.startswith("EKS add-on coredns") for o in platform) and len(platform) >= 20
+    for owner in platform:
+        assert where[owner] == {"node group system"}, owner
+    snap = load_snapshot(prod.template)
+    system = next(s for s in snap.node_sources if s.name == "node group system")
+    team = next(s for s in snap.node_sources if s.name == "node group team")
+    assert system.taints == ({"key": "CriticalAddonsOnly", "value": "true", "effect": "NoSchedule"},)
+    assert team.taints == () and team.labels["eks-training/role"] == "team"
+
+
+def test_untainted_system_nodes_fail_and_take_team_pods(prod, prod_jobs):
+    template = copy.deepcopy(prod.template)
+    for resource in template["Resources"].values():
+        if resource["Type"] == "AWS::EKS::Nodegroup" and resource["Properties"].get("Labels", {}).get(
+                "eks-training/role") == "system":
+            del resource["Properties"]["Taints"]  # as before: the system group untainted
+    report = _check(prod, prod_jobs, template=template)
+    failures = {(f.subject, f.field) for f in _failures(report, "scheduling")}
+    assert ("node group system", "taints") in failures
+    assert ("job data-prep: Job data-prep", "tolerations") in failures
+    assert ("job mpijob: MPIJob mpijob launcher", "tolerations") in failures
+
+
+def test_a_team_pod_that_tolerates_the_system_taint_fails(prod, prod_jobs):
+    jobs = copy.deepcopy(prod_jobs)
+    (job,) = [o for o in jobs["data-prep"] if o["kind"] == "Job"]
+    job["spec"]["template"]["spec"]["tolerations"] = [{"key": "CriticalAddonsOnly", "operator": "Exists"}]
+    report = _check(prod, jobs)
+    (failure,) = [f for f in _failures(report, "scheduling") if f.subject == "job data-prep: Job data-prep"]
+    assert failure.field == "tolerations" and "node group system" in failure.message
+
+
+def test_an_addon_configured_without_the_system_toleration_lands_off_the_system_nodes(prod, prod_jobs):
+    template = copy.deepcopy(prod.template)
+    for resource in template["Resources"].values():
+        if resource["Type"] == "AWS::EKS::Addon" and resource["Properties"]["AddonName"] == "coredns":
+            del resource["Properties"]["ConfigurationValues"]  # as before: EKS's defaults, no placement
+    report = _check(prod, prod_jobs, template=template)
+    (failure,) = [f for f in _failures(report, "scheduling") if f.subject.startswith("EKS add-on coredns")]
+    assert failure.field == "nodeSelector" and "node group team" in failure.message
+
+
 # --- defect 4: values the charts ignore; components not pinned to system nodes ---------------------------------
 
 

@@ -148,9 +148,11 @@ def test_values_hold_no_secret_material():
     result = values()
     walk(result, "values")
     # Hub and proxy secrets stay with the chart: of the hub and proxy we set only placement and the Service type.
-    assert set(result["hub"]) == {"nodeSelector", "networkPolicy"}
-    assert result["proxy"] == {"service": {"type": "ClusterIP"}, "chp": {"nodeSelector": {"eks-training/role": "system"},
-                                                                         "networkPolicy": {"enabled": False}}}
+    assert set(result["hub"]) == {"nodeSelector", "tolerations", "networkPolicy"}
+    # On the system nodes, tolerating their taint (only the platform's pods do).
+    assert result["proxy"] == {"service": {"type": "ClusterIP"}, "chp": {
+        "nodeSelector": {"eks-training/role": "system"}, "tolerations": [{"key": "CriticalAddonsOnly", "operator": "Exists"}],
+        "networkPolicy": {"enabled": False}}}
 
 
 def test_custom_profile_of_a_p5_gets_its_32_efa_interfaces():

@@ -13,8 +13,11 @@ from eks_training.workloads.service_exposure import (EXPRESSION, ExposedService,
 
 
 def _admits(service: dict) -> bool:
+    """Every rule of the policy as the chart writes it, run by a CEL interpreter: admitted when all hold."""
+    (policy, _) = service_exposure_objects(["training"])
     environment = celpy.Environment()
-    return bool(environment.program(environment.compile(EXPRESSION)).evaluate({"object": celpy.json_to_cel(service)}))
+    return all(bool(environment.program(environment.compile(v["expression"])).evaluate(
+        {"object": celpy.json_to_cel(service)})) for v in policy["spec"]["validations"])
 
 
 def test_the_chart_renders_a_valid_policy_and_binding() -> None:
@@ -25,9 +28,16 @@ def test_the_chart_renders_a_valid_policy_and_binding() -> None:
 
 
 @pytest.mark.parametrize(("service_type", "admitted"), [
-    ("LoadBalancer", False), ("NodePort", False), ("ClusterIP", True), ("ExternalName", True), (None, True)])
+    ("LoadBalancer", False), ("NodePort", False), ("ClusterIP", True), ("ExternalName", False), (None, True)])
 def test_the_rule_refuses_what_reaches_past_the_cluster(service_type, admitted) -> None:
     spec = {"ports": [{"port": 8265}], **({"type": service_type} if service_type else {})}
+    assert _admits({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "ray-head"}, "spec": spec}) is admitted
+
+
+@pytest.mark.parametrize(("extra", "admitted"), [
+    ({"externalIPs": ["203.0.113.10"]}, False), ({"externalIPs": []}, True), ({"clusterIP": "None"}, True)])
+def test_the_rule_refuses_external_ips_on_any_type(extra, admitted) -> None:
+    spec = {"type": "ClusterIP", "ports": [{"port": 8265}], **extra}
     assert _admits({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "ray-head"}, "spec": spec}) is admitted
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from eks_training.core.catalog import ACCELERATOR_RESOURCE, EFA_RESOURCE, accelerator_tolerations
-from eks_training.core.names import LABEL_POOL, SLURM_PARTITION_TAINT, SYSTEM_NODE_SELECTOR
+from eks_training.core.names import LABEL_POOL, SLURM_PARTITION_TAINT, TEAM_NODE_SELECTOR, system_placement
 from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
 from eks_training.workloads.internal_load_balancer import InternalLoadBalancer
 from eks_training.workloads.k8s_objects import check_int
@@ -154,7 +154,7 @@ def build_controller(
         },
         "reconfigure": {"image": slurm_image("slurmctld", image_tag)},
         "logfile": sidecar(),
-        "template": {"metadata": POD_LABELS, "spec": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}},
+        "template": {"metadata": POD_LABELS, "spec": system_placement()},
         "persistence": persistence,
     }
     if accounting_name:
@@ -172,7 +172,7 @@ def build_rest_api(*, cluster_name: str, namespace: str, replicas: int, image_ta
         "controllerRef": {"name": cluster_name},
         "replicas": check_int("rest_api_replicas", replicas, minimum=1),
         "slurmrestd": {"image": slurm_image("slurmrestd", image_tag), "resources": resources("500m", "1Gi")},
-        "template": {"metadata": POD_LABELS, "spec": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}},
+        "template": {"metadata": POD_LABELS, "spec": system_placement()},
     }
     return api_object(SLINKY_API_VERSION, "RestApi", object_metadata(cluster_name, namespace), spec=spec)
 
@@ -193,7 +193,7 @@ def build_accounting(
         "slurmKeyRef": secret_ref(secrets[0]),
         "jwtKeyRef": secret_ref(secrets[1]),
         "slurmdbd": {"image": slurm_image("slurmdbd", image_tag), "resources": resources("500m", "1Gi")},
-        "template": {"metadata": POD_LABELS, "spec": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}},
+        "template": {"metadata": POD_LABELS, "spec": system_placement()},
         "storageConfig": {
             "host": database_host,
             "port": external.port if external else 3306,
@@ -214,7 +214,8 @@ def build_login_set(
     image_tag: str,
 ) -> dict[str, Any]:
     """The LoginSet: login pods with the shared file system, SSH behind a ClusterIP Service (or an internal NLB)."""
-    node_selector = dict(SYSTEM_NODE_SELECTOR)
+    # People work here: the team CPU nodes, whose Lustre clients are root-squashed, never the system nodes.
+    node_selector = dict(TEAM_NODE_SELECTOR)
     annotations: dict[str, str] = {}
     service_spec: dict[str, Any] = {"type": "ClusterIP"}
     if settings.load_balancer:

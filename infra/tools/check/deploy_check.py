@@ -41,7 +41,7 @@ from typing import Any
 
 import yaml
 
-from eks_training.constructs.cluster import OPEN_POLICY_NAME
+from eks_training.constructs.cluster import ADDON_PLACEMENT_PATHS, OPEN_POLICY_NAME
 from eks_training.core import upstream
 from eks_training.core.validation import invalid
 from eks_training.core.versions import (KARPENTER, KUBERNETES_RELEASES, MPI_OPERATOR_VERSION, minor, refusal,
@@ -77,7 +77,8 @@ from eks_training.infra.tools.check.placement import (
 from eks_training.infra.tools.check.queues import Admitted, kueue_objects, queue_findings, trainjob_pods
 from eks_training.infra.tools.check.reachability import tunnel_findings, unreachable
 from eks_training.infra.tools.check.snapshot import DEVICE_RESOURCES, PlatformSnapshot, load_snapshot, text
-from eks_training.core.names import KARPENTER_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR
+from eks_training.core.names import (KARPENTER_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR, SYSTEM_NODE_TAINT,
+                                     system_placement)
 
 KARPENTER_REFERENCE = "reference/karpenter-1.14-cloudformation.yaml"
 MPI_OPERATOR_MANIFEST = f"charts/mpi-operator-{MPI_OPERATOR_VERSION}/mpi-operator.yaml"
@@ -191,7 +192,8 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
     report.placements = placements
     _check_placements(report, placements)
     _check_queues(snap, report, target, advertised)
-    _check_pinned(snap, report, placements)
+    _check_pinned(snap, report, placements, getattr(target.namespaces, "training", ()) or ())
+    _check_team_pods_off_system(snap, report, placements, target)
     _check_release_order(snap, report, releases_pods, placements)
     _check_storage(snap, report, releases_pods)
     _check_fsx_isolation(snap, report, pods)
@@ -210,7 +212,7 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
     check_version(snap, report, today or date.today())
     _check_lifecycle(snap, report, releases_pods, placements)
     if previous is not None:
-        _check_changes(snap, report, previous, placements, target, releases_pods)
+        _check_changes(snap, report, previous, placements, target, releases_pods, pods)
     return report
 
 
@@ -290,6 +292,26 @@ def _manifest_pods(snap: PlatformSnapshot, report: CheckReport) -> list[PodTempl
                                     "operator's own pods are not placed; "
                                     f"{upstream.how_to_get(upstream.file_artifact(MPI_OPERATOR_MANIFEST))}")
             pods += operator
+    return pods + _addon_pods(snap)
+
+
+def _addon_pods(snap: PlatformSnapshot) -> list[PodTemplate]:
+    """The Deployment of each EKS add-on whose configuration places it (CoreDNS, the CSI controllers), modelled from
+    that configuration: EKS renders the add-on's manifests, which no template shows. An add-on with no placement in
+    its configuration is modelled with none (no selector, no toleration) rather than with defaults we cannot see."""
+    pods = []
+    for resource in snap.of_type("AWS::EKS::Addon").values():
+        props = resource.get("Properties") or {}
+        name = props.get("AddonName")
+        if name not in ADDON_PLACEMENT_PATHS:
+            continue
+        values = props.get("ConfigurationValues")
+        placement = json.loads(values) if isinstance(values, str) and values.strip() else {}
+        for key in ADDON_PLACEMENT_PATHS[name]:
+            placement = placement.get(key) or {}
+        spec = {key: placement[key] for key in ("nodeSelector", "tolerations", "affinity") if key in placement}
+        spec["containers"] = [{"name": name, "resources": {"requests": {"cpu": "100m", "memory": "128Mi"}}}]
+        pods.append(PodTemplate(f"EKS add-on {name}: Deployment (its configuration)", _ADDON_NAMESPACES[name], spec))
     return pods
 
 
@@ -308,8 +330,8 @@ def _mpi_operator_manifest() -> list[dict]:
     objects = json.loads(_parsed_manifest(manifest))
     for obj in objects:
         if obj.get("kind") == "Deployment":
-            # The install Job pins the operator to the system nodes after applying the manifest.
-            obj["spec"]["template"]["spec"]["nodeSelector"] = dict(SYSTEM_NODE_SELECTOR)
+            # The install Job pins the operator to the system nodes (and their taint) after applying the manifest.
+            obj["spec"]["template"]["spec"].update(system_placement())
     return objects
 
 
@@ -385,8 +407,10 @@ def _check_queues(snap: PlatformSnapshot, report: CheckReport, target: CheckTarg
         report.fail("queues", subject, field_, message)
 
 
-def _check_pinned(snap: PlatformSnapshot, report: CheckReport, placements: list[Placement]) -> None:
-    """Platform services (Helm releases, our manifests) select the system nodes: a taint is no placement policy.
+def _check_pinned(snap: PlatformSnapshot, report: CheckReport, placements: list[Placement],
+                  training_namespaces: Iterable[str] = ()) -> None:
+    """Platform services (Helm releases, our manifests; not the team pods among them) select the system nodes: a
+    taint is no placement policy.
 
     A controller that only taints keep off accelerator nodes lands on the first untainted node source anyone adds
     (or on a GPU node whose taint a chart tolerates), and holds it from scale-down.
@@ -394,7 +418,7 @@ def _check_pinned(snap: PlatformSnapshot, report: CheckReport, placements: list[
     system = [s for s in snap.node_sources if all(s.labels.get(k) == v for k, v in SYSTEM_NODE_SELECTOR.items())]
     for placement in placements:
         pod = placement.pod
-        if not pod.owner.startswith(("helm ", "manifest ")) or pod.accelerated:
+        if not pod.owner.startswith(("helm ", "manifest ", "EKS add-on ")) or pod.accelerated or is_team_pod(pod, training_namespaces):
             continue
         others = [s.name for s in snap.node_sources if s not in system and not selector_mismatches(pod.spec, s.labels)]
         if others:
@@ -402,6 +426,35 @@ def _check_pinned(snap: PlatformSnapshot, report: CheckReport, placements: list[
                         f"not pinned to the system nodes ({', '.join(f'{k}={v}' for k, v in SYSTEM_NODE_SELECTOR.items())}): "
                         f"by its selectors it may land on {len(others)} other node sources ({others[0]}, ...); "
                         "only taints keep it off")
+
+
+def is_team_pod(pod: PodTemplate, training_namespaces: Iterable[str] = ()) -> bool:
+    """Whether a team's code runs in ``pod``: every job kind, a notebook, a Slurm login pod, any pod of a training
+    namespace (the shared RayCluster's)."""
+    return (pod.owner.startswith(("job ", "jupyterhub profile ")) or ": LoginSet " in pod.owner
+            or pod.namespace in set(training_namespaces))
+
+
+def _check_team_pods_off_system(snap: PlatformSnapshot, report: CheckReport, placements: list[Placement],
+                                target: CheckTarget) -> None:
+    """The system nodes are the platform's: tainted, so that no team pod lands there (beside Karpenter, the operators
+    and the hub, on nodes that Lustre does not root-squash); team pods land on node sources of their own."""
+    system = [s for s in snap.node_sources if all(s.labels.get(k) == v for k, v in SYSTEM_NODE_SELECTOR.items())]
+    for source in system:
+        if not any(t.get("key") == SYSTEM_NODE_TAINT["key"] and t.get("effect") == SYSTEM_NODE_TAINT["effect"]
+                   for t in source.taints):
+            report.fail("scheduling", source.name, "taints",
+                        f"the system nodes carry no {SYSTEM_NODE_TAINT['key']}:{SYSTEM_NODE_TAINT['effect']} taint: "
+                        "any pod that selects nothing (a team's job) may land beside the platform's controllers")
+    training = getattr(target.namespaces, "training", ()) or ()
+    for placement in placements:
+        if not is_team_pod(placement.pod, training):
+            continue
+        landing = [s.name for s in placement.fits if s in system]
+        if landing:
+            report.fail("scheduling", placement.pod.owner, "tolerations",
+                        f"a team's pod that may land on the system nodes ({', '.join(landing)}): only the platform's "
+                        f"pods tolerate {SYSTEM_NODE_TAINT['key']}")
 
 
 def _check_release_order(snap: PlatformSnapshot, report: CheckReport, rendered: Mapping[str, list[dict]],
@@ -724,7 +777,7 @@ def _check_lifecycle(snap: PlatformSnapshot, report: CheckReport, rendered: Mapp
 
 
 def _check_changes(snap: PlatformSnapshot, report: CheckReport, previous: Previous, placements: list[Placement],
-                   target: CheckTarget, rendered: Mapping[str, list[dict]]) -> None:
+                   target: CheckTarget, rendered: Mapping[str, list[dict]], pods: list[PodTemplate]) -> None:
     """The change stage: each destructive change nobody acknowledged fails the check (:mod:`.change`)."""
     if previous.template is None:
         report.change = ChangeReport(previous.name, acknowledged=previous.acknowledged, first_deploy=True,
@@ -732,7 +785,7 @@ def _check_changes(snap: PlatformSnapshot, report: CheckReport, previous: Previo
     else:
         report.change = predict_changes(previous.template, snap, placements=placements, jobs=target.jobs,
                                         region=target.region, acknowledged=previous.acknowledged,
-                                        previous_name=previous.name, rendered=rendered)
+                                        previous_name=previous.name, rendered=rendered, pods=pods)
     if previous.refusal:
         report.change.changes.append(Change("fail", f"stack/{previous.name}", previous.refusal, destructive=True))
     report.notes += report.change.notes
