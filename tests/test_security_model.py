@@ -266,13 +266,14 @@ def _cel(expression: str, service: dict, namespace: str = "training") -> bool:
 
 def test_workload_namespaces_refuse_load_balancers_and_node_ports(prod) -> None:
     from support.k8s_schemas import validate_k8s_objects
-    from eks_training.workloads.service_exposure import ExposedService, exposure_expression
+    from eks_training.workloads.service_exposure import VALIDATIONS, ExposedService, exposure_expression
 
     (policy,) = _objects(prod, "ValidatingAdmissionPolicy")
     (binding,) = _objects(prod, "ValidatingAdmissionPolicyBinding")
     validate_k8s_objects([policy, binding])
-    (rule,) = policy["spec"]["validations"]
-    # prod's two internal load balancers are the only exceptions (tests/test_tenancy.py runs them).
+    rule, *others = policy["spec"]["validations"]
+    assert [v["expression"] for v in others] == [expression for expression, _ in VALIDATIONS[1:]]
+    # prod's two internal load balancers are the only exceptions to the type rule (tests/test_tenancy.py runs them).
     exposed = [ExposedService("jupyterhub", "proxy-public", ("10.8.0.0/16",)),
                ExposedService("slurm", "prod-slurm-login", ("10.8.0.0/16",))]
     assert rule["expression"] == exposure_expression(exposed) and policy["spec"]["failurePolicy"] == "Fail"
