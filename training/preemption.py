@@ -21,8 +21,9 @@ from pathlib import Path
 import torch
 import torch.distributed as dist
 
-# The trainer stopped on request after saving its checkpoint: restart it, it resumes (sysexits' EX_TEMPFAIL).
-EXIT_RESUME = 75
+from eks_training.core.preemption import EXIT_RESUME
+
+__all__ = ["EXIT_RESUME", "STOP_FILE_ENV", "StopRequest", "record_stop"]
 # Names the file a trainer writes once it stopped after a save; set by training/launch.py for its workers.
 STOP_FILE_ENV = "EKS_TRAINING_STOP_FILE"
 
