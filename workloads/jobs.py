@@ -59,6 +59,9 @@ class JobKind:
     service: str | None = None
     #: (API group, resource) of every object it renders: what a team member's role lets them create and delete.
     creates: tuple[tuple[str, str], ...] = ()
+    #: Its trainers save on SIGTERM and it restarts them without counting that stop: grace period, launcher,
+    #: restart rule, do-not-disrupt and disruption budget (the deploy check verifies them, check/stopping.py).
+    saves_on_stop: bool = False
 
     @property
     def is_script(self) -> bool:
@@ -91,16 +94,16 @@ JOB_KINDS: dict[str, JobKind] = {kind.name: kind for kind in (
             lambda job, names: [volcano_job(job, queue=_needs(names.queue, "queue", "volcano-job"),
                                             max_retry=names.max_restarts),
                                 volcano_disruption_budget(job)],
-            creates=(("batch.volcano.sh", "jobs"), _PDBS)),
+            creates=(("batch.volcano.sh", "jobs"), _PDBS), saves_on_stop=True),
     JobKind("neuron-job", "neuron", "indexed batch Job on Trainium with a headless Service and compile cache",
             lambda job, names: neuron_job(job, precompile_steps=10, max_restarts=names.max_restarts), kueue=BATCH_JOB,
-            creates=_INDEXED_JOB),
+            creates=_INDEXED_JOB, saves_on_stop=True),
     JobKind("pytorch-job", "nvidia", "indexed batch Job running torchrun on GPUs (no operator needed)",
             lambda job, names: pytorch_job(job, max_restarts=names.max_restarts), kueue=BATCH_JOB,
-            creates=_INDEXED_JOB),
+            creates=_INDEXED_JOB, saves_on_stop=True),
     JobKind("trainjob", "nvidia", "Kubeflow Trainer TrainJob: torchrun on the platform's runtime, restarted whole",
             lambda job, names: [train_job(job), trainjob_disruption_budget(job)], kueue=TRAINJOB,
-            service="kubeflow_trainer", creates=(("trainer.kubeflow.org", "trainjobs"), _PDBS)),
+            service="kubeflow_trainer", creates=(("trainer.kubeflow.org", "trainjobs"), _PDBS), saves_on_stop=True),
     # Under Kueue the cluster runs at its full size: Kueue reserves quota for all of it and refuses autoscaling.
     JobKind("raycluster", "nvidia", "KubeRay RayCluster ray.io/v1 with autoscaling GPU workers",
             lambda job, names: [ray_cluster_for(job)], image="ray", kueue=RAYCLUSTER,
