@@ -122,6 +122,27 @@ def test_sbatch_runs_one_torchrun_per_node() -> None:
     assert "--nnodes=$SLURM_NNODES" in srun and "--nproc_per_node=8" in srun and "--ntasks" not in srun
     assert "--rdzv_endpoint=$head_node:29500" in srun
     assert any(line.startswith("#SBATCH --output=/fsx/") for line in lines)
+    assert "#SBATCH --requeue" in lines and "#SBATCH --signal=TERM@600" in lines  # the default grace period
+
+
+@pytest.mark.parametrize(("srun_exit", "script_exit", "requeued"), [(75, 0, True), (1, 1, False), (0, 0, False)])
+def test_sbatch_requeues_a_saved_stop_and_passes_a_failure_on(tmp_path, srun_exit, script_exit, requeued) -> None:
+    import subprocess
+
+    script = sbatch_script(_job("slurm-batch", nodes=2, checkpoint_s3_uri=None), partition="gpu-a100").replace(
+        "/fsx/", f"{tmp_path}/")
+    shims = tmp_path / "bin"
+    shims.mkdir()
+    # srun: the launcher's exit status (75: the trainers saved on SIGTERM); scontrol: records what it is asked.
+    (shims / "srun").write_text(f"#!/bin/sh\nexit {srun_exit}\n")
+    (shims / "scontrol").write_text(f'#!/bin/sh\necho "$@" >> {tmp_path}/scontrol.log\necho node-1\n')
+    for shim in shims.iterdir():
+        shim.chmod(0o755)
+    env = {"PATH": f"{shims}:/usr/bin:/bin", "SLURM_JOB_NODELIST": "node-[1-2]", "SLURM_NNODES": "2", "SLURM_JOB_ID": "42"}
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, timeout=30)
+    assert done.returncode == script_exit, done.stderr
+    calls = (tmp_path / "scontrol.log").read_text().splitlines()
+    assert ("requeue 42" in calls) is requeued, calls
 
 
 def test_bionemo_takes_8_gpus_configmap_and_models_claim() -> None:
