@@ -236,9 +236,10 @@ def render_job(config: PlatformConfig | RenderTarget, kind_name: str, *, nodes: 
             raise RenderError(f"--checkpoint-s3-uri: {target.described} generates its checkpoint bucket name at "
                               "deploy time; give s3://BUCKET/PREFIX")
         s3_uri = checkpoint_s3_uri or f"s3://{bucket}/{checkpoint_key_prefix(namespace, name)}"
+    model = model if kind.name not in _NO_DATASET else None
     job = TrainingJob(name=name, namespace=namespace, instance_type=instance_type, nodes=nodes, image=image,
                       train_args=tuple(shlex.split(train_args or "")), checkpoint_s3_uri=s3_uri, dataset=dataset,
-                      model=model if kind.name not in _NO_DATASET else None, health_check=health_check)
+                      model=model, health_check=health_check, grace_period_s=job_grace_period(model, nodes))
     if kind.name not in _NO_DATASET:
         check_trainer_layout(job)
     request = topology_request(target, kind, instance_type, topology, topology_layer)
@@ -246,6 +247,16 @@ def render_job(config: PlatformConfig | RenderTarget, kind_name: str, *, nodes: 
                            kueue=_kueue_submission(target, kind, namespace, priority, request),
                            max_restarts=target.max_restarts)
     return kind.render(job, names)
+
+
+def job_grace_period(model: str | None, nodes: int) -> int:
+    """The pods' grace period for training ``model`` (a named size) on ``nodes`` nodes: room for the save on stop
+    (:func:`eks_training.core.preemption.grace_period_seconds`); a model folder's size is not known here."""
+    from eks_training.core.preemption import grace_period_seconds
+    from eks_training.training.model_sizes import MODEL_SIZES
+
+    size = MODEL_SIZES.get(model) if model else None
+    return grace_period_seconds(size.parameters if size is not None else None, nodes)
 
 
 def check_trainer_layout(job) -> None:

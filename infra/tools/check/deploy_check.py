@@ -77,6 +77,7 @@ from eks_training.infra.tools.check.placement import (
 from eks_training.infra.tools.check.queues import Admitted, kueue_objects, queue_findings, trainjob_pods
 from eks_training.infra.tools.check.reachability import tunnel_findings, unreachable
 from eks_training.infra.tools.check.snapshot import DEVICE_RESOURCES, PlatformSnapshot, load_snapshot, text
+from eks_training.infra.tools.check.stopping import stop_findings
 from eks_training.core.names import (KARPENTER_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR, SYSTEM_NODE_TAINT,
                                      system_placement)
 
@@ -192,6 +193,8 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
     report.placements = placements
     _check_placements(report, placements)
     _check_queues(snap, report, target, advertised)
+    for subject, field_, message in stop_findings(target.jobs or {}, runtimes):
+        report.fail("stopping", subject, field_, message)
     _check_pinned(snap, report, placements, getattr(target.namespaces, "training", ()) or ())
     _check_team_pods_off_system(snap, report, placements, target)
     _check_release_order(snap, report, releases_pods, placements)
