@@ -32,6 +32,7 @@ from eks_training.core.validation import (
     check_kubernetes_version, check_metrics_namespace, check_karpenter_capacity, check_node_group_sizes, check_oidc_sign_in, check_pinned_image,
     check_region, check_role_arn, check_vpc_cidr, check_zones, invalid, DEPLOY_ACCOUNT,
 )
+from eks_training.infra.config_changes import ConfigChangeError, explain_refusal, upgrade_config
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent / "environments"
 
@@ -1113,12 +1114,17 @@ def parse_config(data: Any, *, source: str = "config") -> PlatformConfig:
     """Validate ``data`` (the parsed YAML) into a :class:`PlatformConfig` or raise a one-line :class:`ConfigError`."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: the file must hold a mapping of settings, found {type(data).__name__}")
+    written = data
+    try:
+        data = upgrade_config(written)
+    except ConfigChangeError as err:
+        raise ConfigError(f"{source}: {err}") from None
     try:
         return PlatformConfig.model_validate(data)
     except ValidationError as err:
-        raise ConfigError(_one_line(err, source)) from None
+        raise ConfigError(explain_refusal(written, _one_line(err, source))) from None
     except ValueError as err:  # a validator that raised outside pydantic's wrapping
-        raise ConfigError(f"{source}: {err}") from None
+        raise ConfigError(explain_refusal(written, f"{source}: {err}")) from None
 
 
 class _RefusedYaml(Exception):

@@ -76,7 +76,8 @@ def test_synth_review_check_render_and_plan_take_the_file(own_environment, capsy
     (["plan", "--model", "1b", "--instance-type", "g5.12xlarge"],
      "error: plan: --nodes is required (or --env NAME / --config FILE to plan on an environment's capacity)"),
     (["render", "pytorch-job", "--config", "{own}", "--env", "dev"],
-     "error: render: give --env NAME or --config FILE, not both (--env='dev', --config='{own}')"),
+     "error: render: --config='{own}' is not allowed: alone: give --env NAME or --config FILE, not both (--env dev "
+     "given too)"),
     (["render", "pytorch-job"],
      "error: render: give --env NAME or --config FILE (an environment) or --app APP (any CDK app with a team), one of them"),
     (["check", "--config", "{own}", "--allow-name-mismatch", "--env", "dev"],

@@ -91,7 +91,8 @@ def test_an_environment_file_outside_the_clone_goes_through_preflight(moto_ec2, 
 @pytest.mark.parametrize(("argv", "message"), [
     ((), "error: preflight: give --env NAME (one of dev, prod, staging) or --config FILE (an environment file of your own)"),
     (("--env", "prod", "--config", "x.yaml"),
-     "error: preflight: give --env NAME or --config FILE, not both (--env='prod', --config='x.yaml')"),
+     "error: preflight: --config='x.yaml' is not allowed: alone: give --env NAME or --config FILE, not both (--env "
+     "prod given too)"),
     (("--config", "/nowhere/acme.yaml"), "error: config file /nowhere/acme.yaml does not exist"),
 ])
 def test_environment_option_errors_are_one_line(capsys, argv, message) -> None:

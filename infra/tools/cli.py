@@ -227,7 +227,10 @@ def _float(text: str) -> float:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `eks-training`."""
+    from eks_training.core.version import __version__
+
     parser = _Parser(prog="eks-training", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"eks-training {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     render = subparsers.add_parser("render", help="write a job manifest (or sbatch script) to stdout")
     render.add_argument("kind")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 
+from eks_training.core.validation import invalid
 from eks_training.infra.config import ConfigError, PlatformConfig, environment_names, load_config_file, load_environment
 
 __all__ = ["add_environment_arguments", "environment_from_args"]
@@ -32,7 +33,8 @@ def environment_from_args(args: argparse.Namespace, command: str, *, alternative
     or neither and no alternative."""
     env, config = getattr(args, "env", None), getattr(args, "config", None)
     if env and config:
-        raise ConfigError(f"{command}: give --env NAME or --config FILE, not both (--env={env!r}, --config={config!r})")
+        raise ConfigError(f"{command}: " + str(invalid("--config", config, f"alone: give --env NAME or --config FILE, "
+                                                                          f"not both (--env {env} given too)")))
     if getattr(args, "allow_name_mismatch", False) and not config:
         raise ConfigError(f"{command}: --allow-name-mismatch goes with --config FILE")
     if config:
