@@ -22,8 +22,8 @@ REPO = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def own_environment(tmp_path_factory) -> tuple[Path, Path]:
-    """dev's settings as environment ``acme`` in a team's own folder, synthesized as `cdk synth -c config=FILE`
-    runs the app; (the file, the cloud assembly)."""
+    """dev's settings as environment ``acme`` in a team's own folder, synthesized there by the package's app as
+    `cdk synth --app "python -m eks_training.infra.app" -c config=FILE` runs it; (the file, the cloud assembly)."""
     root = tmp_path_factory.mktemp("outside-the-clone")
     own = root / "team-repo" / "environments" / "acme.yaml"
     own.parent.mkdir(parents=True)
@@ -31,8 +31,8 @@ def own_environment(tmp_path_factory) -> tuple[Path, Path]:
     assert not (ENVIRONMENTS_DIR / "acme.yaml").exists() and REPO not in own.parents
     outdir = root / "cdk.out"
     env = {**os.environ, "CDK_CONTEXT_JSON": json.dumps({"config": str(own), "nag": False}), "CDK_OUTDIR": str(outdir)}
-    proc = subprocess.run([sys.executable, str(REPO / "app.py")], cwd=root, env=env, capture_output=True, text=True,
-                          timeout=300)
+    proc = subprocess.run([sys.executable, "-m", "eks_training.infra.app"], cwd=root, env=env, capture_output=True,
+                          text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return own, outdir
 
@@ -95,3 +95,11 @@ def test_environment_option_mistakes_are_one_line(tmp_path, capsys, argv, messag
     assert main([arg.format(**paths) for arg in argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith(message.format(**paths)) and err.count("\n") == 1, err
+
+
+def test_the_package_app_carries_the_feature_flags_of_cdk_json() -> None:
+    # `python -m eks_training.infra.app` in a folder with no cdk.json builds what the clone's `cdk synth` builds.
+    from eks_training.infra.app_builder import APP_CONTEXT
+
+    context = json.loads((REPO / "cdk.json").read_text())["context"]
+    assert {key: value for key, value in context.items() if key.startswith("@")} == APP_CONTEXT
