@@ -18,6 +18,7 @@ from eks_training.core.upstream import UpstreamError
 from eks_training.infra.config import ConfigError
 from eks_training.infra.tools.environment_option import add_environment_arguments, environment_from_args
 from eks_training.infra.tools.planner import deepspeed_json, plan_parallelism
+from eks_training.training.model_sizes import DEFAULT_MODEL
 
 
 class UsageError(Exception):
@@ -243,7 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--image", help="your own image (default: the environment's, from the synthesized app)")
     render.add_argument("--dataset", help="a prepared dataset: NAME under /fsx/data (shared, read-only) or "
                         "workspace/NAME (written by the data-prep kind in the namespace's workspace)")
-    render.add_argument("--model", default="1b", help="the trainer's --model size (default 1b)")
+    render.add_argument("--model", default=DEFAULT_MODEL, help=f"the trainer's --model: a named size (default "
+                        f"{DEFAULT_MODEL}, the trainer's too) or a model folder the pod reads")
     render.add_argument("--account", help="the deploy account, when the environment file names none (image URIs)")
     render.add_argument("--cdk-out", default="cdk.out", help="the synthesized app to read image tags from")
     render.add_argument("--data-input", help="data-prep: the corpus, s3://bucket/prefix or a path under /fsx/data "
