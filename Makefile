@@ -19,7 +19,7 @@ export AWS_EC2_METADATA_DISABLED := true
 CDK := node_modules/.bin/cdk
 CDK_FLAGS := --no-notices --no-version-reporting --no-asset-metadata --no-path-metadata
 
-.PHONY: synth test install install-dev node clean diagram benchmark deploy change imports
+.PHONY: synth test install install-dev node clean diagram benchmark deploy change review-diff imports
 .DEFAULT_GOAL := synth
 
 # The environment by name (ENV=prod) or an environment file of your own (CONFIG=path/to/team.yaml, named after it).
@@ -62,6 +62,14 @@ TEMPLATE ?=
 change: install
 	@test -n "$(PREVIOUS)" || { echo "make change: PREVIOUS=path/to/deployed.template.json is required (the template deployed now)" >&2; exit 2; }
 	$(PY) -m eks_training.infra.tools.cli check $(CHECK_ENV) $(if $(TEMPLATE),--template $(TEMPLATE)) --previous $(PREVIOUS) $(ACK_FLAGS)
+
+# What changes in the cluster between two review folders (cdk.out/manifests/ENV of two synths), object by object:
+# keep a copy of the one deployed (OLD), synthesize the change, compare (NEW, default: this synth's).
+OLD ?=
+NEW ?= cdk.out/manifests/$(NAME)
+review-diff: install
+	@test -n "$(OLD)" || { echo "make review-diff: OLD=path/to/review-folder is required (a copy of cdk.out/manifests/$(NAME) before the change)" >&2; exit 2; }
+	$(PY) -m eks_training.infra.tools.cli review-diff $(OLD) $(NEW)
 
 diagram: install-dev
 	$(PY) -m eks_training.infra.tools.diagram --env $(ENV) --out docs/architecture-$(ENV).png

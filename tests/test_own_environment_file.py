@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,12 +23,15 @@ REPO = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def own_environment(tmp_path_factory) -> tuple[Path, Path]:
-    """dev's settings as environment ``acme`` in a team's own folder, synthesized there by the package's app as
+    """dev's settings as environment ``acme`` in a team's own folder, its Volcano queue given 96 CPUs instead of 64
+    (a change to review), synthesized there by the package's app as
     `cdk synth --app "python -m eks_training.infra.app" -c config=FILE` runs it; (the file, the cloud assembly)."""
     root = tmp_path_factory.mktemp("outside-the-clone")
     own = root / "team-repo" / "environments" / "acme.yaml"
     own.parent.mkdir(parents=True)
-    own.write_text((ENVIRONMENTS_DIR / "dev.yaml").read_text().replace("name: dev", "name: acme", 1))
+    text = (ENVIRONMENTS_DIR / "dev.yaml").read_text().replace("name: dev", "name: acme", 1)
+    assert "      cpu: 64\n" in text
+    own.write_text(text.replace("      cpu: 64\n", "      cpu: 96\n", 1))
     assert not (ENVIRONMENTS_DIR / "acme.yaml").exists() and REPO not in own.parents
     outdir = root / "cdk.out"
     env = {**os.environ, "CDK_CONTEXT_JSON": json.dumps({"config": str(own), "nag": False}), "CDK_OUTDIR": str(outdir)}
@@ -103,3 +107,26 @@ def test_the_package_app_carries_the_feature_flags_of_cdk_json() -> None:
 
     context = json.loads((REPO / "cdk.json").read_text())["context"]
     assert {key: value for key, value in context.items() if key.startswith("@")} == APP_CONTEXT
+
+
+@pytest.mark.slow
+def test_review_diff_shows_what_changes_object_by_object(own_environment, dev, tmp_path, capsys) -> None:
+    """dev's review and acme's (dev with its Volcano queue's CPUs raised, under another name): two synths."""
+    own, outdir = own_environment
+    for template in [*dev.outdir.glob("*.template.json"), dev.outdir / "tree.json"]:
+        shutil.copy(template, tmp_path / template.name)  # the session's folder stays untouched
+    assert review.main(["--env", "dev", "--out", str(tmp_path)]) == 0
+    assert review.main(["--config", str(own), "--out", str(outdir)]) == 0
+    capsys.readouterr()
+    assert main(["review-diff", str(tmp_path / "manifests" / "dev"), str(outdir / "manifests" / "acme")]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    queue = lines.index("~ Queue/-/ml-training-queue  (volcano-queues.yaml)")
+    assert lines[queue + 1] == "    spec.capability.cpu: 64 -> 96", out
+    # The rest differs by the environment's name (and CDK's prune label, whose hash covers the stack's name), field
+    # by field: e.g. the cluster Karpenter serves, in its Helm release's values; never a whole object as one blob.
+    release = lines.index("~ HelmRelease/kube-system/karpenter  (helm-releases.yaml)")
+    assert "    values.settings.clusterName: eks-training-dev -> eks-training-acme" in lines[release + 1:release + 4], out
+    assert all(len(line) < 400 for line in lines), max(lines, key=len)
+    assert not any(line.startswith(("+ ", "- ")) for line in lines), out  # the same objects on both sides
+    assert lines[-1].startswith("0 added, 0 removed, ") and lines[-1].endswith(" unchanged")

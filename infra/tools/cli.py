@@ -219,6 +219,14 @@ def _fill_plot(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(handler=plot.run)
 
 
+def _fill_review_diff(parser: argparse.ArgumentParser) -> None:
+    """`review-diff`: what changes in the cluster between two review folders (eks_training.infra.tools.review.diff)."""
+    from eks_training.infra.tools.review import diff
+
+    diff.add_arguments(parser)
+    parser.set_defaults(handler=diff.run)
+
+
 def _float(text: str) -> float:
     try:
         return float(text)
@@ -297,6 +305,8 @@ def build_parser() -> argparse.ArgumentParser:
     _lazy_command(subparsers, "fetch-upstream", "download and verify the pinned upstream charts, CRDs and policies the "
                   "check and tests read", _fill_fetch_upstream)
     _lazy_command(subparsers, "plot", "draw loss, eval loss, tokens/s and MFU curves from a metrics file", _fill_plot)
+    _lazy_command(subparsers, "review-diff", "show what changes in the cluster between two review folders "
+                  "(cdk.out/manifests/ENV of two synths), object by object", _fill_review_diff)
     _lazy_command(subparsers, "status", "show a job's pods, nodes and progress (read-only, needs credentials)", _fill_status)
     return parser
 
