@@ -33,6 +33,7 @@ from eks_training.core.validation import (
     check_region, check_role_arn, check_vpc_cidr, check_zones, invalid, DEPLOY_ACCOUNT, check_certificate_arn,
     check_client_cidrs,
 )
+from eks_training.infra.config_changes import ConfigChangeError, explain_refusal, upgrade_config
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent / "environments"
 
@@ -1191,12 +1192,17 @@ def parse_config(data: Any, *, source: str = "config") -> PlatformConfig:
     """Validate ``data`` (the parsed YAML) into a :class:`PlatformConfig` or raise a one-line :class:`ConfigError`."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: the file must hold a mapping of settings, found {type(data).__name__}")
+    written = data
+    try:
+        data = upgrade_config(written)
+    except ConfigChangeError as err:
+        raise ConfigError(f"{source}: {err}") from None
     try:
         return PlatformConfig.model_validate(data)
     except ValidationError as err:
-        raise ConfigError(_one_line(err, source)) from None
+        raise ConfigError(explain_refusal(written, _one_line(err, source))) from None
     except ValueError as err:  # a validator that raised outside pydantic's wrapping
-        raise ConfigError(f"{source}: {err}") from None
+        raise ConfigError(explain_refusal(written, f"{source}: {err}")) from None
 
 
 class _RefusedYaml(Exception):

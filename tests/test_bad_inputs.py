@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from eks_training.core.version import CONFIG_SCHEMA_VERSION
 import yaml
 
 from eks_training.core.catalog import INSTANCE_TYPES, instance_facts
@@ -24,7 +26,7 @@ _DELETE = object()
 
 def _staging_with(path: tuple[str, ...], value: Any) -> dict[str, Any]:
     """staging.yaml's settings with the one at ``path`` replaced by ``value`` (or removed)."""
-    data = load_environment("staging").model_dump(mode="json")
+    data = {**load_environment("staging").model_dump(mode="json"), "schema_version": CONFIG_SCHEMA_VERSION}
     node = data
     for key in path[:-1]:
         node = node[key]

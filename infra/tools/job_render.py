@@ -15,10 +15,9 @@ from dataclasses import dataclass, field
 from eks_training.core.catalog import INSTANCE_TYPES, node_capacity
 from eks_training.core.names import DATA_PATH, FSX_MOUNT_PATH, WORKSPACE_DATASET_PREFIX, checkpoint_key_prefix
 from eks_training.infra.config import PlatformConfig
+from eks_training.training.model_sizes import DEFAULT_MODEL
 
 
-#: The model a training job trains when the user names none: a real size (tiny is for tests).
-DEFAULT_MODEL = "1b"
 #: Kinds that run no training (so take no dataset or model).
 _NO_DATASET = ("health-check", "bionemo", "raycluster")
 

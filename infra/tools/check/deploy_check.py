@@ -863,11 +863,9 @@ def load_template(path: Path) -> dict[str, Any]:
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--env", help="environment name (infra/environments/NAME.yaml)")
-    parser.add_argument("--config", help="an environment file of your own (instead of --env); its name must be the "
-                                         "file's name")
-    parser.add_argument("--allow-name-mismatch", action="store_true",
-                        help="with --config: check a file whose name differs from its file name")
+    from eks_training.infra.tools.environment_option import add_environment_arguments
+
+    add_environment_arguments(parser)
     parser.add_argument("--template", help="read this synthesized template (cdk.out/EksTraining-ENV.template.json) "
                                            "instead of synthesizing in-process")
     parser.add_argument("--app", help="check any CDK app instead: the command that synthesizes it (as `cdk synth --app` "
@@ -893,7 +891,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     """The ``eks-training check`` command: print the report; exit 1 when anything would not run."""
-    from eks_training.infra.config import load_config_file, load_environment
+    from eks_training.infra.tools.environment_option import environment_from_args
 
     if args.mirror:
         upstream.mirror_root(args.mirror)  # one line now if it is no folder
@@ -903,8 +901,7 @@ def run(args) -> int:
     given = read_jobs(getattr(args, "job", None) or [])
     if args.app:
         return _run_app(args.app, args.stack, args, given)
-    config = (load_config_file(args.config, name_matches_file=not getattr(args, "allow_name_mismatch", False))
-              if args.config else load_environment(args.env))
+    config = environment_from_args(args, "check")
     template = load_template(Path(args.template)) if args.template else synthesize_template(config)
     report = run_check(template, config=config, jobs={**render_all_jobs(config), **given} if given else None,
                        previous=_previous(args, f"EksTraining-{config.name}", config.region))
