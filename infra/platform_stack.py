@@ -15,7 +15,7 @@ from eks_training.constructs.buckets import TrainingBuckets
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.constructs.observability import retention_from_days
 from eks_training.core.catalog import INSTANCE_TYPES
-from eks_training.constructs.network import TrainingNetwork, training_ips_needed
+from eks_training.constructs.network import TrainingNetwork
 from eks_training.constructs.node_groups import AcceleratedNodeGroup
 from eks_training.constructs.training_images import TrainingImages
 from eks_training.constructs.storage import DataRepositoryAssociation, LustreStorage, ModelStore, lustre_nid_range
@@ -42,13 +42,6 @@ _CSI_DRIVERS = {
 }
 
 
-def training_subnet_ips(config: PlatformConfig) -> int:
-    """Addresses the training subnet needs at full scale: node groups, Karpenter pools and the Slurm partitions'
-    pools (the config's own count, which it already held to the VPC's size)."""
-    # Only the first network card's interface takes an address; the other EFA interfaces are efa-only.
-    return training_ips_needed([(nodes, 1) for _, _, nodes, _ in config.training_subnet_demand()])
-
-
 class TrainingPlatformStack(Stack):
     """The whole platform of one environment. Attributes: ``config``, ``network``, ``cluster``."""
 
@@ -67,8 +60,8 @@ class TrainingPlatformStack(Stack):
         self.network = TrainingNetwork(
             self, "Network", availability_zones=config.availability_zones, training_az=config.training_az,
             cidr=config.network.cidr, nat_gateways=config.network.nat_gateways,
-            vpc_endpoints=config.network.vpc_endpoints, training_prefix=config.network.training_subnet_prefix,
-            training_ips=training_subnet_ips(config), cluster_name=cluster_name)
+            vpc_endpoints=config.network.vpc_endpoints, training_prefix=config.training_prefix(),
+            cluster_name=cluster_name)
         self.cluster = TrainingCluster(
             self, "Cluster", vpc=self.network.vpc, version=config.kubernetes_version, cluster_name=cluster_name,
             endpoint_access=config.cluster.endpoint_access, public_access_cidrs=config.cluster.public_access_cidrs,

@@ -1,0 +1,65 @@
+"""Routine changes of a running platform leave what they do not change in place: each test puts back the defect it
+guards against (a value that followed capacity, a prune that reached a namespace...) and sees it named.
+
+The whole-template proof (a synthesized prod changed several ways, through the change stage) is
+tests/check/test_change_stage.py's ``changed_prod``; these tests hold each rule on its own, without a synth.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from change_scenarios import _double_dev_pool, _halve_partition, _halve_pool, _remove_pool
+
+from eks_training.core.subnets import default_training_prefix
+from eks_training.infra.config import ENVIRONMENTS_DIR, ConfigError, PlatformConfig, parse_config, read_yaml
+from eks_training.infra.tools.check.deploy_check import CheckReport, _check_training_subnet
+
+
+def _environment(name: str, edit=None) -> PlatformConfig:
+    data = read_yaml((ENVIRONMENTS_DIR / f"{name}.yaml").read_text(), source=f"{name}.yaml")
+    if edit is not None:
+        data = copy.deepcopy(data)
+        edit(data)
+    return parse_config(data, source=f"{name}.yaml")
+
+
+def _grow_dev_pool(data: dict[str, Any]) -> None:
+    for _ in range(6):  # 8 -> 512 GPUs: more nodes than dev's training subnet has addresses for
+        _double_dev_pool(data)
+
+
+# --- the training subnet -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("environment, edit", [("prod", _halve_pool), ("prod", _remove_pool),
+                                               ("prod", _halve_partition), ("dev", _double_dev_pool),
+                                               ("dev", _grow_dev_pool)])
+def test_capacity_edits_leave_the_training_subnet_where_it_is(environment, edit):
+    shipped, edited = _environment(environment), _environment(environment, edit)
+    assert shipped.training_subnet_demand() != edited.training_subnet_demand()  # the edit did change capacity
+    assert edited.training_prefix() == shipped.training_prefix() == default_training_prefix(shipped.network.cidr)
+
+
+def test_a_configured_prefix_is_kept_and_one_that_cannot_fit_is_refused_in_one_line():
+    def prefix(value):
+        def edit(data):
+            data["network"]["training_subnet_prefix"] = value
+        return edit
+    assert _environment("prod", prefix(19)).training_prefix() == 19
+    with pytest.raises(ConfigError, match=r"^prod.yaml: network.training_subnet_prefix=16 is not allowed: a prefix "
+                                         r"from /17 to /28 fits network.cidr 10.0.0.0/16 beside 3 zones'"):
+        _environment("prod", prefix(16))
+
+
+def test_the_deploy_check_warns_when_capacity_could_outgrow_the_training_subnet():
+    report = CheckReport("dev", "1.35")
+    _check_training_subnet(_environment("dev"), report)
+    assert report.notes == []
+    grown = _environment("dev", _grow_dev_pool)
+    _check_training_subnet(grown, report)
+    (note,) = report.notes
+    assert note.startswith("network: the training subnet (/17) holds 32763 addresses")
+    assert "capacity.karpenter_pools[0].max_accelerators=512" in note and report.ok  # a warning, not a failure
