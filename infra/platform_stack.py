@@ -149,7 +149,11 @@ class TrainingPlatformStack(Stack):
         extra = {SLURM_NAMESPACE: ("slinky",), JUPYTERHUB.namespace: ("jupyterhub",)}
         namespaces += [TrainingNamespace(name=n, operators=extra[n]) for n in self._workload_namespaces() if n in extra]
         chart = TrainingNamespacesChart(self.k8s, "namespaces", namespaces=namespaces)
-        self.namespaces_manifest = self.cluster.cluster.add_cdk8s_chart("Namespaces", chart)
+        # Never pruned: the kubectl handler updates with `kubectl apply --prune`, and Namespace is in kubectl's
+        # default prune list, so a namespace renamed, removed or turned off (Slurm, JupyterHub) would be deleted with
+        # every job, claim and Secret in it. It is left behind instead, and the change stage names it (its quota
+        # and limits, the manifest's other kinds, are not in the prune list either).
+        self.namespaces_manifest = self.cluster.cluster.add_cdk8s_chart("Namespaces", chart, prune=False)
         for team in self.teams.values():  # their members' Roles go into their namespaces
             team.manifest.node.add_dependency(self.namespaces_manifest)
         # No LoadBalancer or NodePort Service in a workload namespace (workloads.service_exposure).
@@ -251,7 +255,9 @@ class TrainingPlatformStack(Stack):
             scratch_storage_class=bool(fsx), scratch_subnet_id=self.network.training_subnet.subnet_id if fsx else None,
             scratch_security_group_ids=[fsx.security_group.security_group_id] if fsx else (),
             scratch_tags=dict([self.scratch_owner_tag]) if fsx else None)
-        self.storage_manifest = self.cluster.cluster.add_cdk8s_chart("Storage", chart)
+        # Never pruned, for its PersistentVolumes and claims (kubectl's prune list has both): a namespace left
+        # behind keeps its volumes, and the change stage names what stays.
+        self.storage_manifest = self.cluster.cluster.add_cdk8s_chart("Storage", chart, prune=False)
         # The volumes mount directories the data repository associations make, through the CSI drivers (the gp3
         # default class's EBS driver too): all exist first and, on destroy, outlive every claim of the stack.
         self.storage_manifest.node.add_dependency(self.namespaces_manifest, *addons,

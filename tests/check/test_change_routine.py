@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from change_scenarios import _double_dev_pool, _halve_partition, _halve_pool, _remove_pool
+from test_change_stage import _by_id, _manifest, _obj, _predict, _template
 
 from eks_training.core.subnets import default_training_prefix
 from eks_training.infra.config import ENVIRONMENTS_DIR, ConfigError, PlatformConfig, parse_config, read_yaml
@@ -63,3 +64,27 @@ def test_the_deploy_check_warns_when_capacity_could_outgrow_the_training_subnet(
     (note,) = report.notes
     assert note.startswith("network: the training subnet (/17) holds 32763 addresses")
     assert "capacity.karpenter_pools[0].max_accelerators=512" in note and report.ok  # a warning, not a failure
+
+
+# --- namespaces and volumes: left behind, never pruned ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("prune", [False, True])
+def test_a_removed_namespace_and_volume_are_left_behind_by_a_manifest_that_never_prunes(prune):
+    claim = _obj("PersistentVolumeClaim", "fsx-data", "ai-research", spec={"volumeName": "fsx-data-ai-research"})
+    kept = [_obj("Namespace", "training"), _obj("PersistentVolume", "fsx-data-training")]
+    old = _template(Namespaces=_manifest(_obj("Namespace", "ai-research"), kept[0], prune=prune),
+                    Storage=_manifest(_obj("PersistentVolume", "fsx-data-ai-research"), claim, kept[1], prune=prune))
+    new = _template(Namespaces=_manifest(kept[0], prune=prune), Storage=_manifest(kept[1], prune=prune))
+    report = _predict(old, new)
+    found = _by_id(report)
+    if prune:  # the defect: kubectl apply --prune deletes both, and the namespace's jobs with it
+        assert found["prune:Namespace/ai-research"].destructive and report.verdict == "refused"
+        assert found["prune:PersistentVolume/fsx-data-ai-research"].destructive
+        return
+    namespace, volume = found["orphan:Namespace/ai-research"], found["orphan:PersistentVolume/fsx-data-ai-research"]
+    assert not namespace.destructive and not volume.destructive and report.verdict == "in place"
+    assert "left behind with everything in it: PersistentVolumeClaim fsx-data" in namespace.message
+    assert "kubectl delete namespace ai-research" in namespace.message
+    assert "delete it by hand" in volume.message
+    assert not any(c.id.startswith(("prune:", "delete:")) for c in report.changes)
