@@ -224,6 +224,8 @@ class ClusterConfig(_Model):
     def _arns(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         for i, arn in enumerate(value):
             check_role_arn(f"admin_role_arns[{i}]", arn)
+            if arn in value[:i]:
+                raise invalid(f"admin_role_arns[{i}]", arn, "each role once (its access entry is keyed by the role)")
         return value
 
     @field_validator("addon_versions")

@@ -16,7 +16,9 @@ from test_change_stage import _by_id, _manifest, _obj, _predict, _template
 
 from eks_training.core.subnets import default_training_prefix
 from eks_training.infra.config import ENVIRONMENTS_DIR, ConfigError, PlatformConfig, parse_config, read_yaml
+from eks_training.infra.tools.check.change.stage import predict_changes
 from eks_training.infra.tools.check.deploy_check import CheckReport, _check_training_subnet
+from eks_training.infra.tools.check.snapshot import load_snapshot
 
 
 def _environment(name: str, edit=None) -> PlatformConfig:
@@ -88,3 +90,42 @@ def test_a_removed_namespace_and_volume_are_left_behind_by_a_manifest_that_never
     assert "kubectl delete namespace ai-research" in namespace.message
     assert "delete it by hand" in volume.message
     assert not any(c.id.startswith(("prune:", "delete:")) for c in report.changes)
+
+
+# --- admin access entries --------------------------------------------------------------------------------------------
+
+
+def _cluster_template(admins: list[str]) -> dict:
+    import aws_cdk as cdk
+    from aws_cdk import assertions
+
+    from eks_training.constructs.cluster import TrainingCluster
+    from eks_training.constructs.network import TrainingNetwork
+
+    stack = cdk.Stack(cdk.App(), "Admins", env=cdk.Environment(region="us-west-2"))
+    network = TrainingNetwork(stack, "Network", availability_zones=["us-west-2a", "us-west-2b"],
+                              training_az="us-west-2a", vpc_endpoints=False)
+    TrainingCluster(stack, "Cluster", vpc=network.vpc, version="1.35", cluster_name="admins",
+                    admin_role_arns=admins, training_subnet=network.training_subnet)
+    return assertions.Template.from_stack(stack).to_json()
+
+
+def test_dropping_the_first_admin_leaves_the_second_admins_entry_in_place():
+    first, second = ("arn:aws:iam::${AWS::AccountId}:role/platform-admin",
+                     "arn:aws:iam::111122223333:role/ops/oncall")
+    both, one = _cluster_template([first, second]), _cluster_template([second])
+    found = predict_changes(both, load_snapshot(copy.deepcopy(one)), region="us-west-2").changes
+    # The first admin's entry goes and nothing else of the admins' changes (keyed by position, the second's entry
+    # would take the first's logical ID and be replaced: PrincipalArn is create-only).
+    admins = [(c.verb, c.subject) for c in found if c.subject.startswith("ClusterAdmin")]
+    assert len(admins) == 1 and admins[0][0] == "delete" and admins[0][1].startswith("ClusterAdminplatformadmin")
+    (lid,) = [lid for lid, r in one["Resources"].items()
+              if r["Type"] == "AWS::EKS::AccessEntry" and lid.startswith("ClusterAdmin")]
+    assert lid.startswith("ClusterAdminopsoncall111122223333") and one["Resources"][lid]["Properties"]["PrincipalArn"] == second
+
+
+def test_an_admin_named_twice_is_refused_in_one_line():
+    arn = "arn:aws:iam::111122223333:role/admin"
+    with pytest.raises(ConfigError, match=r"^prod.yaml: cluster.admin_role_arns\[1\]='arn:aws:iam::111122223333:"
+                                          r"role/admin' is not allowed: each role once"):
+        _environment("prod", lambda data: data["cluster"].__setitem__("admin_role_arns", [arn, arn]))
