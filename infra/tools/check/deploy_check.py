@@ -213,6 +213,8 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
         report.fail("network", subject, what, why)
     _check_iam(snap, report, target)
     check_version(snap, report, today or date.today())
+    if config is not None:
+        _check_training_subnet(config, report)
     _check_lifecycle(snap, report, releases_pods, placements)
     if previous is not None:
         _check_changes(snap, report, previous, placements, target, releases_pods, pods)
@@ -708,6 +710,19 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value
+
+
+def _check_training_subnet(config: PlatformConfig, report: CheckReport) -> None:
+    """A warning, not a failure: limits are ceilings, and the subnet's size is fixed once deployed (changing it
+    replaces the file system and the node groups in it), so capacity that could outgrow it is for the user to weigh."""
+    shortfall = config.training_capacity_shortfall()
+    if shortfall:
+        needed, held = shortfall
+        fields = ", ".join(f"{field}={value}" for field, value, _, _ in config.training_subnet_demand())
+        report.notes.append(f"network: the training subnet (/{config.training_prefix()}) holds {held} addresses, but the "
+                            f"accelerated capacity at full scale needs {needed} ({fields}): nodes beyond that fail to "
+                            "get addresses; lower those limits, or give a new environment a larger "
+                            "network.training_subnet_prefix (a change replaces the subnet and what is in it)")
 
 
 def check_version(snap: PlatformSnapshot, report: CheckReport, today: date) -> None:
