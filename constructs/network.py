@@ -17,8 +17,8 @@ from eks_training.constructs.acknowledgements import acknowledge
 from eks_training.core.names import EFA_SUBNET_TAG
 # The subnet arithmetic lives in core (the config layer checks the same sums); these names stay importable here.
 from eks_training.core.subnets import (  # noqa: F401
-    AWS_RESERVED_IPS, DEFAULT_POD_IPS_PER_NODE, PRIVATE_MASK, PUBLIC_MASK, shared_addresses, training_ips_needed,
-    training_subnet_prefix)
+    AWS_RESERVED_IPS, DEFAULT_POD_IPS_PER_NODE, PRIVATE_MASK, PUBLIC_MASK, default_training_prefix, shared_addresses,
+    training_ips_needed, training_subnet_prefix)
 from eks_training.core.validation import check_vpc_cidr, check_zones, invalid
 
 _AWS_RESERVED_IPS = AWS_RESERVED_IPS
@@ -73,8 +73,10 @@ class TrainingNetwork(Construct):
     """A VPC for EKS training across at least two AZs, with one large EFA-ready subnet in the training AZ.
 
     Creates public subnets (/24, for NAT and load balancers) and private subnets (/20, system nodes and
-    pods) in every AZ, plus a private training subnet in ``training_az`` only, sized for ``training_ips``
-    addresses (or ``training_prefix`` if given) and carved from the top of ``cidr``. Also creates the EFA
+    pods) in every AZ, plus a private training subnet in ``training_az`` only, of ``training_prefix`` (default: the
+    upper half of ``cidr``), carved from the top of ``cidr``. Its size never follows the capacity: a subnet's CIDR
+    cannot change in place, and everything in it (file systems, node groups) would be replaced with it. Give
+    ``training_ips`` (the addresses the capacity needs; @default none, not checked) to refuse a subnet too small. Also creates the EFA
     security group (all traffic to and from itself, as EFA's OS-bypass traffic needs) and VPC endpoints
     (S3 gateway; ECR api/dkr, STS, EC2 and CloudWatch Logs interfaces) when ``vpc_endpoints`` (default on).
 
@@ -89,7 +91,7 @@ class TrainingNetwork(Construct):
     """
 
     def __init__(self, scope: Construct, id: str, *, availability_zones: Sequence[str], training_az: str,
-                 cidr: str = "10.0.0.0/16", training_ips: int = 2000, training_prefix: int | None = None,
+                 cidr: str = "10.0.0.0/16", training_ips: int | None = None, training_prefix: int | None = None,
                  nat_gateways: int = 1, vpc_endpoints: bool = True, cluster_name: str | None = None,
                  existing: ExistingNetwork | None = None,
                  flow_log_removal_policy: RemovalPolicy = RemovalPolicy.RETAIN,
@@ -144,13 +146,13 @@ class TrainingNetwork(Construct):
         Tags.of(group).add(*tag)
         return group
 
-    def _create_vpc(self, azs: list[str], training_az: str, cidr: str, training_ips: int,
+    def _create_vpc(self, azs: list[str], training_az: str, cidr: str, training_ips: int | None,
                     training_prefix: int | None, nat_gateways: int, flow_log_removal_policy: RemovalPolicy,
                     flow_log_retention: logs.RetentionDays) -> None:
         network = ipaddress.ip_network(check_vpc_cidr("cidr", cidr))
-        prefix = training_prefix if training_prefix is not None else training_subnet_prefix(training_ips)
+        prefix = training_prefix if training_prefix is not None else default_training_prefix(cidr)
         usable = 2 ** (32 - prefix) - _AWS_RESERVED_IPS
-        if usable < training_ips:
+        if training_ips is not None and usable < training_ips:
             raise invalid("training_prefix", prefix, f"use /{training_subnet_prefix(training_ips)} or lower, or fewer "
                           f"nodes: /{prefix} holds {usable} addresses but the accelerated capacity needs {training_ips}")
         if prefix < network.prefixlen + 1:

@@ -22,8 +22,8 @@ from pydantic import (BaseModel, ConfigDict, Field, Strict, ValidationError, Val
 from eks_training.core.fsx import DATA_IMPORT_EVENTS, WORKSPACE_EXPORT_EVENTS, WORKSPACE_IMPORT_EVENTS
 from eks_training.core.names import (CPU_FLAVOR, FSX_DATA_DIR, FSX_WORKSPACES_DIR, PLATFORM_NAMESPACES, node_group_name,
                                      slurm_pool_name)
-from eks_training.core.subnets import (AWS_RESERVED_IPS, DEFAULT_POD_IPS_PER_NODE, HEADROOM, most_training_ips,
-                                       training_ips_needed, training_prefix_fits, training_subnet_prefix)
+from eks_training.core.subnets import (AWS_RESERVED_IPS, default_training_prefix, largest_fitting_prefix,
+                                       training_ips_needed, training_prefix_fits)
 from eks_training.core.versions import KARPENTER_AMI_RELEASE, KUBERNETES_RELEASES, ami_release_date, creatable_versions
 from eks_training.core.catalog import INSTANCE_TYPES, check_accelerator, check_efa, instance_facts, node_capacity
 from eks_training.core.validation import (
@@ -33,6 +33,7 @@ from eks_training.core.validation import (
     check_region, check_role_arn, check_vpc_cidr, check_zones, invalid, DEPLOY_ACCOUNT, check_certificate_arn,
     check_client_cidrs,
 )
+from eks_training.infra.config_changes import ConfigChangeError, explain_refusal, upgrade_config
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent / "environments"
 
@@ -142,7 +143,9 @@ class NetworkConfig(_Model):
     """The VPC: its CIDR, NAT gateways and VPC endpoints, or an existing VPC by ids."""
 
     cidr: str = "10.0.0.0/16"
-    #: Prefix length of the training subnet in the training AZ; None sizes it from the node counts.
+    #: Prefix length of the training subnet in the training AZ; None: the upper half of `cidr` (a /17 in a /16).
+    #: Never derived from capacity: changing it (or `cidr`) replaces the subnet, the file system and the node groups
+    #: in it, so set it before the first deploy; the deploy check warns when capacity could outgrow it.
     training_subnet_prefix: Annotated[int, Field(ge=16, le=28)] | None = None
     nat_gateways: Annotated[int, Field(ge=1, le=3)] = 1
     vpc_endpoints: Bool = True
@@ -227,6 +230,8 @@ class ClusterConfig(_Model):
     def _arns(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         for i, arn in enumerate(value):
             check_role_arn(f"admin_role_arns[{i}]", arn)
+            if arn in value[:i]:
+                raise invalid(f"admin_role_arns[{i}]", arn, "each role once (its access entry is keyed by the role)")
         return value
 
     @field_validator("addon_versions")
@@ -886,28 +891,31 @@ class PlatformConfig(_Model):
 
     @model_validator(mode="after")
     def _training_subnet_fits(self) -> "PlatformConfig":
-        # The TrainingNetwork construct's sums, run here so that a capacity the VPC cannot hold names the setting
-        # that asks for it (the construct can only name the subnet prefix it derived).
-        demand = self.training_subnet_demand()
-        ips = training_ips_needed([(nodes, 1) for _, _, nodes, _ in demand])
-        given = self.network.training_subnet_prefix
-        prefix = given if given is not None else training_subnet_prefix(ips)
-        zones = len(self.availability_zones)
-        if given is not None and 2 ** (32 - given) - AWS_RESERVED_IPS < ips:
-            raise invalid("network.training_subnet_prefix", given, f"/{training_subnet_prefix(ips)} or lower (the "
-                          f"accelerated capacity needs {ips} addresses), or leave it unset")
+        # The TrainingNetwork construct's sums, run here so that the error names the setting. Capacity is not part
+        # of them: a pool limit or a node count never moves the subnet (see training_capacity_shortfall).
+        prefix, zones = self.training_prefix(), len(self.availability_zones)
         if training_prefix_fits(self.network.cidr, zones, prefix):
             return self
-        most = most_training_ips(self.network.cidr, zones)
-        if given is not None or not demand:
-            raise invalid("network.training_subnet_prefix", prefix, f"a prefix that fits network.cidr "
-                          f"{self.network.cidr} beside {zones} zones' subnets, or a larger network.cidr")
-        field, value, nodes, per_unit = max(demand, key=lambda d: d[2])
-        others = sum(d[2] for d in demand) - nodes
-        nodes_that_fit = int(most / HEADROOM // (1 + DEFAULT_POD_IPS_PER_NODE)) - others
-        allowed = (f"at most {nodes_that_fit * per_unit}" if nodes_that_fit > 0 else "fewer nodes elsewhere first")
-        raise invalid(field, value, f"{allowed}: network.cidr {self.network.cidr} leaves the training subnet room for "
-                      f"{most} addresses ({ips} needed at full scale), or use a larger network.cidr")
+        best = largest_fitting_prefix(self.network.cidr, zones)
+        given = self.network.training_subnet_prefix
+        fits = (f"a prefix from /{best} to /28 fits network.cidr {self.network.cidr} beside {zones} zones' public and "
+                "private subnets" if best is not None else
+                f"none fits network.cidr {self.network.cidr} beside {zones} zones' subnets: use a larger network.cidr")
+        allowed = (fits if given is not None else
+                   f"set one: the default /{prefix} (the upper half of network.cidr) does not fit; {fits}")
+        raise invalid("network.training_subnet_prefix", given, allowed)
+
+    def training_prefix(self) -> int:
+        """The training subnet's prefix length: ``network.training_subnet_prefix``, else the upper half of the VPC."""
+        given = self.network.training_subnet_prefix
+        return given if given is not None else default_training_prefix(self.network.cidr)
+
+    def training_capacity_shortfall(self) -> tuple[int, int] | None:
+        """(addresses the accelerated capacity needs at full scale, addresses the training subnet holds) when the
+        first exceeds the second; None when it fits."""
+        needed = training_ips_needed([(nodes, 1) for _, _, nodes, _ in self.training_subnet_demand()])
+        held = 2 ** (32 - self.training_prefix()) - AWS_RESERVED_IPS
+        return (needed, held) if needed > held else None
 
     def training_subnet_demand(self) -> list[tuple[str, int, int, int]]:
         """(field, value, nodes at full scale, value per node) of each setting that puts nodes in the training
@@ -1191,12 +1199,17 @@ def parse_config(data: Any, *, source: str = "config") -> PlatformConfig:
     """Validate ``data`` (the parsed YAML) into a :class:`PlatformConfig` or raise a one-line :class:`ConfigError`."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: the file must hold a mapping of settings, found {type(data).__name__}")
+    written = data
+    try:
+        data = upgrade_config(written)
+    except ConfigChangeError as err:
+        raise ConfigError(f"{source}: {err}") from None
     try:
         return PlatformConfig.model_validate(data)
     except ValidationError as err:
-        raise ConfigError(_one_line(err, source)) from None
+        raise ConfigError(explain_refusal(written, _one_line(err, source))) from None
     except ValueError as err:  # a validator that raised outside pydantic's wrapping
-        raise ConfigError(f"{source}: {err}") from None
+        raise ConfigError(explain_refusal(written, f"{source}: {err}")) from None
 
 
 class _RefusedYaml(Exception):

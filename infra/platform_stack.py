@@ -15,7 +15,7 @@ from eks_training.constructs.buckets import TrainingBuckets
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.constructs.observability import retention_from_days
 from eks_training.core.catalog import INSTANCE_TYPES
-from eks_training.constructs.network import TrainingNetwork, training_ips_needed
+from eks_training.constructs.network import TrainingNetwork
 from eks_training.constructs.node_groups import AcceleratedNodeGroup
 from eks_training.constructs.reservation_drain import ReservationDrain
 from eks_training.constructs.training_images import TrainingImages
@@ -46,13 +46,6 @@ _CSI_DRIVERS = {
 }
 
 
-def training_subnet_ips(config: PlatformConfig) -> int:
-    """Addresses the training subnet needs at full scale: node groups, Karpenter pools and the Slurm partitions'
-    pools (the config's own count, which it already held to the VPC's size)."""
-    # Only the first network card's interface takes an address; the other EFA interfaces are efa-only.
-    return training_ips_needed([(nodes, 1) for _, _, nodes, _ in config.training_subnet_demand()])
-
-
 class TrainingPlatformStack(Stack):
     """The whole platform of one environment. Attributes: ``config``, ``network``, ``cluster``."""
 
@@ -72,8 +65,8 @@ class TrainingPlatformStack(Stack):
         self.network = TrainingNetwork(
             self, "Network", availability_zones=config.availability_zones, training_az=config.training_az,
             cidr=config.network.cidr, nat_gateways=config.network.nat_gateways,
-            vpc_endpoints=config.network.vpc_endpoints, training_prefix=config.network.training_subnet_prefix,
-            training_ips=training_subnet_ips(config), cluster_name=cluster_name,
+            vpc_endpoints=config.network.vpc_endpoints, training_prefix=config.training_prefix(),
+            cluster_name=cluster_name,
             # The audit trail (flow logs here, the control plane's below) is kept its own time, past a destroy where
             # the environment retains its data.
             flow_log_retention=retention_from_days(config.cluster.audit_log_retention_days),
@@ -171,7 +164,11 @@ class TrainingPlatformStack(Stack):
         extra = {SLURM_NAMESPACE: ("slinky",), JUPYTERHUB.namespace: ("jupyterhub",)}
         namespaces += [TrainingNamespace(name=n, operators=extra[n]) for n in self._workload_namespaces() if n in extra]
         chart = TrainingNamespacesChart(self.k8s, "namespaces", namespaces=namespaces)
-        self.namespaces_manifest = self.cluster.cluster.add_cdk8s_chart("Namespaces", chart)
+        # Never pruned: the kubectl handler updates with `kubectl apply --prune`, and Namespace is in kubectl's
+        # default prune list, so a namespace renamed, removed or turned off (Slurm, JupyterHub) would be deleted with
+        # every job, claim and Secret in it. It is left behind instead, and the change stage names it (its quota
+        # and limits, the manifest's other kinds, are not in the prune list either).
+        self.namespaces_manifest = self.cluster.cluster.add_cdk8s_chart("Namespaces", chart, prune=False)
         for team in self.teams.values():  # their members' Roles go into their namespaces
             team.manifest.node.add_dependency(self.namespaces_manifest)
         # No LoadBalancer or NodePort Service in a workload namespace (workloads.service_exposure), but the internal
@@ -287,7 +284,9 @@ class TrainingPlatformStack(Stack):
             scratch_storage_class=bool(fsx), scratch_subnet_id=self.network.training_subnet.subnet_id if fsx else None,
             scratch_security_group_ids=[fsx.security_group.security_group_id] if fsx else (),
             scratch_tags=dict([self.scratch_owner_tag]) if fsx else None)
-        self.storage_manifest = self.cluster.cluster.add_cdk8s_chart("Storage", chart)
+        # Never pruned, for its PersistentVolumes and claims (kubectl's prune list has both): a namespace left
+        # behind keeps its volumes, and the change stage names what stays.
+        self.storage_manifest = self.cluster.cluster.add_cdk8s_chart("Storage", chart, prune=False)
         # The volumes mount directories the data repository associations make, through the CSI drivers (the gp3
         # default class's EBS driver too): all exist first and, on destroy, outlive every claim of the stack.
         self.storage_manifest.node.add_dependency(self.namespaces_manifest, *addons,

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from eks_training.core.version import CONFIG_SCHEMA_VERSION
 import yaml
 
 from eks_training.core.catalog import INSTANCE_TYPES, instance_facts
@@ -24,7 +26,7 @@ _DELETE = object()
 
 def _staging_with(path: tuple[str, ...], value: Any) -> dict[str, Any]:
     """staging.yaml's settings with the one at ``path`` replaced by ``value`` (or removed)."""
-    data = load_environment("staging").model_dump(mode="json")
+    data = {**load_environment("staging").model_dump(mode="json"), "schema_version": CONFIG_SCHEMA_VERSION}
     node = data
     for key in path[:-1]:
         node = node[key]
@@ -328,9 +330,11 @@ ISSUE_23_CASES = [
     (("system_nodes", "max_size"), 100000,
      ("system_nodes.max_size", 100000, "use a whole number of nodes (EKS takes at most 450 per managed node group) "
       "from 1 to 450")),
-    (("capacity", "karpenter_pools"), [{"name": "huge", "instance_types": ["g6.12xlarge"], "max_accelerators": 99999999}],
-     ("capacity.karpenter_pools[0].max_accelerators", 99999999, "at most 928: network.cidr 10.20.0.0/16 leaves the "
-      "training subnet room for 32763 addresses (3468750555 needed at full scale), or use a larger network.cidr")),
+    # The training subnet's size never follows capacity (tests/test_training_subnet.py): only a prefix that cannot
+    # fit the VPC is refused.
+    (("network", "cidr"), "10.20.0.0/18",
+     ("network.training_subnet_prefix", None, "set one: the default /19 (the upper half of network.cidr) does not "
+      "fit; a prefix from /21 to /28 fits network.cidr 10.20.0.0/18 beside 3 zones' public and private subnets")),
     (("storage", "fsx", "backup_retention_days"), 7,
      ("storage.fsx.backup_retention_days", 7, "0 or unset: FSx cannot back up SCRATCH_2 file systems")),
 ]

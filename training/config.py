@@ -19,6 +19,7 @@ from typing import Any, Sequence
 import yaml
 
 from eks_training.core.validation import InvalidValue
+from eks_training.training.model_sizes import DEFAULT_MODEL
 from eks_training.training.telemetry import split_endpoint
 
 
@@ -117,7 +118,7 @@ def _choice(name: str, default: str, text: str, choices: tuple[str, ...]) -> Fla
 FLAGS: tuple[Flag, ...] = (
     Flag("data", "str", None, "Folder of pre-tokenized *.bin shards with meta.json (required).",
          allowed_text="a folder path"),
-    Flag("model", "str", "tiny", "Model: a named Llama size, a folder written by the export command "
+    Flag("model", "str", DEFAULT_MODEL, "Model: a named Llama size, a folder written by the export command "
          "(python -m eks_training.training.export), or a local Hugging Face model folder.",
          allowed_text="tiny, small, 1b, 8b, 70b, 405b or a folder path"),
     _int("seq_len", None, "Tokens per sample; none means the model's max_seq_len capped at 2048."),

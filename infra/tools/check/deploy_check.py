@@ -77,6 +77,7 @@ from eks_training.infra.tools.check.placement import (
 from eks_training.infra.tools.check.queues import Admitted, kueue_objects, queue_findings, trainjob_pods
 from eks_training.infra.tools.check.reachability import tunnel_findings, unreachable
 from eks_training.infra.tools.check.snapshot import DEVICE_RESOURCES, PlatformSnapshot, load_snapshot, text
+from eks_training.infra.tools.check.stopping import stop_findings
 from eks_training.core.names import (KARPENTER_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR, SYSTEM_NODE_TAINT,
                                      system_placement)
 
@@ -192,6 +193,8 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
     report.placements = placements
     _check_placements(report, placements)
     _check_queues(snap, report, target, advertised)
+    for subject, field_, message in stop_findings(target.jobs or {}, runtimes):
+        report.fail("stopping", subject, field_, message)
     _check_pinned(snap, report, placements, getattr(target.namespaces, "training", ()) or ())
     _check_team_pods_off_system(snap, report, placements, target)
     _check_release_order(snap, report, releases_pods, placements)
@@ -210,6 +213,8 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
         report.fail("network", subject, what, why)
     _check_iam(snap, report, target)
     check_version(snap, report, today or date.today())
+    if config is not None:
+        _check_training_subnet(config, report)
     _check_lifecycle(snap, report, releases_pods, placements)
     if previous is not None:
         _check_changes(snap, report, previous, placements, target, releases_pods, pods)
@@ -707,6 +712,19 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _check_training_subnet(config: PlatformConfig, report: CheckReport) -> None:
+    """A warning, not a failure: limits are ceilings, and the subnet's size is fixed once deployed (changing it
+    replaces the file system and the node groups in it), so capacity that could outgrow it is for the user to weigh."""
+    shortfall = config.training_capacity_shortfall()
+    if shortfall:
+        needed, held = shortfall
+        fields = ", ".join(f"{field}={value}" for field, value, _, _ in config.training_subnet_demand())
+        report.notes.append(f"network: the training subnet (/{config.training_prefix()}) holds {held} addresses, but the "
+                            f"accelerated capacity at full scale needs {needed} ({fields}): nodes beyond that fail to "
+                            "get addresses; lower those limits, or give a new environment a larger "
+                            "network.training_subnet_prefix (a change replaces the subnet and what is in it)")
+
+
 def check_version(snap: PlatformSnapshot, report: CheckReport, today: date) -> None:
     """The versions stage: the cluster's Kubernetes version is one EKS runs on ``today``, and every node group and
     EKS add-on says which version it runs, so that an upgrade moves them with the control plane.
@@ -860,11 +878,9 @@ def load_template(path: Path) -> dict[str, Any]:
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--env", help="environment name (infra/environments/NAME.yaml)")
-    parser.add_argument("--config", help="an environment file of your own (instead of --env); its name must be the "
-                                         "file's name")
-    parser.add_argument("--allow-name-mismatch", action="store_true",
-                        help="with --config: check a file whose name differs from its file name")
+    from eks_training.infra.tools.environment_option import add_environment_arguments
+
+    add_environment_arguments(parser)
     parser.add_argument("--template", help="read this synthesized template (cdk.out/EksTraining-ENV.template.json) "
                                            "instead of synthesizing in-process")
     parser.add_argument("--app", help="check any CDK app instead: the command that synthesizes it (as `cdk synth --app` "
@@ -890,7 +906,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     """The ``eks-training check`` command: print the report; exit 1 when anything would not run."""
-    from eks_training.infra.config import load_config_file, load_environment
+    from eks_training.infra.tools.environment_option import environment_from_args
 
     if args.mirror:
         upstream.mirror_root(args.mirror)  # one line now if it is no folder
@@ -900,8 +916,7 @@ def run(args) -> int:
     given = read_jobs(getattr(args, "job", None) or [])
     if args.app:
         return _run_app(args.app, args.stack, args, given)
-    config = (load_config_file(args.config, name_matches_file=not getattr(args, "allow_name_mismatch", False))
-              if args.config else load_environment(args.env))
+    config = environment_from_args(args, "check")
     template = load_template(Path(args.template)) if args.template else synthesize_template(config)
     report = run_check(template, config=config, jobs={**render_all_jobs(config), **given} if given else None,
                        previous=_previous(args, f"EksTraining-{config.name}", config.region))
