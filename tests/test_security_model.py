@@ -316,7 +316,8 @@ def test_public_subnets_map_no_public_ips_and_flow_logs_record_everything(env) -
 def test_the_control_plane_log_group_has_a_retention_and_a_key(env) -> None:
     (group,) = [g for g in env.resources("AWS::Logs::LogGroup").values()
                 if g["Properties"].get("LogGroupName") == f"/aws/eks/eks-training-{env.config.name}/cluster"]
-    assert group["Properties"]["RetentionInDays"] == env.config.observability.log_retention_days
+    # The audit trail is kept its own time (a year by default), not the workloads' log retention.
+    assert group["Properties"]["RetentionInDays"] == env.config.cluster.audit_log_retention_days
     assert "ControlPlaneLogKey" in json.dumps(group["Properties"]["KmsKeyId"])
 
 
