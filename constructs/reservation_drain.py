@@ -22,6 +22,7 @@ from aws_cdk import aws_events_targets as targets
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
+from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from eks_training.constructs.cluster import TrainingCluster
@@ -52,7 +53,7 @@ class ReservationDrain(Construct):
       (node groups tag their instances with it; Karpenter labels its nodes with it).
     * ``interruptible``: also drain on interruptible reservations' reclaim warnings. Default: True.
 
-    Attributes: ``function`` (the Lambda function), ``role`` (its role: ec2:DescribeInstances, its VPC network
+    Attributes: ``function`` (the Lambda function), ``dead_letter_queue`` (events whose drain failed), ``role`` (its role: ec2:DescribeInstances, its VPC network
     interfaces and its logs), ``rules`` (the EventBridge rules), ``access_entry`` (its EKS access entry),
     ``rbac_manifest`` (its ClusterRole and binding).
     """
@@ -87,12 +88,19 @@ class ReservationDrain(Construct):
         security_group.add_egress_rule(ec2.Peer.any_ipv4(), ec2.Port.tcp(443), "EKS API endpoint and EC2/STS APIs")
         eks_cluster.cluster_security_group.add_ingress_rule(security_group, ec2.Port.tcp(443),
                                                             "Reservation-end drain to the Kubernetes API")
+        # A drain that still fails after EventBridge's and Lambda's retries leaves its event here, for a person.
+        self.dead_letter_queue = sqs.Queue(self, "DeadLetters", enforce_ssl=True,
+                                           encryption=sqs.QueueEncryption.SQS_MANAGED,
+                                           retention_period=Duration.days(14))
         self.function = lambda_.Function(
             self, "Function", runtime=lambda_.Runtime.PYTHON_3_14, handler="reservation_drain.main",
             code=lambda_.Code.from_asset(str(HANDLER_DIR), exclude=["__pycache__", "*.pyc"]),
             role=self.role, timeout=Duration.minutes(5), memory_size=256, log_group=log_group,
             vpc=cluster.vpc, vpc_subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
             security_groups=[security_group], retry_attempts=2, max_event_age=Duration.minutes(10),
+            dead_letter_queue=self.dead_letter_queue,
+            # Reservations end one event at a time; two at once is plenty, and the account's pool keeps the rest.
+            reserved_concurrent_executions=2,
             description="Cordons and drains the nodes of a capacity reservation that is about to end",
             environment={
                 "CLUSTER_NAME": eks_cluster.cluster_name, "CLUSTER_ENDPOINT": eks_cluster.cluster_endpoint,
