@@ -83,8 +83,18 @@ def test_the_function_has_only_what_a_drain_needs(reserved):
     statements = [s for p in reserved.resources("AWS::IAM::Policy").values()
                   if {"Ref": role_ref} in p["Properties"]["Roles"]
                   for s in p["Properties"]["PolicyDocument"]["Statement"]]
-    actions = sorted(a for s in statements for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"]))
-    assert actions == ["ec2:DescribeInstances", "logs:CreateLogStream", "logs:PutLogEvents", "sqs:SendMessage"]
+    actions = {(a, json.dumps(s["Resource"])) for s in statements
+               for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])}
+    assert {a for a, _ in actions} >= {"ec2:DescribeInstances", "logs:CreateLogStream", "logs:PutLogEvents",
+                                       "sqs:SendMessage"}
+    # Nothing else but its own key: no EKS, no other EC2 action, no wildcard but DescribeInstances'.
+    key_id = next(lid for lid in reserved.resources("AWS::KMS::Key") if lid.startswith("ReservationDrainKey"))
+    for action, resource in actions:
+        if action.startswith("kms:"):
+            assert key_id in resource, (action, resource)
+        else:
+            assert action.split(":")[0] in {"ec2", "logs", "sqs"} and (resource != '"*"' or action ==
+                                                                      "ec2:DescribeInstances"), (action, resource)
     objects = [obj for objs in reserved.kubernetes_manifests.values() for obj in objs
                if obj["metadata"].get("name") == "eks-training-reservation-drain"]
     role = next(o for o in objects if o["kind"] == "ClusterRole")
