@@ -119,6 +119,24 @@ POD_SECURITY_LABEL = "pod-security.kubernetes.io"
 #: The system node group's label: every controller, webhook and operator selects it (never taints alone).
 LABEL_ROLE = "eks-training/role"
 SYSTEM_NODE_SELECTOR = {LABEL_ROLE: "system"}
+#: The system nodes' taint: only the platform's own pods tolerate it, so no team's code (a data-prep job, an MPI
+#: launcher, a Ray head, a Slurm login pod) runs beside Karpenter, the operators and the hub, on nodes exempt from
+#: Lustre root squash. The key EKS's own add-ons (CoreDNS, the CSI controllers) and Karpenter's chart already
+#: tolerate, and what EKS Auto Mode's system pool carries.
+SYSTEM_NODE_TAINT = {"key": "CriticalAddonsOnly", "value": "true", "effect": "NoSchedule"}
+#: What every platform pod tolerates to run on the system nodes (any value, any effect of the key, as EKS writes it).
+SYSTEM_NODE_TOLERATIONS = ({"key": SYSTEM_NODE_TAINT["key"], "operator": "Exists"},)
+#: The team CPU nodes' label: pods of the teams that need no accelerator (data preparation, MPI launchers, Ray heads,
+#: Slurm login pods) land there, in the training subnet, whose clients Lustre squashes.
+TEAM_NODE_SELECTOR = {LABEL_ROLE: "team"}
+#: The Kueue ResourceFlavor of the team CPU nodes (what a queue's CPU quota names).
+CPU_FLAVOR = "cpu"
+
+
+def system_placement(node_selector=None) -> dict:
+    """``nodeSelector`` and ``tolerations`` of a platform pod on the system nodes (what most charts take as values)."""
+    return {"nodeSelector": dict(SYSTEM_NODE_SELECTOR if node_selector is None else node_selector),
+            "tolerations": [dict(t) for t in SYSTEM_NODE_TOLERATIONS]}
 
 #: Node labels every accelerated node carries, from node groups and Karpenter pools alike.
 LABEL_ACCELERATOR = "eks-training/accelerator"
@@ -129,6 +147,8 @@ LABEL_INSTANCE_TYPE = "node.kubernetes.io/instance-type"
 #: Taint of the Slurm partitions' own nodes (value: the partition): only its slurmd pods (and node agents) tolerate
 #: it, so no other workload shares a node with a privileged slurmd.
 SLURM_PARTITION_TAINT = "slurm.schedmd.com/partition"
+#: The tag of the Slurm partitions' own EFA security group (its value: the cluster name).
+SLURM_EFA_GROUP_TAG = "eks-training/slurm-efa"
 
 
 def node_group_name(name: str, instance_type: str, capacity_type: str) -> str:

@@ -61,7 +61,8 @@ def test_the_readme_names_its_offline_and_outside_commands() -> None:
     shown = " ".join(offline)
     for command in ("eks-training list", "eks-training render", "eks-training plan", "eks-training check",
                     "eks_training.infra.tools.review", "make diagram", "eks-training plot", "eks-training data prepare",
-                    "examples/custom_platform_app.py", "eks-training fetch-upstream"):
+                    "examples/custom_platform_app.py", "eks-training fetch-upstream", "eks_training.training.evaluate",
+                    "--model tiny --data datasets/tiny/train"):
         assert command in shown, f"the README shows no offline block with {command!r}"
     assert outside, "the deploy and the first model's AWS steps are in blocks of their own"
 

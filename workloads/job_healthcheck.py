@@ -33,7 +33,7 @@ import shlex
 
 from eks_training.core.validation import invalid
 from eks_training.workloads.job_mpi import IMAGE_SSH_DIR, MPIJOB_API, worker_host
-from eks_training.workloads.job_pods import TrainingJob, fabric_env, training_container, training_pod_spec
+from eks_training.workloads.job_pods import TrainingJob, fabric_env, restricted, training_container, training_pod_spec
 from eks_training.workloads.labels import common_labels
 from eks_training.core.names import MPI_LAUNCHER_SERVICE_ACCOUNT
 
@@ -291,7 +291,8 @@ def health_check(job: TrainingJob) -> list[dict]:
     }
     launcher_template = {
         "metadata": {"labels": common_labels(COMPONENT)},
-        "spec": {"serviceAccountName": MPI_LAUNCHER_SERVICE_ACCOUNT, "restartPolicy": "Never", "containers": [launcher]},
+        "spec": restricted({"serviceAccountName": MPI_LAUNCHER_SERVICE_ACCOUNT, "restartPolicy": "Never",
+                            "containers": [launcher]}),
     }
     return [{
         "apiVersion": MPIJOB_API,

@@ -10,7 +10,7 @@ from constructs import Construct, IConstruct
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.constructs.node_groups import AcceleratedNodeGroup
 from eks_training.core.catalog import ACCELERATOR_RESOURCE, EFA_RESOURCE, accelerator_taint
-from eks_training.core.names import LABEL_INSTANCE_TYPE, SYSTEM_NODE_SELECTOR
+from eks_training.core.names import CPU_FLAVOR, LABEL_INSTANCE_TYPE, SYSTEM_NODE_SELECTOR, TEAM_NODE_SELECTOR, system_placement
 from eks_training.core.validation import invalid
 from eks_training.core.versions import KUEUE, HelmPin
 from eks_training.infra.addons import AddonEntry, ClusterAddon
@@ -92,7 +92,7 @@ class Kueue(ClusterAddon):
         self.gang_admission = gang_admission
         namespaces = [namespace for queue in queues for namespace in queue.namespaces]
         values = {
-            "controllerManager": {"nodeSelector": dict(node_selector), "manager": {"image": {
+            "controllerManager": {**system_placement(node_selector), "manager": {"image": {
                 "repository": KUEUE_IMAGE, "tag": f"v{version.version}", "pullPolicy": "IfNotPresent"}}},
             "managerConfig": {"controllerManagerConfigYaml": yaml.safe_dump(
                 manager_configuration(namespaces, frameworks, gang_admission), sort_keys=False)},
@@ -137,9 +137,9 @@ def pool_flavors(pool: KarpenterPool) -> list[Flavor]:
     return flavors
 
 
-def system_flavor() -> Flavor:
-    """The system nodes' flavor (CPU jobs such as data preparation; no taint)."""
-    return Flavor("system", dict(SYSTEM_NODE_SELECTOR))
+def cpu_flavor() -> Flavor:
+    """The team CPU nodes' flavor (CPU jobs such as data preparation; no taint): TrainingCluster.add_team_node_group."""
+    return Flavor(CPU_FLAVOR, dict(TEAM_NODE_SELECTOR))
 
 
 # --- from an environment's config ----------------------------------------------------------------------------------
@@ -150,8 +150,8 @@ def flavors_of(config) -> list[Flavor]:
     the taint its nodes carry; topology-aware where the config says its nodes carry network layers (node groups)."""
     flavors = []
     for source in config.kueue_flavors():
-        if source.kind == "system":
-            flavors.append(Flavor(source.name, dict(SYSTEM_NODE_SELECTOR)))
+        if source.kind == "team":
+            flavors.append(Flavor(source.name, dict(TEAM_NODE_SELECTOR)))
             continue
         labels = {SOURCE_LABEL[source.kind]: source.source, LABEL_INSTANCE_TYPE: source.instance_type}
         network = NetworkTopology(source.topology_layers) if source.topology_layers else None
