@@ -14,7 +14,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from aws_cdk import Duration, RemovalPolicy, Stack
+from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks as eks_l1
 from aws_cdk import aws_events as events
@@ -27,6 +27,7 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from eks_training.constructs.cluster import TrainingCluster
+from eks_training.constructs.observability import allow_cloudwatch_logs
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding, wildcard_resource_finding
 from eks_training.core.validation import check_capacity_reservation_id, invalid
 
@@ -73,14 +74,9 @@ class ReservationDrain(Construct):
 
         # One key of its own for its logs, its environment and its dead letters; CloudWatch Logs may use it for this
         # account's log groups only.
-        stack = Stack.of(self)
         self.key = kms.Key(self, "Key", enable_key_rotation=True, removal_policy=RemovalPolicy.DESTROY,
                            description="Reservation-end drain: logs, environment, dead letters")
-        self.key.add_to_resource_policy(iam.PolicyStatement(
-            actions=["kms:Encrypt*", "kms:Decrypt*", "kms:ReEncrypt*", "kms:GenerateDataKey*", "kms:Describe*"],
-            principals=[iam.ServicePrincipal(f"logs.{stack.region}.amazonaws.com")], resources=["*"],
-            conditions={"ArnLike": {"kms:EncryptionContext:aws:logs:arn":
-                                    f"arn:{stack.partition}:logs:{stack.region}:{stack.account}:log-group:*"}}))
+        allow_cloudwatch_logs(self.key, ["*"], sid="AllowCloudWatchLogs")
         log_group = logs.LogGroup(self, "Logs", retention=logs.RetentionDays.ONE_YEAR, encryption_key=self.key)
         self.role = iam.Role(
             self, "Role", assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
