@@ -84,6 +84,8 @@ _STATEFULSET_MUTABLE = frozenset({"replicas", "ordinals", "template", "updateStr
 _PV_NOT_SOURCE = frozenset({"capacity", "accessModes", "claimRef", "persistentVolumeReclaimPolicy", "mountOptions",
                             "storageClassName", "nodeAffinity", "volumeAttributesClassName"})
 _NEW_AT_DEPLOY = " (new at deploy)"
+#: Kinds an operator scales by hand, and what a deploy that applies their replicas again does to that scaling.
+_SCALED_BY_HAND = {"NodeSet": "the slurmd pods (Slurm nodes) an operator added are removed with the jobs on them"}
 #: Kinds left behind on purpose (their manifests never prune, see TrainingPlatformStack): what stays is named, and
 #: removing it is a step of its own (README, "Rename or remove a namespace, pool, queue or node group").
 _KEPT_ON_REMOVAL = {
@@ -223,6 +225,11 @@ def _updated_manifest(lid: str, before: Manifests, after: Manifests, snap: Platf
             for refusal in update_refusals(obj, new_objs[ident], storage_classes):
                 changes.append(Change("fail", str(ident), f"{ident}: `kubectl apply` of {lid} is refused: {refusal}; "
                                                           "the deploy fails and rolls back", destructive=True))
+            replicas = (new_objs[ident].get("spec") or {}).get("replicas")
+            if ident.kind in _SCALED_BY_HAND and replicas is not None and obj != new_objs[ident]:
+                changes.append(Change("update", str(ident), (
+                    f"{ident}: `kubectl apply` of {lid} writes spec.replicas: {replicas} over the live object, "
+                    f"undoing any hand scaling: {_SCALED_BY_HAND[ident.kind]}"), destructive=True))
             continue
         pruned = (isinstance(prune_label, str) and prune_label in ((obj.get("metadata") or {}).get("labels") or {})
                   and _pruned(ident, visited))
