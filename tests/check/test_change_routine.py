@@ -77,8 +77,11 @@ def test_the_deploy_check_warns_when_capacity_could_outgrow_the_training_subnet(
 def test_a_removed_namespace_and_volume_are_left_behind_by_a_manifest_that_never_prunes(prune):
     claim = _obj("PersistentVolumeClaim", "fsx-data", "ai-research", spec={"volumeName": "fsx-data-ai-research"})
     kept = [_obj("Namespace", "training"), _obj("PersistentVolume", "fsx-data-training")]
+    # The workspace Job is named after the namespaces it serves: a new name, the old Job left finished.
+    setup = _obj("Job", "fsx-workspaces-1", "kube-system", "batch/v1", spec={"template": {"spec": {}}})
     old = _template(Namespaces=_manifest(_obj("Namespace", "ai-research"), kept[0], prune=prune),
-                    Storage=_manifest(_obj("PersistentVolume", "fsx-data-ai-research"), claim, kept[1], prune=prune))
+                    Storage=_manifest(_obj("PersistentVolume", "fsx-data-ai-research"), claim, kept[1], setup,
+                                      prune=prune))
     new = _template(Namespaces=_manifest(kept[0], prune=prune), Storage=_manifest(kept[1], prune=prune))
     report = _predict(old, new)
     found = _by_id(report)
@@ -91,6 +94,7 @@ def test_a_removed_namespace_and_volume_are_left_behind_by_a_manifest_that_never
     assert "left behind with everything in it: PersistentVolumeClaim fsx-data" in namespace.message
     assert "kubectl delete namespace ai-research" in namespace.message
     assert "delete it by hand" in volume.message
+    assert not found["orphan:Job/kube-system/fsx-workspaces-1"].destructive
     assert not any(c.id.startswith(("prune:", "delete:")) for c in report.changes)
 
 

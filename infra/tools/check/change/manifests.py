@@ -92,6 +92,9 @@ _KEPT_ON_REMOVAL = {
     "Namespace": "delete it by hand once its work has moved (`kubectl delete namespace {name}`)",
     "PersistentVolume": "its storage stays bound to it; delete it by hand when no claim needs it",
     "PersistentVolumeClaim": "it keeps its volume; delete it by hand when nothing mounts it",
+    # The deploy waited for each Job of our manifests to succeed: what stays is a finished Job.
+    "Job": "the deploy that applied it waited for it to finish; delete it by hand (`kubectl delete job -n {namespace} "
+           "{name}`)",
 }
 
 
@@ -242,12 +245,12 @@ def _updated_manifest(lid: str, before: Manifests, after: Manifests, snap: Platf
             changes.append(Change("prune", str(ident), f"{ident} is deleted: removed from {lid}, whose update runs "
                                                        f"`kubectl apply --prune`, and {ident.kind} is in kubectl's "
                                                        f"default prune list{_loss(ident, obj, before)}", destructive=True))
-        elif not isinstance(prune_label, str) and ident.kind in _KEPT_ON_REMOVAL and ident.group == "":
+        elif not isinstance(prune_label, str) and ident.kind in _KEPT_ON_REMOVAL and ident.group in ("", "batch"):
             contents = (f" with everything in it: {namespace_contents(ident.name, before)}"
                         if ident.kind == "Namespace" else "")
             changes.append(Change("orphan", str(ident), (
                 f"{ident} is left behind{contents}: removed from {lid}, whose updates never prune; "
-                f"{_KEPT_ON_REMOVAL[ident.kind].format(name=ident.name)}")))
+                f"{_KEPT_ON_REMOVAL[ident.kind].format(name=ident.name, namespace=ident.namespace)}")))
         else:
             why = ("the manifest has no prune label" if not isinstance(prune_label, str) else
                    f"{ident.kind} is not in kubectl's default prune list" if not _prunable_kind(ident) else
