@@ -266,13 +266,14 @@ def _cel(expression: str, service: dict, namespace: str = "training") -> bool:
 
 def test_workload_namespaces_refuse_load_balancers_and_node_ports(prod) -> None:
     from support.k8s_schemas import validate_k8s_objects
-    from eks_training.workloads.service_exposure import ExposedService, exposure_expression
+    from eks_training.workloads.service_exposure import VALIDATIONS, ExposedService, exposure_expression
 
     (policy,) = _objects(prod, "ValidatingAdmissionPolicy")
     (binding,) = _objects(prod, "ValidatingAdmissionPolicyBinding")
     validate_k8s_objects([policy, binding])
-    (rule,) = policy["spec"]["validations"]
-    # prod's two internal load balancers are the only exceptions (tests/test_tenancy.py runs them).
+    rule, *others = policy["spec"]["validations"]
+    assert [v["expression"] for v in others] == [expression for expression, _ in VALIDATIONS[1:]]
+    # prod's two internal load balancers are the only exceptions to the type rule (tests/test_tenancy.py runs them).
     exposed = [ExposedService("jupyterhub", "proxy-public", ("10.8.0.0/16",)),
                ExposedService("slurm", "prod-slurm-login", ("10.8.0.0/16",))]
     assert rule["expression"] == exposure_expression(exposed) and policy["spec"]["failurePolicy"] == "Fail"
@@ -315,7 +316,8 @@ def test_public_subnets_map_no_public_ips_and_flow_logs_record_everything(env) -
 def test_the_control_plane_log_group_has_a_retention_and_a_key(env) -> None:
     (group,) = [g for g in env.resources("AWS::Logs::LogGroup").values()
                 if g["Properties"].get("LogGroupName") == f"/aws/eks/eks-training-{env.config.name}/cluster"]
-    assert group["Properties"]["RetentionInDays"] == env.config.observability.log_retention_days
+    # The audit trail is kept its own time (a year by default), not the workloads' log retention.
+    assert group["Properties"]["RetentionInDays"] == env.config.cluster.audit_log_retention_days
     assert "ControlPlaneLogKey" in json.dumps(group["Properties"]["KmsKeyId"])
 
 

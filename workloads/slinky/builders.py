@@ -234,7 +234,8 @@ def build_login_set(
             "resources": resources(settings.cpu, settings.memory),
             "volumeMounts": fsx_mounts(),
             # People are logged in here: no setuid program (su, sudo) makes one of them root, who could read the
-            # Slurm key (mode 0600, root's) and so act as anyone. sshd, sackd and sssd start as root and only drop.
+            # Slurm key (Slinky's initconf copies it for sackd as slurm's, mode 0600) and so act as anyone. sshd,
+            # sackd and sssd start as root and only drop.
             "securityContext": {"allowPrivilegeEscalation": False},
         },
         "initconf": sidecar(),
