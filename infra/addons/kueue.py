@@ -73,7 +73,8 @@ class Kueue(ClusterAddon):
     visibility ports in from the VPC).
 
     Attributes: ``release`` (the Helm release), ``webhooks_ready`` (waiters for its webhooks' CA bundles),
-    ``queues_manifest`` (flavors, queues, priorities), ``queues``, ``gang_admission``.
+    ``queues_manifest`` (priorities, topology; None without either), ``queue_manifests`` (the construct holding
+    each flavor's, cohort's and queue's own manifest), ``queues``, ``gang_admission``.
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, flavors: Sequence[Flavor],
@@ -103,7 +104,20 @@ class Kueue(ClusterAddon):
         self.webhooks_ready = [self.wait_for_webhook(name, kind=kind, after=self.release) for kind, name in KUEUE_WEBHOOKS]
         chart = KueueQueuesChart(self.k8s, "kueue-queues", flavors=list(flavors), queues=list(queues),
                                  priorities=list(priorities))
-        self.queues_manifest = self.add_chart("kueue-queues", chart, after=[self.release, *self.webhooks_ready])
+        # Each flavor, cohort and queue in a manifest of its own: a renamed queue or a removed flavor is deleted (its
+        # quota leaves the cohort) instead of staying behind, unmanaged (kubectl never prunes custom objects). The
+        # fixed ones (priority classes, the network topology) stay in the shared manifest, which a deployed platform
+        # holds: it is updated, and what moves out is taken over by its own manifest, never deleted.
+        objects = chart.to_json()
+        after = [self.release, *self.webhooks_ready]
+        fixed = [o for o in objects if o["kind"] not in _APART]
+        self.queues_manifest = self.add_chart("kueue-queues", fixed, after=after) if fixed else None
+        self.queue_manifests = self.add_objects_apart("kueue-queue", [o for o in objects if o["kind"] in _APART],
+                                                      after=after)
+
+
+#: The Kueue kinds that come and go with the config, each object in a manifest of its own.
+_APART = ("ResourceFlavor", "Cohort", "ClusterQueue", "LocalQueue")
 
 
 # --- flavors of the nodes an app made ------------------------------------------------------------------------------
