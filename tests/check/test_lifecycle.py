@@ -120,7 +120,7 @@ def test_nodes_that_join_before_the_cni_addon_have_no_pod_networking(prod):
     groups = {g.name: g.eks_name for g in prod.config.accelerated_node_groups}  # what EKS names them
     assert {f.subject.split(" (")[0] for f in networking} == {
         "node group ClusterNodegroupSystemNodes2A8EB028", f"node group {groups['p5-nodes']}",
-        f"node group {groups['trn1-nodes']}",
+        f"node group {groups['trn1-nodes']}", f"node group {_lid(template, 'ClusterNodegroupTeamNodes')}",
         "Karpenter nodes of EC2NodeClass gpu-a100", "Karpenter nodes of EC2NodeClass gpu-h100",
         "Karpenter nodes of EC2NodeClass trn1", "Karpenter nodes of EC2NodeClass trn1n",
         # The Slurm partitions' pools of their own (slurmd is privileged).
