@@ -120,11 +120,21 @@ def test_expert_parallel_trains_like_one_process(token_data: Path, tmp_path: Pat
     one process running all of them on the same global batch: losses, gradient norms and final weights (every expert,
     gathered from the rank that holds it)."""
     reference = _reference(token_data, "tiny-moe", tmp_path / "ref-moe.jsonl")
+    saves = ("--checkpoint-dir", str(tmp_path / "kep"), "--checkpoint-every", "5", "--keep-last", "5")
     _launch(2, tmp_path, [{"name": "ep2", "argv": _flags(token_data, "tiny-moe", "--expert-parallel", "2",
-                                                         "--micro-batch-size", "8")}], 300)
+                                                         "--micro-batch-size", "8", *saves)}], 300)
     _assert_same_run("ep2", tmp_path, reference)
     rank0 = torch.load(tmp_path / "ep2-params-rank-0.pt")
     assert any(".mlp.experts.0." in key for key in rank0) and not any(".mlp.experts.2." in key for key in rank0)
+    # Its step-5 checkpoint (each rank's experts and their optimizer state) resumes in one process holding them all.
+    (tmp_path / "kep" / "step-10").rename(tmp_path / "step-10-set-aside")
+    resumed = train(parse_config(_flags(token_data, "tiny-moe", "--micro-batch-size", "16", *saves)),
+                    select_runtime("cpu", env={}))
+    assert resumed.resumed_from == 5 and sorted(resumed.losses) == [6, 7, 8, 9, 10]
+    for step, loss in resumed.losses.items():
+        assert loss == pytest.approx(reference[0][step], rel=RELATIVE), step
+    final = resumed.model.state_dict()
+    assert max((final[key] - value).abs().max().item() for key, value in reference[2].items()) < ABSOLUTE
 
 
 @pytest.mark.slow
