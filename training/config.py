@@ -19,6 +19,7 @@ from typing import Any, Sequence
 import yaml
 
 from eks_training.core.validation import InvalidValue
+from eks_training.training.model_sizes import DEFAULT_MODEL
 from eks_training.training.telemetry import split_endpoint
 
 
@@ -117,7 +118,7 @@ def _choice(name: str, default: str, text: str, choices: tuple[str, ...]) -> Fla
 FLAGS: tuple[Flag, ...] = (
     Flag("data", "str", None, "Folder of pre-tokenized *.bin shards with meta.json (required).",
          allowed_text="a folder path"),
-    Flag("model", "str", "tiny", "Model: a named Llama size, a folder written by the export command "
+    Flag("model", "str", DEFAULT_MODEL, "Model: a named Llama size, a folder written by the export command "
          "(python -m eks_training.training.export), or a local Hugging Face model folder.",
          allowed_text="tiny, tiny-moe, small, 1b, 8b, 70b, 405b or a folder path"),
     _int("seq_len", None, "Tokens per sample; none means the model's max_seq_len capped at 2048."),
@@ -199,6 +200,8 @@ FLAGS: tuple[Flag, ...] = (
            "checkpoint takes longer to write.", low_open=True),
     _float("collective_timeout", 600.0, "Seconds any collective or barrier may wait for the other ranks; past "
            "it (a peer died or stopped answering) the run prints one line and exits 5.", low_open=True),
+    Flag("allow_tcp", "bool", False, "Train even when a job that requested EFA interfaces finds NCCL on TCP "
+         "sockets (a warning instead of exit 6; see training/fabric.py)."),
     Flag("profile", "steps", None, "Record a torch profiler trace of these steps (one step: N)."),
     Flag("profile_dir", "str", "profile", "Folder for the profiler trace (rank R writes rank-R.json).",
          allowed_text="a folder path"),
@@ -260,6 +263,7 @@ class TrainConfig:
     max_loss_spikes: int = FLAG_BY_NAME["max_loss_spikes"].default
     exit_timeout: float = FLAG_BY_NAME["exit_timeout"].default
     collective_timeout: float = FLAG_BY_NAME["collective_timeout"].default
+    allow_tcp: bool = FLAG_BY_NAME["allow_tcp"].default
     profile: tuple[int, int] | None = None
     profile_dir: str = FLAG_BY_NAME["profile_dir"].default
 

@@ -158,13 +158,23 @@ def run(command: str, checkpoint_dir: str, out: str, step: int | None = None, dt
         if not lora:
             raise invalid("--checkpoint-dir", checkpoint_dir, "a LoRA run's checkpoints for merge (use export)")
         base = model_spec or state.get("model")
-        write_adapters(model, lora, Path(adapter_out or f"{target}-adapter"),
-                       str(Path(base).resolve()) if base and Path(base).is_dir() else None)
+        adapters = Path(adapter_out or f"{target}-adapter")
+        write_adapters(model, lora, adapters, str(Path(base).resolve()) if base and Path(base).is_dir() else None)
+        readable_by_others(adapters)
     merge_lora(model)
     assert not any(isinstance(m, LoRALinear) for m in model.modules())
     write_model(model, target, _DTYPES[dtype])
     copy_tokenizer(state.get("data"), target)
+    readable_by_others(target)
     return target
+
+
+def readable_by_others(folder: Path) -> None:
+    """Files 0644 and folders 0755 under ``folder``: a model is exported to be served and shared (by a serving
+    pod under another user, a teammate's notebook), which a restrictive umask (0600 files) would prevent."""
+    folder.chmod(0o755)
+    for path in folder.rglob("*"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -48,6 +48,11 @@ class ModelArgs:
 #: The sequence length when --seq-len is not given: the model's max_seq_len, capped here.
 DEFAULT_SEQ_LEN_CAP = 2048
 
+#: The model trained when none is named, by the trainer and by `eks-training render`: the smallest size a real
+#: tokenizer fits (32,000 ids; GPT-2's 50,257 and Llama 3's 128,256 need 1b) that one A10G trains. tiny (256 ids)
+#: is for tests and a first run on a laptop (README: Train your first model).
+DEFAULT_MODEL = "small"
+
 # Named sizes. 1b/8b/70b/405b follow the published Llama 3.x shapes (1b is Llama-3.2-1B: tied embeddings, 1.24B
 # parameters); tiny and small are for CPU tests.
 MODEL_SIZES: dict[str, ModelArgs] = {

@@ -36,6 +36,7 @@ from eks_training.training.metrics import MetricsLogger, mfu, peak_flops_for
 from eks_training.training.model import LlamaDecoder, default_seq_len, vocab_size_of
 from eks_training.training.moe import expert_parallel_grad_norm, expert_parameters, settle_expert_gradients
 from eks_training.training.parallel import DTYPES, BuiltModel, build_for_training, resolve_switch
+from eks_training.training.preemption import StopRequest
 from eks_training.training.profiling import StepProfiler
 from eks_training.training.safe_load import load_rank_state
 from eks_training.training.s3_sync import BackgroundUploader, S3CheckpointStore
@@ -63,6 +64,8 @@ class TrainResult:
     evals: dict[int, dict[str, float]] = field(default_factory=dict)
     samples_consumed: int = 0
     upload_failures: list[tuple[str, str]] = field(default_factory=list)
+    #: Stopped on request (SIGTERM) after saving ``final_step``: the process exits "resume", not "done".
+    stopped: bool = False
 
 
 @dataclass
@@ -171,11 +174,14 @@ class Trainer:
     """A run built from its configuration; the process group must already be joined.
 
     ``watchdog`` (the command line's) is armed after the last step, bounding the final writes and uploads.
+    ``stop`` (the command line's SIGTERM handler) ends the run early at a step boundary, after a checkpoint.
     """
 
     def __init__(self, config: TrainConfig, runtime: Runtime, reporter: Reporter | None = None, *,
-                 watchdog: ExitWatchdog | None = None, compile_backend: str = "inductor") -> None:
+                 watchdog: ExitWatchdog | None = None, compile_backend: str = "inductor",
+                 stop: StopRequest | None = None) -> None:
         self.config, self.runtime, self.reporter, self.watchdog = config, runtime, reporter, watchdog
+        self.stop = stop
         if config.metrics_file:
             prepare_metrics_file(config.metrics_file)
         self.precision = resolve_precision(config, runtime)
@@ -351,12 +357,19 @@ class Trainer:
                 if step % config.log_every == 0 or last:
                     record = self._log(output, window, logger)
                     result.losses[step] = record["loss"]
-                folders = self._evaluate_and_save(step, last, window, logger, result)
+                stopping = not last and self._stop_agreed(record is not None)
+                if stopping and self.watchdog is not None:
+                    self.watchdog.arm(f"the checkpoint of step {step} on SIGTERM")
+                folders = self._evaluate_and_save(step, last, window, logger, result, stopping)
                 if self.reporter is not None and (record is not None or folders):
                     self.reporter.report(record or {"step": step}, folders[-1] if folders else None)
                 if record is not None:
                     window.restart()
                 profiler.after_step(step)
+                if stopping:
+                    result.stopped = True
+                    self._announce_stop(step, logger)
+                    break
             finished = True
         except TrainingDiverged as error:
             logger.event(event="diverged", step=self.state.step, reason=str(error))
@@ -365,6 +378,21 @@ class Trainer:
             self._shut_down(finished, profiler, logger, result)
         result.final_step, result.samples_consumed = self.state.step, self.data.samples_consumed
         return result
+
+    def _stop_agreed(self, logged: bool) -> bool:
+        """Whether any rank was asked to stop; checked by every rank after every step (on XLA, where a host read
+        runs the graph, only at logging steps)."""
+        if self.stop is None or not (logged or self.runtime.reads_host_every_step):
+            return False
+        return self.stop.agreed(self.runtime.device, self.runtime.distributed)
+
+    def _announce_stop(self, step: int, logger: MetricsLogger) -> None:
+        saved = self.checkpointer is not None
+        logger.event(event="stopped", step=step, signal="SIGTERM", checkpoint_saved=saved)
+        if self.runtime.is_main:
+            where = f"saved {self.checkpointer.folder(step)}" if saved else "no --checkpoint-dir: nothing saved"
+            print(f"stopped on SIGTERM after step {step}: {where}; the next start resumes there",
+                  file=sys.stderr, flush=True)
 
     def _log(self, output: StepOutput, window: _ThroughputWindow, logger: MetricsLogger) -> dict[str, Any]:
         """The logging step's record; the only host reads of a step (on XLA this is where the graph runs)."""
@@ -403,11 +431,13 @@ class Trainer:
         return value.item()
 
     def _evaluate_and_save(self, step: int, last: bool, window: _ThroughputWindow, logger: MetricsLogger,
-                           result: TrainResult) -> list[Path]:
-        """Evaluate and checkpoint when their cadence (or the last step) says so; returns completed folders."""
+                           result: TrainResult, stopping: bool = False) -> list[Path]:
+        """Evaluate and checkpoint when their cadence (or the last step, or a stop) says so; returns completed
+        folders. A stopping run saves and skips the evaluation: the grace period is for the checkpoint."""
         config = self.config
-        save_now = self.checkpointer is not None and (step % config.checkpoint_every == 0 or last)
-        eval_now = self.evaluator is not None and (last or (config.eval_every and step % config.eval_every == 0))
+        save_now = self.checkpointer is not None and (step % config.checkpoint_every == 0 or last or stopping)
+        eval_now = self.evaluator is not None and not stopping and \
+            (last or (config.eval_every and step % config.eval_every == 0))
         if not (save_now or eval_now):
             return []
         self.guard.raise_if_diverged(step)  # a diverged model is neither evaluated nor saved

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 from pathlib import Path
 
 import pytest
@@ -71,7 +72,13 @@ def test_export_is_a_transformers_folder_with_the_checkpoints_logits(token_data:
     (data / "meta.json").write_text(json.dumps({**meta, "eod_token": "<|endoftext|>"}))
     trained = _train(data, tmp_path / "ckpt")
     out = tmp_path / "hf"
-    assert export.main(["export", "--checkpoint-dir", str(tmp_path / "ckpt"), "--out", str(out), "--dtype", "fp32"]) == 0
+    previous = os.umask(0o077)  # a private umask: the exported folder is still for others to read (serving, sharing)
+    try:
+        assert export.main(["export", "--checkpoint-dir", str(tmp_path / "ckpt"), "--out", str(out), "--dtype", "fp32"]) == 0
+    finally:
+        os.umask(previous)
+    modes = {path.name: stat.S_IMODE(path.stat().st_mode) for path in [out, *out.iterdir()]}
+    assert modes.pop("hf") == 0o755 and set(modes.values()) == {0o644}, modes
     config = json.loads((out / "config.json").read_text())
     assert config["model_type"] == "llama" and config["architectures"] == ["LlamaForCausalLM"]
     tokenizer = transformers.AutoTokenizer.from_pretrained(out, local_files_only=True)
