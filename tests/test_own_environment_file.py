@@ -122,7 +122,9 @@ def test_review_diff_shows_what_changes_object_by_object(own_environment, dev, t
     out = capsys.readouterr().out
     lines = out.splitlines()
     queue = lines.index("~ Queue/-/ml-training-queue  (volcano-queues.yaml)")
-    assert lines[queue + 1] == "    spec.capability.cpu: 64 -> 96", out
+    # The change made, after the prune label (whose hash covers the stack's name, so it differs too).
+    assert lines[queue + 1:queue + 3] == [
+        f"    metadata.labels.aws.cdk.eks/prune: {lines[queue + 1].split(': ')[1]}", "    spec.capability.cpu: 64 -> 96"], out
     # The rest differs by the environment's name (and CDK's prune label, whose hash covers the stack's name), field
     # by field: e.g. the cluster Karpenter serves, in its Helm release's values; never a whole object as one blob.
     release = lines.index("~ HelmRelease/kube-system/karpenter  (helm-releases.yaml)")
