@@ -38,7 +38,10 @@ synth: install
 		|| { cat cdk.out/check-$(NAME).txt; exit 1; }
 
 # worksteal: a worker that runs out of tests takes some of the other's, so the long ones do not end the run alone.
+# First the pinned upstream artifacts the tests read, where this machine reaches upstream (nothing to do with a mirror,
+# one line when offline: then the tests that need one skip, each naming the command that fetches it).
 test: install-dev
+	@$(PY) -m eks_training.infra.tools.cli fetch-upstream --if-reachable
 	$(PY) -m pytest -n 2 --dist worksteal -q
 
 # Acknowledged changes of the change stage: ACK="replace:X prune:Namespace/y" and/or ACK_FILE=path (one ID a line).

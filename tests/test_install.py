@@ -24,7 +24,7 @@ OTHER_APP = """
 import aws_cdk as cdk
 import eks_training.constructs.network as network
 from eks_training.addons import (EfaDevicePlugin, Kueue, NvidiaDevicePlugin, Quota, TeamQueue, TrainingTeam,
-                                 VolcanoQueue, node_group_flavor, system_flavor)
+                                 VolcanoQueue, node_group_flavor, cpu_flavor)
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.constructs.network import TrainingNetwork
 from eks_training.infra.addons.volcano import Volcano  # the add-ons' first path, which keeps working
@@ -39,12 +39,13 @@ cluster = TrainingCluster(stack, "Cluster", vpc=net.vpc, version="1.34", system_
                           admin_role_arns=["arn:aws:iam::${AWS::AccountId}:role/other-team-admin"])
 gpu = cluster.add_accelerated_node_group("Gpu", instance_type="p4d.24xlarge", min_size=1, desired_size=1, max_size=2,
                                          nodegroup_name="gpu")
+cluster.add_team_node_group(instance_type="m6i.xlarge", max_size=2)
 NvidiaDevicePlugin(stack, "Nvidia", cluster=cluster)
 EfaDevicePlugin(stack, "Efa", cluster=cluster)
 Volcano(stack, "Volcano", cluster=cluster, queues=[VolcanoQueue(name="team-a")])
-kueue = Kueue(stack, "Kueue", cluster=cluster, flavors=[node_group_flavor(gpu), system_flavor()], queues=[
+kueue = Kueue(stack, "Kueue", cluster=cluster, flavors=[node_group_flavor(gpu), cpu_flavor()], queues=[
     TeamQueue("team-a", ("team-a",), (Quota("gpu", {"nvidia.com/gpu": 8, "cpu": 90, "memory": "1000Gi"}),
-                                      Quota("system", {"cpu": 4, "memory": "16Gi"})))])
+                                      Quota("cpu", {"cpu": 4, "memory": "16Gi"})))])
 TrainingTeam(stack, "TeamA", cluster=cluster, namespace="team-a", kueue=kueue,
              members=["arn:aws:iam::${AWS::AccountId}:role/team-a"])
 app.synth()

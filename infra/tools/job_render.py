@@ -56,7 +56,8 @@ class RenderTarget:
     teams: tuple[TeamFacts, ...]
     #: The `services` switches that are on (the operators a kind may need).
     services: frozenset[str]
-    system_instance_type: str
+    #: The team CPU nodes' instance type (where data preparation runs).
+    cpu_instance_type: str
     #: Most nodes of each instance type the platform can provide.
     instance_limits: Mapping[str, int]
     kueue: bool = False
@@ -87,7 +88,7 @@ class RenderTarget:
                 quota_setting={"nvidia": f"training_namespaces[{index}].max_gpus",
                                "neuron": f"training_namespaces[{index}].max_neuron_devices"},
                 admitted=admitted))
-        return cls("environment", config.name, tuple(teams), frozenset(services), config.system_nodes.instance_type,
+        return cls("environment", config.name, tuple(teams), frozenset(services), config.team_nodes.instance_type,
                    instance_type_limits(config), kueue=config.services.kueue,
                    flavors=tuple((f.instance_type, f.topology_layers) for f in config.kueue_flavors()),
                    slurm_partitions=tuple((p.name, p.instance_type, p.max_nodes)
@@ -178,11 +179,11 @@ def render_job(config: PlatformConfig | RenderTarget, kind_name: str, *, nodes: 
         for option, value in (("--data-input", data_input), ("--tokenizer", tokenizer)):
             if not value:
                 raise RenderError(f"{option}: data-prep needs it (s3://bucket/prefix or a path under {FSX_MOUNT_PATH})")
-        # Tokenizing runs on a system node (the only CPU capacity): take at most half of one, leaving the rest to
-        # the platform's controllers.
-        system = node_capacity(target.system_instance_type)
-        workers = max(1, int(system.allocatable_cpu) // 2)
-        memory = f"{max(1, int(system.allocatable_memory / 2**30) // 2)}Gi"
+        # Tokenizing runs on a team CPU node: take at most half of one, leaving the rest to the team's other CPU pods
+        # (MPI launchers, Ray heads).
+        cpu_node = node_capacity(target.cpu_instance_type)
+        workers = max(1, int(cpu_node.allocatable_cpu) // 2)
+        memory = f"{max(1, int(cpu_node.allocatable_memory / 2**30) // 2)}Gi"
         extra = {key: value for key, value in (("eval_fraction", eval_fraction), ("txt_document", txt_document))
                  if value is not None}
         job = DataPrepJob(name=name, namespace=namespace, image=image or _image(target, images, "gpu"),
@@ -234,9 +235,10 @@ def render_job(config: PlatformConfig | RenderTarget, kind_name: str, *, nodes: 
             raise RenderError(f"--checkpoint-s3-uri: {target.described} generates its checkpoint bucket name at "
                               "deploy time; give s3://BUCKET/PREFIX")
         s3_uri = checkpoint_s3_uri or f"s3://{bucket}/{checkpoint_key_prefix(namespace, name)}"
+    model = model if kind.name not in _NO_DATASET else None
     job = TrainingJob(name=name, namespace=namespace, instance_type=instance_type, nodes=nodes, image=image,
                       train_args=tuple(shlex.split(train_args or "")), checkpoint_s3_uri=s3_uri, dataset=dataset,
-                      model=model if kind.name not in _NO_DATASET else None, health_check=health_check)
+                      model=model, health_check=health_check, grace_period_s=job_grace_period(model, nodes))
     if kind.name not in _NO_DATASET:
         check_trainer_layout(job)
     request = topology_request(target, kind, instance_type, topology, topology_layer)
@@ -244,6 +246,16 @@ def render_job(config: PlatformConfig | RenderTarget, kind_name: str, *, nodes: 
                            kueue=_kueue_submission(target, kind, namespace, priority, request),
                            max_restarts=target.max_restarts)
     return kind.render(job, names)
+
+
+def job_grace_period(model: str | None, nodes: int) -> int:
+    """The pods' grace period for training ``model`` (a named size) on ``nodes`` nodes: room for the save on stop
+    (:func:`eks_training.core.preemption.grace_period_seconds`); a model folder's size is not known here."""
+    from eks_training.core.preemption import grace_period_seconds
+    from eks_training.training.model_sizes import MODEL_SIZES
+
+    size = MODEL_SIZES.get(model) if model else None
+    return grace_period_seconds(size.parameters if size is not None else None, nodes)
 
 
 def check_trainer_layout(job) -> None:

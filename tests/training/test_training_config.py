@@ -115,7 +115,7 @@ def test_cli_prints_one_line_and_exits_2(token_data: Path) -> None:
                            "--model", "huge"], capture_output=True, text=True, env=quiet_env(), timeout=60)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "error: --model='huge' is not allowed: one of tiny, small, 1b, 8b, 70b, 405b, an exported model folder or a "
+        "error: --model='huge' is not allowed: one of tiny, tiny-moe, small, 1b, 8b, 70b, 405b, an exported model folder or a "
         "local Hugging Face model folder with config.json"]
 
 
