@@ -56,6 +56,7 @@ def sbatch_script(job: TrainingJob, *, partition: str) -> str:
         f"export JOB_NAME={shlex.quote(job.name)}",
         f"export POD_NAMESPACE={shlex.quote(job.namespace)}",
         f"export {TORCHRUN_SHUTDOWN_ENV}={torchrun_shutdown_seconds(job.grace_period_s)}",
+        f"export INSTANCE_TYPE={job.instance_type}",
     ]
     if facts.efa_supported:
         lines += ["export FI_PROVIDER=efa", "export FI_EFA_USE_DEVICE_RDMA=1", "export RDMAV_FORK_SAFE=1"]

@@ -23,7 +23,7 @@ from eks_training.training.checkpoint import complete_steps
 from eks_training.training.launch import main as launch_main
 from eks_training.training.preemption import EXIT_RESUME
 
-from training_helpers import TINY_FLAGS, VENV_BIN, quiet_env, read_records
+from training_helpers import TINY_FLAGS, VENV_BIN, kill_all, quiet_env, read_records
 
 MAX_STEPS, EVERY = 16, 5
 EXIT_TIMEOUT = 30
@@ -158,7 +158,7 @@ def test_sigkill_during_the_save_leaves_the_previous_checkpoint_newest_and_loada
     ckpt, metrics, out = tmp_path / "ckpt", tmp_path / "a.jsonl", tmp_path / "harness"
     out.mkdir()
     process = subprocess.Popen(run_command(token_data, ckpt, metrics, harness_dir=out), stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, env=quiet_env(SLOW_SAVE_S="30"), start_new_session=True)
+                               stderr=subprocess.DEVNULL, env=quiet_env(SLOW_SAVE_S="30"))
     _wait_for([metrics], process)
     while not any(s >= EVERY + 2 for s in logged_steps(metrics)):
         assert process.poll() is None
@@ -167,8 +167,10 @@ def test_sigkill_during_the_save_leaves_the_previous_checkpoint_newest_and_loada
     saving = [out / f"saving-rank-{rank}" for rank in (0, 1)]
     _wait_for(saving, process)
     # The grace period ends mid-save: every process of the pod is killed.
-    os.killpg(process.pid, signal.SIGKILL)
+    kill_all(process.pid)
     process.wait(30)
+    time.sleep(1)
+    assert all(not Path(f"/proc/{marker.read_text()}").exists() for marker in saving)  # no rank saves on
     assert complete_steps(ckpt) == [EVERY]  # the interrupted folder never got its marker
     resumed = run_to_end(run_command(token_data, ckpt, tmp_path / "b.jsonl"), quiet_env())
     assert f"resumed from step {EVERY}" in resumed.stderr
