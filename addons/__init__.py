@@ -16,7 +16,7 @@ from eks_training.infra.addons.jupyterhub import JupyterHub
 from eks_training.infra.addons.karpenter import Karpenter
 from eks_training.infra.addons.kubeflow_trainer import KubeflowTrainer
 from eks_training.infra.addons.kuberay import KubeRay
-from eks_training.infra.addons.kueue import Kueue, node_group_flavor, pool_flavors, system_flavor
+from eks_training.infra.addons.kueue import Kueue, node_group_flavor, pool_flavors, cpu_flavor
 from eks_training.infra.addons.mpi_operator import MpiOperator
 from eks_training.infra.addons.network_policies import NetworkPolicies
 from eks_training.infra.addons.neuron_device_plugin import NeuronDevicePlugin
@@ -36,4 +36,4 @@ ADDONS = (CertManager, EfaDevicePlugin, JobSet, JupyterHub, Karpenter, KubeflowT
 
 __all__ = [cls.__name__ for cls in ADDONS] + [
     "ADDONS", "ClusterAddon", "EgressAllowance", "Flavor", "KarpenterPool", "NamespaceQuota", "Quota", "QueueResources",
-    "TeamQueue", "VolcanoQueue", "WorkloadEgress", "node_group_flavor", "pool_flavors", "system_flavor"]
+    "TeamQueue", "VolcanoQueue", "WorkloadEgress", "node_group_flavor", "pool_flavors", "cpu_flavor"]

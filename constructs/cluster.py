@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from datetime import date
 from typing import Mapping, Sequence
 
@@ -18,7 +19,8 @@ from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from eks_training.core.catalog import instance_facts
-from eks_training.core.names import POD_SECURITY_LABEL, SYSTEM_NODE_SELECTOR
+from eks_training.core.names import (POD_SECURITY_LABEL, SYSTEM_NODE_SELECTOR, SYSTEM_NODE_TAINT, TEAM_NODE_SELECTOR,
+                                     system_placement)
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding
 from eks_training.constructs.node_groups import AcceleratedNodeGroup, follow_cluster_version, leave_size_to_operators
 from eks_training.core.validation import (DEPLOY_ACCOUNT, InvalidValue, check_addon_version, check_addon_versions,
@@ -26,6 +28,21 @@ from eks_training.core.validation import (DEPLOY_ACCOUNT, InvalidValue, check_ad
                                           check_one_of, check_role_arn, check_vpc_cidr, covers_every_address,
                                           invalid)
 from eks_training.core.versions import DEFAULT_ADDONS, addon_version, support_warning
+
+_ADMIN_ROLE = re.compile(r"::(\d{12}|\$\{AWS::AccountId\}):role/(.+)$")
+
+
+def admin_entry_id(arn: str, position: int) -> str:
+    """The construct id of an admin's access entry, from the role (its name and, beyond the deploy account, its
+    account), never its place in the list: an access entry's principal is create-only, so an id that followed the
+    position would replace every entry after a removed one (and fail, the new entry colliding with the old). A
+    token, unknown at synth, keeps its position."""
+    match = None if Token.is_unresolved(arn) else _ADMIN_ROLE.search(arn)
+    if match is None:
+        return f"Admin{position}"
+    account, role = match.groups()
+    return "Admin-" + role.replace("/", "-") + ("" if account == DEPLOY_ACCOUNT else f"-{account}")
+
 
 _ENDPOINTS = {
     "public": eks.EndpointAccess.PUBLIC,
@@ -72,6 +89,25 @@ def vpc_cni_configuration(network_policy: bool) -> dict:
     if not network_policy:
         return {}
     return {"enableNetworkPolicy": "true", "env": {"NETWORK_POLICY_ENFORCING_MODE": NETWORK_POLICY_MODE}}
+
+
+#: Where an EKS add-on's configuration places the pods of its Deployment (its DaemonSets tolerate every taint): the
+#: key path of ``nodeSelector`` and ``tolerations`` in its configuration values (EKS's add-on configuration schemas,
+#: ``aws eks describe-addon-configuration``: CoreDNS at the top, the CSI drivers under ``controller``).
+ADDON_PLACEMENT_PATHS: dict[str, tuple[str, ...]] = {
+    "coredns": (), "aws-ebs-csi-driver": ("controller",), "aws-efs-csi-driver": ("controller",),
+    "aws-fsx-csi-driver": ("controller",)}
+
+
+def addon_configuration(name: str, configuration: Mapping | None = None) -> dict:
+    """``configuration`` of add-on ``name`` with its Deployment placed on the system nodes (tolerating their taint)."""
+    values = json.loads(json.dumps(configuration or {}))
+    if name in ADDON_PLACEMENT_PATHS:
+        where = values
+        for key in ADDON_PLACEMENT_PATHS[name]:
+            where = where.setdefault(key, {})
+        where.update(system_placement())
+    return values
 
 
 #: What an EKS worker node's role holds: the AWS managed policies EKS documents, without SSM.
@@ -142,8 +178,13 @@ class TrainingCluster(Construct):
       that pins IMDSv2 with a hop limit of 1 and an encrypted gp3 root volume of ``system_disk_gib``. Auto Mode is
       off. An update (version, AMI, launch template) replaces one node at a time and drains it within the
       controllers' PodDisruptionBudgets: it fails rather than force a node out (aws-eks-v2 forces it by default).
+      Tainted ``CriticalAddonsOnly=true:NoSchedule``: the platform's pods tolerate it, no team pod does (they go to
+      :meth:`add_team_node_group`'s nodes).
     * ``control_plane_log_retention``: how long the control plane's log group (``/aws/eks/<name>/cluster``, made
       here with its own KMS key before EKS would make one without either) keeps logs. Default: one year.
+    * ``log_removal_policy``: what ``cdk destroy`` does to that log group and its key. Default RETAIN: the audit
+      log is evidence that outlives the cluster (a retained group keeps its name: delete it, or import it, before
+      a cluster of the same name is created again).
     * ``vpc_cidr``: the VPC's range as text, where add-ons' NetworkPolicies admit the API server's webhook calls
       from. Default: the VPC's own when it is known at synth, else None (webhook ports open to any address).
     * ``bootstrap_creator_admin``: whether the identity that deploys the stack stays a cluster admin (EKS's default).
@@ -152,7 +193,7 @@ class TrainingCluster(Construct):
     * Node role (``node_role``): AmazonEKSWorkerNodePolicy and ECR pulls only, no SSM (``kubectl debug node/...``
       reaches a node's shell through the API instead, with the caller's Kubernetes rights).
 
-    Attributes: ``cluster`` (the aws_eks_v2 Cluster), ``secrets_key``, ``system_nodegroup``, ``addons``
+    Attributes: ``cluster`` (the aws_eks_v2 Cluster), ``secrets_key``, ``system_nodegroup``, ``team_nodegroup``, ``addons``
     (name -> CfnAddon), ``node_prerequisites`` (the add-ons every node group must wait for: pod networking),
     ``node_role`` (for accelerated node groups and Karpenter nodes).
     """
@@ -166,7 +207,8 @@ class TrainingCluster(Construct):
                  today: date | None = None, network_policy: bool = True,
                  training_subnet: ec2.ISubnet | None = None, efa_security_group: ec2.ISecurityGroup | None = None,
                  control_plane_log_retention: logs.RetentionDays = logs.RetentionDays.ONE_YEAR,
-                 bootstrap_creator_admin: bool = False, vpc_cidr: str | None = None) -> None:
+                 bootstrap_creator_admin: bool = False, vpc_cidr: str | None = None,
+                 log_removal_policy: RemovalPolicy = RemovalPolicy.RETAIN) -> None:
         super().__init__(scope, id)
         # The VPC's range as text, for NetworkPolicies that admit the API server's webhook calls (a VPC made in the
         # same app knows it only as a token: give it here).
@@ -190,6 +232,10 @@ class TrainingCluster(Construct):
         self._addon_overrides = dict(addon_versions or {})
         for i, arn in enumerate(admin_role_arns):
             check_role_arn(f"admin_role_arns[{i}]", arn)
+        admin_ids = [admin_entry_id(arn, i) for i, arn in enumerate(admin_role_arns)]
+        for i, entry_id in enumerate(admin_ids):
+            if admin_ids.index(entry_id) != i:
+                raise invalid(f"{self.node.path}: admin_role_arns[{i}]", admin_role_arns[i], "each role once")
         try:
             check_node_group_sizes(system_min_size, system_desired_size, system_max_size, smallest=1)
         except InvalidValue as err:  # the props are system_min_size etc.
@@ -211,7 +257,8 @@ class TrainingCluster(Construct):
 
         self.secrets_key = kms.Key(self, "SecretsKey", enable_key_rotation=True, removal_policy=removal_policy,
                                    description="EKS secrets envelope encryption")
-        self.control_plane_logs = self._control_plane_log_group(cluster_name, control_plane_log_retention, removal_policy)
+        self.control_plane_logs = self._control_plane_log_group(cluster_name, control_plane_log_retention,
+                                                                log_removal_policy)
         # The control plane's network interfaces reach nodes and pods (kubelet, webhooks, port-forward) and DNS, all
         # inside the VPC: egress there only, not to the internet (aws-eks-v2's own group allows all outbound).
         self.control_plane_security_group = ec2.SecurityGroup(
@@ -235,22 +282,14 @@ class TrainingCluster(Construct):
         if self.control_plane_logs is not None:
             self.cluster.node.add_dependency(self.control_plane_logs)
         self._acknowledge_cdk_internals()
-        for i, arn in enumerate(admin_role_arns):
+        for entry_id, arn in zip(admin_ids, admin_role_arns):
             principal = Fn.sub(arn) if DEPLOY_ACCOUNT in arn else arn  # the deploy account's id, at deploy time
-            self.cluster.grant_access(f"Admin{i}", principal, [eks.AccessPolicy.from_access_policy_name(
+            self.cluster.grant_access(entry_id, principal, [eks.AccessPolicy.from_access_policy_name(
                 "AmazonEKSClusterAdminPolicy", access_scope_type=eks.AccessScopeType.CLUSTER)])
 
         self.node_role = node_role(self, "NodeRole", description="EKS worker nodes (system and accelerated node "
                                                                    "groups)")
-        # Pinned rather than EKS's defaults: IMDSv2 only, and a hop limit of 1 so that no pod (only host-network
-        # agents) reaches the node role through instance metadata.
-        self.system_launch_template = ec2.CfnLaunchTemplate(
-            self, "SystemNodesLaunchTemplate", launch_template_data=ec2.CfnLaunchTemplate.LaunchTemplateDataProperty(
-                metadata_options=ec2.CfnLaunchTemplate.MetadataOptionsProperty(
-                    http_tokens="required", http_put_response_hop_limit=1, http_endpoint="enabled"),
-                block_device_mappings=[ec2.CfnLaunchTemplate.BlockDeviceMappingProperty(
-                    device_name="/dev/xvda", ebs=ec2.CfnLaunchTemplate.EbsProperty(
-                        volume_size=system_disk_gib, volume_type="gp3", encrypted=True, delete_on_termination=True))]))
+        self.system_launch_template = self._cpu_launch_template("SystemNodesLaunchTemplate", system_disk_gib)
 
         self.addons: dict[str, eks.CfnAddon] = {}
         # Pod networking before any node joins: the node role has no AmazonEKS_CNI_Policy (the CNI gets its own role
@@ -258,6 +297,8 @@ class TrainingCluster(Construct):
         for name in NODE_PREREQUISITE_ADDONS:
             self.addons[name] = self._addon(name)
         self.node_prerequisites: tuple[eks.CfnAddon, ...] = tuple(self.addons[n] for n in NODE_PREREQUISITE_ADDONS)
+        #: The team CPU node group (add_team_node_group), None until made.
+        self.team_nodegroup: eks.Nodegroup | None = None
 
         self.system_nodegroup = self.cluster.add_nodegroup_capacity(
             "SystemNodes", instance_types=[ec2.InstanceType(system_instance_type)],
@@ -266,6 +307,9 @@ class TrainingCluster(Construct):
             launch_template_spec=eks.LaunchTemplateSpec(id=self.system_launch_template.ref,
                                                         version=self.system_launch_template.attr_latest_version_number),
             labels=dict(SYSTEM_NODE_SELECTOR), node_role=self.node_role,
+            # The platform's pods only: each tolerates it (SYSTEM_NODE_TOLERATIONS), team pods go to team nodes.
+            taints=[eks.TaintSpec(effect=eks.TaintEffect.NO_SCHEDULE, key=SYSTEM_NODE_TAINT["key"],
+                                  value=SYSTEM_NODE_TAINT["value"])],
             subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
             # EKS replaces a node the node monitoring agent reports unhealthy (NodeRepairConfig).
             enable_node_auto_repair=True,
@@ -285,6 +329,49 @@ class TrainingCluster(Construct):
             if name not in self.addons:
                 self.addons[name] = self._addon(name)
         self.kube_system_labels = self._label_kube_system()
+
+    def _cpu_launch_template(self, id: str, disk_gib: int) -> ec2.CfnLaunchTemplate:
+        """A launch template for CPU nodes, pinned rather than EKS's defaults: IMDSv2 only, with a hop limit of 1 so
+        that no pod (only host-network agents) reaches the node role through instance metadata, and an encrypted
+        gp3 root volume of ``disk_gib``."""
+        return ec2.CfnLaunchTemplate(
+            self, id, launch_template_data=ec2.CfnLaunchTemplate.LaunchTemplateDataProperty(
+                metadata_options=ec2.CfnLaunchTemplate.MetadataOptionsProperty(
+                    http_tokens="required", http_put_response_hop_limit=1, http_endpoint="enabled"),
+                block_device_mappings=[ec2.CfnLaunchTemplate.BlockDeviceMappingProperty(
+                    device_name="/dev/xvda", ebs=ec2.CfnLaunchTemplate.EbsProperty(
+                        volume_size=disk_gib, volume_type="gp3", encrypted=True, delete_on_termination=True))]))
+
+    def add_team_node_group(self, id: str = "TeamNodes", *, subnets: Sequence[ec2.ISubnet] | None = None,
+                            instance_type: str = "m6i.2xlarge", min_size: int = 1, desired_size: int = 1,
+                            max_size: int = 4, disk_gib: int = 100) -> eks.Nodegroup:
+        """The team CPU nodes: where the teams' pods that need no accelerator run (data preparation, MPI launchers,
+        Ray heads, Slurm login pods), never on the system nodes, which only the platform's pods tolerate.
+
+        A managed AL2023 on-demand group labelled ``eks-training/role=team`` (:data:`TEAM_NODE_SELECTOR`), untainted,
+        with the system nodes' launch template settings (IMDSv2, hop limit 1, encrypted gp3 of ``disk_gib``) and node
+        role. ``subnets``: where its nodes go. Default: the cluster's ``training_subnet``, which the platform keeps
+        out of Lustre's NoSquashNids, so a root in a team pod is nobody on the file system. Rolls like the system
+        group (one node at a time, within disruption budgets). Attribute of the cluster: ``team_nodegroup``.
+        """
+        if subnets is None:
+            if self.training_subnet is None:
+                raise invalid(f"{self.node.path}: subnets", None, "the team nodes' subnets, or a training_subnet given "
+                                                                  "to the cluster (team nodes stay off the system subnets)")
+            subnets = [self.training_subnet]
+        check_node_group_sizes(min_size, desired_size, max_size, smallest=1)
+        template = self._cpu_launch_template(f"{id}LaunchTemplate", disk_gib)
+        group = self.cluster.add_nodegroup_capacity(
+            id, instance_types=[ec2.InstanceType(instance_type)], ami_type=eks.NodegroupAmiType.AL2023_X86_64_STANDARD,
+            capacity_type=eks.CapacityType.ON_DEMAND, min_size=min_size, desired_size=desired_size, max_size=max_size,
+            launch_template_spec=eks.LaunchTemplateSpec(id=template.ref, version=template.attr_latest_version_number),
+            labels=dict(TEAM_NODE_SELECTOR), node_role=self.node_role, subnets=ec2.SubnetSelection(subnets=list(subnets)),
+            enable_node_auto_repair=True, force_update=False, max_unavailable=1)
+        group.node.add_dependency(*self.node_prerequisites)
+        leave_size_to_operators(group, desired_size=desired_size, min_size=min_size)
+        follow_cluster_version(group, self.kubernetes_version)
+        self.team_nodegroup = group
+        return group
 
     def _control_plane_log_group(self, cluster_name: str | None, retention: logs.RetentionDays,
                                  removal_policy: RemovalPolicy) -> logs.LogGroup | None:
@@ -422,10 +509,16 @@ class TrainingCluster(Construct):
         template names no version and EKS picks its default at creation (`eks-training check` notes each such one).
         The add-ons of :data:`NODE_PREREQUISITE_ADDONS` come before the nodes (DaemonSets, which are healthy with no
         node yet); every other one after the system nodes (CoreDNS and the CSI controllers need nodes to be healthy).
+        The Deployments of :data:`ADDON_PLACEMENT_PATHS` are placed on the system nodes through their configuration
+        (:func:`addon_configuration`, merged into ``configuration_values`` when given).
         """
         version = version or self._addon_overrides.get(name) or addon_version(name, self.kubernetes_version)
         if version is not None:
             check_addon_version("version", version)
+        if name in ADDON_PLACEMENT_PATHS:
+            given = props.get("configuration_values")
+            props["configuration_values"] = json.dumps(addon_configuration(
+                name, json.loads(given) if isinstance(given, str) else given), sort_keys=True)
         addon = eks.CfnAddon(
             self, f"Addon-{name}", addon_name=name, cluster_name=self.cluster.cluster_name,
             addon_version=version, resolve_conflicts="OVERWRITE", **props)

@@ -12,7 +12,7 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct, IConstruct
 
-from eks_training.core.names import KARPENTER_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR
+from eks_training.core.names import KARPENTER_SERVICE_ACCOUNT, system_placement
 from eks_training.core.versions import KARPENTER, KARPENTER_CRD
 from eks_training.constructs.acknowledgements import acknowledge, wildcard_resource_finding
 from eks_training.constructs.cluster import node_role, pod_identity_principal
@@ -105,7 +105,7 @@ class KarpenterController(Construct):
                 "serviceAccount": {"name": KARPENTER_SERVICE_ACCOUNT},
                 "replicas": 2,
                 # The controller never runs on the nodes it manages.
-                "nodeSelector": dict(SYSTEM_NODE_SELECTOR),
+                **system_placement(),
             })
         # What the controller needs until its last NodeClaim is gone: created before the release and, on delete,
         # outliving it and the NodePools that depend on it (their finalizers need Karpenter running with its rights).

@@ -46,6 +46,18 @@ WORKSPACE_DATASET_PREFIX = "workspace/"
 #: Slurm batch logs and Ray Train results of the namespace.
 LOGS_PATH = f"{WORKSPACE_PATH}/logs"
 RAY_RESULTS_PATH = f"{WORKSPACE_PATH}/ray-results"
+#: Set to "1" in the pods of a GPU job that requests EFA interfaces: the trainer then refuses to train unless NCCL
+#: uses the EFA plugin (training.fabric), which it reads from NCCL's debug file.
+REQUIRE_EFA_ENV = "EKS_TRAINING_REQUIRE_EFA"
+#: NCCL's variable naming the file its debug log goes to, and the file such a pod's processes write (NCCL expands
+#: %h to the host name and %p to the process id: one file per process).
+NCCL_DEBUG_FILE_ENV = "NCCL_DEBUG_FILE"
+NCCL_DEBUG_FILE_PATTERN = "/tmp/nccl-%h-%p.log"
+#: The tag a node group launched into a capacity reservation or Capacity Block puts on its instances (the
+#: reservation's id): what the reservation-end drain finds them by. Karpenter labels its nodes with the same id itself
+#: (KARPENTER_RESERVATION_LABEL).
+RESERVATION_TAG = "eks-training/capacity-reservation-id"
+KARPENTER_RESERVATION_LABEL = "karpenter.k8s.aws/capacity-reservation-id"
 
 
 def workspace_dir(namespace: str) -> str:
@@ -107,6 +119,24 @@ POD_SECURITY_LABEL = "pod-security.kubernetes.io"
 #: The system node group's label: every controller, webhook and operator selects it (never taints alone).
 LABEL_ROLE = "eks-training/role"
 SYSTEM_NODE_SELECTOR = {LABEL_ROLE: "system"}
+#: The system nodes' taint: only the platform's own pods tolerate it, so no team's code (a data-prep job, an MPI
+#: launcher, a Ray head, a Slurm login pod) runs beside Karpenter, the operators and the hub, on nodes exempt from
+#: Lustre root squash. The key EKS's own add-ons (CoreDNS, the CSI controllers) and Karpenter's chart already
+#: tolerate, and what EKS Auto Mode's system pool carries.
+SYSTEM_NODE_TAINT = {"key": "CriticalAddonsOnly", "value": "true", "effect": "NoSchedule"}
+#: What every platform pod tolerates to run on the system nodes (any value, any effect of the key, as EKS writes it).
+SYSTEM_NODE_TOLERATIONS = ({"key": SYSTEM_NODE_TAINT["key"], "operator": "Exists"},)
+#: The team CPU nodes' label: pods of the teams that need no accelerator (data preparation, MPI launchers, Ray heads,
+#: Slurm login pods) land there, in the training subnet, whose clients Lustre squashes.
+TEAM_NODE_SELECTOR = {LABEL_ROLE: "team"}
+#: The Kueue ResourceFlavor of the team CPU nodes (what a queue's CPU quota names).
+CPU_FLAVOR = "cpu"
+
+
+def system_placement(node_selector=None) -> dict:
+    """``nodeSelector`` and ``tolerations`` of a platform pod on the system nodes (what most charts take as values)."""
+    return {"nodeSelector": dict(SYSTEM_NODE_SELECTOR if node_selector is None else node_selector),
+            "tolerations": [dict(t) for t in SYSTEM_NODE_TOLERATIONS]}
 
 #: Node labels every accelerated node carries, from node groups and Karpenter pools alike.
 LABEL_ACCELERATOR = "eks-training/accelerator"
@@ -117,6 +147,8 @@ LABEL_INSTANCE_TYPE = "node.kubernetes.io/instance-type"
 #: Taint of the Slurm partitions' own nodes (value: the partition): only its slurmd pods (and node agents) tolerate
 #: it, so no other workload shares a node with a privileged slurmd.
 SLURM_PARTITION_TAINT = "slurm.schedmd.com/partition"
+#: The tag of the Slurm partitions' own EFA security group (its value: the cluster name).
+SLURM_EFA_GROUP_TAG = "eks-training/slurm-efa"
 
 
 def node_group_name(name: str, instance_type: str, capacity_type: str) -> str:

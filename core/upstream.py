@@ -347,6 +347,27 @@ def _expect(artifact: Artifact, where: Path, kind: str, expected: str | None, ac
         raise DigestMismatch(artifact, where, kind, expected, actual)
 
 
+def unsafe_members(archive: tarfile.TarFile) -> list[str]:
+    """Members of ``archive`` that unpacking would have write outside its folder, or make other than plain files and
+    folders: an absolute name, a ``..`` part, a link (symbolic or hard), a device. A chart or a rules tree holds
+    none; an archive with one is refused whole, before anything of it is written."""
+    bad = []
+    for member in archive.getmembers():
+        parts = member.name.replace("\\", "/").split("/")
+        if member.name.startswith("/") or ".." in parts or not (member.isfile() or member.isdir()):
+            bad.append(member.name)
+    return bad
+
+
+def check_members(archive: tarfile.TarFile, what: str) -> None:
+    """:func:`unsafe_members` as a one-line error naming ``what`` and the first such member."""
+    bad = unsafe_members(archive)
+    if bad:
+        raise UpstreamError(f"{what}: archive member {bad[0]!r} is not allowed: plain files and folders below the "
+                            f"archive's own folder only ({len(bad)} such member{'s' if len(bad) > 1 else ''}; "
+                            "nothing was unpacked)")
+
+
 def _unpacked(package: Path, artifact: Artifact, folder: Path) -> Path:
     """The chart folder unpacked from a verified package (once; re-unpacked when the package changed)."""
     marker = folder / ".eks-training-package-sha256"
@@ -356,6 +377,7 @@ def _unpacked(package: Path, artifact: Artifact, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=folder.parent, prefix=".unpack-") as scratch:
         with tarfile.open(package, "r:gz") as archive:
+            check_members(archive, f"{artifact.name} ({package})")
             archive.extractall(scratch, filter="data")
         chart = Path(scratch) / artifact.chart  # type: ignore[operator]
         if not (chart / "Chart.yaml").is_file():

@@ -21,7 +21,7 @@ from __future__ import annotations
 import aws_cdk as cdk
 
 from eks_training.addons import (EfaDevicePlugin, Kueue, NamespaceQuota, NvidiaDevicePlugin, Quota, QueueResources,
-                                 TeamQueue, TrainingTeam, Volcano, VolcanoQueue, node_group_flavor, system_flavor)
+                                 TeamQueue, TrainingTeam, Volcano, VolcanoQueue, node_group_flavor, cpu_flavor)
 from eks_training.constructs.buckets import TrainingBuckets
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.constructs.network import TrainingNetwork
@@ -57,6 +57,9 @@ class SmallTrainingPlatform(cdk.Stack):
         # stands (Kueue admits jobs to nodes that exist; nothing here scales a node group from zero).
         h100 = cluster.add_accelerated_node_group("H100", instance_type="p5.48xlarge", min_size=1, desired_size=1,
                                                   max_size=2, nodegroup_name="h100")
+        # The team's CPU pods (data preparation, MPI launchers) run here, in the training subnet: the system nodes
+        # are tainted for the platform's own pods.
+        cluster.add_team_node_group(instance_type="m6i.xlarge", max_size=2)
         # Without the device plugins no pod could request nvidia.com/gpu or vpc.amazonaws.com/efa on those nodes.
         NvidiaDevicePlugin(self, "NvidiaDevicePlugin", cluster=cluster)
         EfaDevicePlugin(self, "EfaDevicePlugin", cluster=cluster)
@@ -76,13 +79,13 @@ class SmallTrainingPlatform(cdk.Stack):
         csi_driver = cluster.add_addon("aws-fsx-csi-driver", pod_identity_associations=[
             {"roleArn": csi_role.role_arn, "serviceAccount": FSX_CSI_ACCOUNT}])
         # Kueue admits the team's jobs by quota: on the H100 group (topology-aware: its nodes carry EC2's network
-        # labels) and, for CPU work such as data preparation, on the system nodes.
+        # labels) and, for CPU work such as data preparation, on the team CPU nodes.
         node = node_capacity("p5.48xlarge")  # what a job of one whole node requests
-        kueue = Kueue(self, "Kueue", cluster=cluster, flavors=[node_group_flavor(h100), system_flavor()], queues=[
+        kueue = Kueue(self, "Kueue", cluster=cluster, flavors=[node_group_flavor(h100), cpu_flavor()], queues=[
             TeamQueue("research", ("research",), (
                 Quota("h100", {"nvidia.com/gpu": 8, "vpc.amazonaws.com/efa": 32, "cpu": int(node.allocatable_cpu),
                                "memory": f"{int(node.allocatable_memory / 2**30)}Gi"}),
-                Quota("system", {"cpu": 4, "memory": "16Gi"})))])
+                Quota("cpu", {"cpu": 4, "memory": "16Gi"})))])
         TrainingTeam(self, "Research", cluster=cluster, namespace="research", operators=("volcano",),
                      members=[ACCOUNT_ROLE + "small-training-research"], quota=NamespaceQuota(nvidia_gpus=8),
                      buckets=buckets, fsx=fsx, kueue=kueue, after=[csi_driver])

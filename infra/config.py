@@ -20,18 +20,21 @@ from pydantic import (BaseModel, ConfigDict, Field, Strict, ValidationError, Val
                       model_validator)
 
 from eks_training.core.fsx import DATA_IMPORT_EVENTS, WORKSPACE_EXPORT_EVENTS, WORKSPACE_IMPORT_EVENTS
-from eks_training.core.names import (FSX_DATA_DIR, FSX_WORKSPACES_DIR, PLATFORM_NAMESPACES, node_group_name,
+from eks_training.core.names import (CPU_FLAVOR, FSX_DATA_DIR, FSX_WORKSPACES_DIR, PLATFORM_NAMESPACES, node_group_name,
                                      slurm_pool_name)
-from eks_training.core.subnets import (AWS_RESERVED_IPS, DEFAULT_POD_IPS_PER_NODE, HEADROOM, most_training_ips,
-                                       training_ips_needed, training_prefix_fits, training_subnet_prefix)
+from eks_training.core.subnets import (AWS_RESERVED_IPS, default_training_prefix, largest_fitting_prefix,
+                                       training_ips_needed, training_prefix_fits)
 from eks_training.core.versions import KARPENTER_AMI_RELEASE, KUBERNETES_RELEASES, ami_release_date, creatable_versions
 from eks_training.core.catalog import INSTANCE_TYPES, check_accelerator, check_efa, instance_facts, node_capacity
+from eks_training.workloads.kueue_admission import GangAdmission
 from eks_training.core.validation import (
     ENDPOINT_ACCESS, IDLE_MINUTES, LOG_RETENTION_DAYS, NODE_GROUP_CAPACITY_TYPES, InvalidValue, check_addon_version,
     check_addon_versions, check_bucket_name, check_capacity_reservation, check_endpoint_access, check_job_reference,
     check_kubernetes_version, check_metrics_namespace, check_karpenter_capacity, check_node_group_sizes, check_oidc_sign_in, check_pinned_image,
-    check_region, check_role_arn, check_vpc_cidr, check_zones, invalid, DEPLOY_ACCOUNT,
+    check_region, check_role_arn, check_vpc_cidr, check_zones, invalid, DEPLOY_ACCOUNT, check_certificate_arn,
+    check_client_cidrs,
 )
+from eks_training.infra.config_changes import ConfigChangeError, explain_refusal, upgrade_config
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent / "environments"
 
@@ -43,14 +46,14 @@ _DNS_LABEL = re.compile(r"^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$")
 
 @dataclass(frozen=True)
 class KueueFlavorSource:
-    """One Kueue ResourceFlavor: the nodes of one instance type of one node source (or the system nodes), and how many
+    """One Kueue ResourceFlavor: the nodes of one instance type of one node source (or the team CPU nodes), and how many
     of them the source can ever hold."""
 
     name: str
     #: The node group's EKS name or the Karpenter pool's name (what its nodes' source label says: Kueue's
-    #: SOURCE_LABEL); "system" for the system nodes.
+    #: SOURCE_LABEL); "team" for the team CPU nodes.
     source: str
-    kind: str  # "node group" | "Karpenter pool" | "system"
+    kind: str  # "node group" | "Karpenter pool" | "team"
     instance_type: str
     max_nodes: int
     #: The most accelerators the source holds at once: a pool's limit is shared by the flavors of its types.
@@ -62,13 +65,13 @@ class KueueFlavorSource:
 
     @property
     def accelerator(self) -> str | None:
-        return INSTANCE_TYPES[self.instance_type].accelerator if self.kind != "system" else None
+        return INSTANCE_TYPES[self.instance_type].accelerator if self.kind != "team" else None
 
     def resources(self, quota: "KueueQuotaConfig") -> dict[str, int]:
         """``quota`` as amounts: accelerators, cpu, memory_gib and EFA interfaces (cpu and memory default to what the
         accelerators' whole nodes offer, so a job of N nodes fits a quota of N nodes' accelerators)."""
         capacity = node_capacity(self.instance_type)
-        if self.kind == "system":
+        if self.kind == "team":
             return {"accelerators": 0, "cpu": quota.cpu or 0, "memory_gib": quota.memory_gib or 0, "efa": 0}
         nodes = -(-quota.accelerators // capacity.accelerators)
         return {"accelerators": quota.accelerators,
@@ -141,7 +144,9 @@ class NetworkConfig(_Model):
     """The VPC: its CIDR, NAT gateways and VPC endpoints, or an existing VPC by ids."""
 
     cidr: str = "10.0.0.0/16"
-    #: Prefix length of the training subnet in the training AZ; None sizes it from the node counts.
+    #: Prefix length of the training subnet in the training AZ; None: the upper half of `cidr` (a /17 in a /16).
+    #: Never derived from capacity: changing it (or `cidr`) replaces the subnet, the file system and the node groups
+    #: in it, so set it before the first deploy; the deploy check warns when capacity could outgrow it.
     training_subnet_prefix: Annotated[int, Field(ge=16, le=28)] | None = None
     nat_gateways: Annotated[int, Field(ge=1, le=3)] = 1
     vpc_endpoints: Bool = True
@@ -188,6 +193,10 @@ class ClusterConfig(_Model):
     #: A way into the private API endpoint (an EC2 Instance Connect Endpoint and a forwarding instance without IAM
     #: role; README "Reach a private cluster"). None: with a private endpoint only.
     api_tunnel: Bool | None = None
+    #: Days CloudWatch keeps the control plane's logs (the audit log among them) and the VPC flow logs: the record an
+    #: investigation reads, so a year by default whatever `observability.log_retention_days` says. With
+    #: `storage.buckets.retain` both log groups and their keys also outlive `cdk destroy`.
+    audit_log_retention_days: Literal[LOG_RETENTION_DAYS] = 365  # type: ignore[valid-type]
 
     @property
     def has_api_tunnel(self) -> bool:
@@ -222,6 +231,8 @@ class ClusterConfig(_Model):
     def _arns(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         for i, arn in enumerate(value):
             check_role_arn(f"admin_role_arns[{i}]", arn)
+            if arn in value[:i]:
+                raise invalid(f"admin_role_arns[{i}]", arn, "each role once (its access entry is keyed by the role)")
         return value
 
     @field_validator("addon_versions")
@@ -250,6 +261,15 @@ class SystemNodesConfig(_Model):
     def _sizes(self) -> "SystemNodesConfig":
         check_node_group_sizes(self.min_size, self.desired_size, self.max_size, smallest=1)
         return self
+
+
+class TeamNodesConfig(SystemNodesConfig):
+    """The managed node group that runs the teams' CPU pods (data preparation, MPI launchers, Ray heads, Slurm login
+    pods; AL2023, on-demand) in the training subnet, whose Lustre clients are root-squashed: none of them runs on the
+    system nodes, which only the platform's pods tolerate. Kueue's `cpu` flavor is its nodes."""
+
+    min_size: PositiveInt = 1
+    desired_size: PositiveInt = 1
 
 
 class RootVolumeConfig(_Model):
@@ -436,7 +456,9 @@ class EfsConfig(_Model):
 class BucketsConfig(_Model):
     """S3 buckets for training data and checkpoints."""
 
-    retain: Bool = False
+    #: Keep the data (these buckets, the EFS model store, and an FSx file system an update replaces) when the stack
+    #: or the resource goes. Default true: an environment deletes its data only when its file says so.
+    retain: Bool = True
     noncurrent_checkpoint_days: Annotated[int, Field(ge=1, le=3650)] = 30
     data_bucket_name: str | None = None
     checkpoint_bucket_name: str | None = None
@@ -526,16 +548,38 @@ class KueueQuotaConfig(_Model):
     """A queue's nominal quota on one ResourceFlavor: what it may hold at once without borrowing."""
 
     #: A flavor of the environment: a node group's or Karpenter pool's name (a pool of several instance types has one
-    #: flavor per type, `<pool>-<size>`, e.g. gpu-g5-12xlarge), or `system` (CPU jobs on the system nodes).
+    #: flavor per type, `<pool>-<size>`, e.g. gpu-g5-12xlarge), or `cpu` (CPU jobs on the team CPU nodes, `team_nodes`).
     flavor: Name
-    #: GPUs or Neuron devices (by the flavor's accelerator); 0 on `system`.
+    #: GPUs or Neuron devices (by the flavor's accelerator); 0 on `cpu`.
     accelerators: NonNegativeInt = 0
-    #: vCPUs; None: what `accelerators` worth of whole nodes offer (required on `system`).
+    #: vCPUs; None: what `accelerators` worth of whole nodes offer (required on `cpu`).
     cpu: PositiveInt | None = None
-    #: Memory in GiB; None: what `accelerators` worth of whole nodes offer (required on `system`).
+    #: Memory in GiB; None: what `accelerators` worth of whole nodes offer (required on `cpu`).
     memory_gib: PositiveInt | None = None
     #: Accelerators it may borrow from its cohort beyond its quota when others leave theirs idle; None: no limit.
     borrowing_limit: NonNegativeInt | None = None
+
+
+class KueueGangAdmissionConfig(_Model):
+    """All-or-nothing admission (Kueue's waitForPodsReady): a job whose pods are not all Ready in time gives its quota
+    back and is requeued with an exponential backoff. The defaults and why: ``GangAdmission`` (workloads/kueue.py)."""
+
+    #: Minutes from admission until every pod of a job is Ready; past it the job is evicted and requeued.
+    timeout_minutes: PositiveInt = GangAdmission.timeout_minutes
+    #: Minutes a running job that lost a pod has to get it back Ready, before it is requeued.
+    recovery_timeout_minutes: PositiveInt = GangAdmission.recovery_timeout_minutes
+    #: Seconds before the first requeue; each next one waits twice as long, at most backoff_max_seconds.
+    backoff_base_seconds: PositiveInt = GangAdmission.backoff_base_seconds
+    backoff_max_seconds: PositiveInt = GangAdmission.backoff_max_seconds
+    #: Requeues before Kueue deactivates the job (its Workload shows it inactive); None: requeue for ever.
+    backoff_limit_count: NonNegativeInt | None = GangAdmission.backoff_limit_count
+
+    @model_validator(mode="after")
+    def _backoff_order(self) -> "KueueGangAdmissionConfig":
+        if self.backoff_max_seconds < self.backoff_base_seconds:
+            raise invalid("services.kueue_gang_admission.backoff_max_seconds", self.backoff_max_seconds,
+                          f"at least backoff_base_seconds ({self.backoff_base_seconds})")
+        return self
 
 
 class KueueQueueConfig(_Model):
@@ -591,6 +635,39 @@ class SignInConfig(_Model):
         return self
 
 
+class HubLoadBalancerConfig(_Model):
+    """JupyterHub over HTTPS through an internal load balancer: notebook users reach it from their networks and sign
+    in with the OIDC provider, with no Kubernetes identity and no kubectl."""
+
+    #: ACM certificate of the hub's host name (the host of `jupyterhub_sign_in.callback_url`), in `region`.
+    certificate_arn: str
+    #: Client networks the load balancer admits (your VPN, your offices). Empty: the VPC's own network only.
+    source_ranges: tuple[str, ...] = ()
+
+    @field_validator("source_ranges")
+    @classmethod
+    def _networks(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return check_client_cidrs("source_ranges", value) if value else value
+
+    @field_validator("certificate_arn")
+    @classmethod
+    def _certificate(cls, value: str) -> str:
+        return check_certificate_arn("certificate_arn", value)
+
+
+class LoginLoadBalancerConfig(_Model):
+    """Slurm's login pods over SSH through an internal load balancer: people log in as their directory's users
+    (`slurm_sssd_conf_secret`), with no Kubernetes identity and no kubectl."""
+
+    #: Client networks the load balancer admits (your VPN, your offices). Empty: the VPC's own network only.
+    source_ranges: tuple[str, ...] = ()
+
+    @field_validator("source_ranges")
+    @classmethod
+    def _networks(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return check_client_cidrs("source_ranges", value) if value else value
+
+
 class ServicesConfig(_Model):
     """Cluster services: operators from their official charts and what we configure on top."""
 
@@ -602,6 +679,8 @@ class ServicesConfig(_Model):
     jupyterhub: Bool = False
     #: Required with `jupyterhub: true`: who may sign in, and through which provider.
     jupyterhub_sign_in: SignInConfig | None = None
+    #: The hub behind an internal HTTPS load balancer (None: reached with `kubectl port-forward` by cluster users).
+    jupyterhub_load_balancer: HubLoadBalancerConfig | None = None
     nvidia_device_plugin: Bool = True
     neuron_device_plugin: Bool = True
     neuron_scheduler_extension: Bool = False
@@ -613,6 +692,8 @@ class ServicesConfig(_Model):
     kueue: Bool = False
     #: Required with `kueue: true`: one ClusterQueue per team; every training namespace in exactly one of them.
     kueue_queues: tuple[KueueQueueConfig, ...] = ()
+    #: How long an admitted job's pods have to be Ready before it gives its quota back, and how it is requeued.
+    kueue_gang_admission: KueueGangAdmissionConfig = KueueGangAdmissionConfig()
     #: Kubeflow Trainer v2 (and JobSet, which it runs on): the `trainjob` kind and one ClusterTrainingRuntime per
     #: GPU instance type of the environment.
     kubeflow_trainer: Bool = False
@@ -622,8 +703,11 @@ class ServicesConfig(_Model):
     slurm_partitions: tuple[SlurmPartitionConfig, ...] = ()
     #: Secret of the slurm namespace (key `sssd.conf`) with your directory's SSSD configuration (LDAP, AD, FreeIPA):
     #: who may log in to Slurm over SSH, their uids and SSH public keys. Create it before people log in; None: the
-    #: login pods know no user (nobody logs in; root never does).
+    #: login pods know no user (nobody logs in; root never does). Its domain must set `min_id = 1000`: an account
+    #: with uid 401 would be the login pod's slurm user, who reads the Slurm key.
     slurm_sssd_conf_secret: Name | None = None
+    #: Slurm's login pods behind an internal SSH load balancer (None: reached with `kubectl exec` by cluster users).
+    slurm_login_load_balancer: LoginLoadBalancerConfig | None = None
     ray_worker_instance_type: str | None = None
     ray_max_workers: NonNegativeInt = 4
 
@@ -722,6 +806,7 @@ class PlatformConfig(_Model):
     network: NetworkConfig = NetworkConfig()
     cluster: ClusterConfig = ClusterConfig()
     system_nodes: SystemNodesConfig = SystemNodesConfig()
+    team_nodes: TeamNodesConfig = TeamNodesConfig()
     capacity: CapacityConfig = CapacityConfig()
     storage: StorageConfig = StorageConfig()
     training_namespaces: tuple[TrainingNamespaceConfig, ...] = (TrainingNamespaceConfig(name="training"),)
@@ -730,6 +815,9 @@ class PlatformConfig(_Model):
     observability: ObservabilityConfig = ObservabilityConfig()
     gitops: GitOpsConfig = GitOpsConfig()
     tags: dict[str, str] = Field(default_factory=dict)
+    #: CloudFormation termination protection of the stack: `cdk destroy` (and any stack deletion) is refused until
+    #: it is turned off (set false and deploy). Default on: a platform is deleted only on purpose.
+    termination_protection: Bool = True
 
     @model_validator(mode="before")
     @classmethod
@@ -802,39 +890,61 @@ class PlatformConfig(_Model):
             raise invalid("services.jupyterhub_sign_in", None, "give one with services.jupyterhub: true, as "
                           "JupyterHub's default authenticator lets anyone in (your OIDC provider's URLs, client id "
                           "and an allow-list)")
+        self._check_load_balancers()
         if self.services.jupyterhub and not self.on_demand_instance_types():
             raise invalid("services.jupyterhub", True, "only with accelerated capacity a notebook gets on demand: "
                           "a Karpenter pool, or a node group with desired_size > 0")
         return self
 
+    def _check_load_balancers(self) -> None:
+        services = self.services
+        hub = services.jupyterhub_load_balancer
+        if hub is not None:
+            if not services.jupyterhub:
+                raise invalid("services.jupyterhub_load_balancer", hub.model_dump(), "none without services.jupyterhub: "
+                              "true (it would be ignored)")
+            check_certificate_arn("services.jupyterhub_load_balancer.certificate_arn", hub.certificate_arn,
+                                  region=self.region)
+            callback = services.jupyterhub_sign_in.callback_url if services.jupyterhub_sign_in else None
+            if callback is not None and not callback.startswith("https://"):
+                raise invalid("services.jupyterhub_sign_in.callback_url", callback, "https://<the certificate's host "
+                              "name>/hub/oauth_callback with jupyterhub_load_balancer: the browser comes back through "
+                              "its TLS listener")
+        if services.slurm_login_load_balancer is not None and not (services.slinky and services.slurm_partitions):
+            raise invalid("services.slurm_login_load_balancer", services.slurm_login_load_balancer.model_dump(),
+                          "none without services.slinky and services.slurm_partitions (it would be ignored)")
+
     @model_validator(mode="after")
     def _training_subnet_fits(self) -> "PlatformConfig":
-        # The TrainingNetwork construct's sums, run here so that a capacity the VPC cannot hold names the setting
-        # that asks for it (the construct can only name the subnet prefix it derived).
-        demand = self.training_subnet_demand()
-        ips = training_ips_needed([(nodes, 1) for _, _, nodes, _ in demand])
-        given = self.network.training_subnet_prefix
-        prefix = given if given is not None else training_subnet_prefix(ips)
-        zones = len(self.availability_zones)
-        if given is not None and 2 ** (32 - given) - AWS_RESERVED_IPS < ips:
-            raise invalid("network.training_subnet_prefix", given, f"/{training_subnet_prefix(ips)} or lower (the "
-                          f"accelerated capacity needs {ips} addresses), or leave it unset")
+        # The TrainingNetwork construct's sums, run here so that the error names the setting. Capacity is not part
+        # of them: a pool limit or a node count never moves the subnet (see training_capacity_shortfall).
+        prefix, zones = self.training_prefix(), len(self.availability_zones)
         if training_prefix_fits(self.network.cidr, zones, prefix):
             return self
-        most = most_training_ips(self.network.cidr, zones)
-        if given is not None or not demand:
-            raise invalid("network.training_subnet_prefix", prefix, f"a prefix that fits network.cidr "
-                          f"{self.network.cidr} beside {zones} zones' subnets, or a larger network.cidr")
-        field, value, nodes, per_unit = max(demand, key=lambda d: d[2])
-        others = sum(d[2] for d in demand) - nodes
-        nodes_that_fit = int(most / HEADROOM // (1 + DEFAULT_POD_IPS_PER_NODE)) - others
-        allowed = (f"at most {nodes_that_fit * per_unit}" if nodes_that_fit > 0 else "fewer nodes elsewhere first")
-        raise invalid(field, value, f"{allowed}: network.cidr {self.network.cidr} leaves the training subnet room for "
-                      f"{most} addresses ({ips} needed at full scale), or use a larger network.cidr")
+        best = largest_fitting_prefix(self.network.cidr, zones)
+        given = self.network.training_subnet_prefix
+        fits = (f"a prefix from /{best} to /28 fits network.cidr {self.network.cidr} beside {zones} zones' public and "
+                "private subnets" if best is not None else
+                f"none fits network.cidr {self.network.cidr} beside {zones} zones' subnets: use a larger network.cidr")
+        allowed = (fits if given is not None else
+                   f"set one: the default /{prefix} (the upper half of network.cidr) does not fit; {fits}")
+        raise invalid("network.training_subnet_prefix", given, allowed)
+
+    def training_prefix(self) -> int:
+        """The training subnet's prefix length: ``network.training_subnet_prefix``, else the upper half of the VPC."""
+        given = self.network.training_subnet_prefix
+        return given if given is not None else default_training_prefix(self.network.cidr)
+
+    def training_capacity_shortfall(self) -> tuple[int, int] | None:
+        """(addresses the accelerated capacity needs at full scale, addresses the training subnet holds) when the
+        first exceeds the second; None when it fits."""
+        needed = training_ips_needed([(nodes, 1) for _, _, nodes, _ in self.training_subnet_demand()])
+        held = 2 ** (32 - self.training_prefix()) - AWS_RESERVED_IPS
+        return (needed, held) if needed > held else None
 
     def training_subnet_demand(self) -> list[tuple[str, int, int, int]]:
         """(field, value, nodes at full scale, value per node) of each setting that puts nodes in the training
-        subnet: accelerated node groups, Karpenter pools and the Slurm partitions' own pools."""
+        subnet: accelerated node groups, Karpenter pools, the Slurm partitions' own pools and the team CPU nodes."""
         demand = []
         for field in ("gpu_node_groups", "trainium_node_groups"):
             for i, group in enumerate(getattr(self.capacity, field)):
@@ -846,6 +956,7 @@ class PlatformConfig(_Model):
         if self.services.slinky:
             for i, partition in enumerate(self.services.slurm_partitions):
                 demand.append((f"services.slurm_partitions[{i}].max_nodes", partition.max_nodes, partition.max_nodes, 1))
+        demand.append(("team_nodes.max_size", self.team_nodes.max_size, self.team_nodes.max_size, 1))
         return demand
 
     @model_validator(mode="after")
@@ -861,7 +972,7 @@ class PlatformConfig(_Model):
         every_name = [f.name for f in self.kueue_flavors()]
         clashes = sorted({n for n in every_name if every_name.count(n) > 1})
         if clashes:
-            raise invalid("capacity names", clashes, "names whose Kueue flavors differ: 'system' is the system nodes' "
+            raise invalid("capacity names", clashes, "names whose Kueue flavors differ: 'cpu' is the team CPU nodes' "
                           "flavor, and a pool of several types makes <pool>-<size> flavors")
         if len(set(names)) != len(names):
             raise invalid("services.kueue_queues names", names, "give each queue a unique name")
@@ -885,8 +996,8 @@ class PlatformConfig(_Model):
                 if quota.flavor in seen:
                     raise invalid(f"{where}.flavor", quota.flavor, "one quota per flavor in a queue")
                 seen.add(quota.flavor)
-                if flavor.kind == "system" and (quota.accelerators or not quota.cpu or not quota.memory_gib):
-                    raise invalid(f"{where}.flavor", quota.flavor, "system with cpu and memory_gib and no accelerators "
+                if flavor.kind == "team" and (quota.accelerators or not quota.cpu or not quota.memory_gib):
+                    raise invalid(f"{where}.flavor", quota.flavor, "cpu with cpu and memory_gib and no accelerators "
                                   "(its nodes have none)")
                 used.setdefault(quota.flavor, []).append((queue.name, flavor.resources(quota)))
         missing = [n for n in training if n not in owner]
@@ -989,7 +1100,7 @@ class PlatformConfig(_Model):
 
     def kueue_flavors(self) -> tuple[KueueFlavorSource, ...]:
         """The Kueue ResourceFlavors of the environment: each accelerated node group, each instance type of each
-        Karpenter pool, and the system nodes."""
+        Karpenter pool, and the team CPU nodes."""
         flavors = []
         for group in self.accelerated_node_groups:
             facts = INSTANCE_TYPES[group.instance_type]
@@ -1001,8 +1112,8 @@ class PlatformConfig(_Model):
                 flavors.append(KueueFlavorSource(name, pool.name, "Karpenter pool", instance_type,
                                                  pool.max_accelerators // INSTANCE_TYPES[instance_type].accelerators,
                                                  pool.max_accelerators))
-        flavors.append(KueueFlavorSource("system", "system", "system", self.system_nodes.instance_type,
-                                         self.system_nodes.max_size, 0))
+        flavors.append(KueueFlavorSource(CPU_FLAVOR, "team", "team", self.team_nodes.instance_type,
+                                         self.team_nodes.max_size, 0))
         return tuple(flavors)
 
     def kueue_queue(self, namespace: str) -> KueueQueueConfig | None:
@@ -1052,7 +1163,7 @@ def _check_quotas_fit(flavors: dict[str, KueueFlavorSource], used: dict[str, lis
                 if total > limit:
                     queues = sorted({queue for name in group for queue, _ in used.get(name, [])})
                     flavor = flavors[group[0]]
-                    nodes = "the system nodes" if flavor.kind == "system" else f"{flavor.kind} {source}"
+                    nodes = "the team CPU nodes" if flavor.kind == "team" else f"{flavor.kind} {source}"
                     raise invalid(f"services.kueue_queues {resource} on {', '.join(group)}", total,
                                   f"at most {limit}{unit}, what {nodes} can ever hold (queues {', '.join(queues)} "
                                   f"add up to {total}{unit})")
@@ -1113,12 +1224,17 @@ def parse_config(data: Any, *, source: str = "config") -> PlatformConfig:
     """Validate ``data`` (the parsed YAML) into a :class:`PlatformConfig` or raise a one-line :class:`ConfigError`."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: the file must hold a mapping of settings, found {type(data).__name__}")
+    written = data
+    try:
+        data = upgrade_config(written)
+    except ConfigChangeError as err:
+        raise ConfigError(f"{source}: {err}") from None
     try:
         return PlatformConfig.model_validate(data)
     except ValidationError as err:
-        raise ConfigError(_one_line(err, source)) from None
+        raise ConfigError(explain_refusal(written, _one_line(err, source))) from None
     except ValueError as err:  # a validator that raised outside pydantic's wrapping
-        raise ConfigError(f"{source}: {err}") from None
+        raise ConfigError(explain_refusal(written, f"{source}: {err}")) from None
 
 
 class _RefusedYaml(Exception):

@@ -236,8 +236,8 @@ def test_a_team_of_its_own_applies_what_its_jobs_need_and_its_members_reach_only
             ("NetworkPolicy", "team-a", "allow-ray-dashboard-from-kuberay"), ("Role", "team-a", "eks-training-member"),
             ("RoleBinding", "team-a", "eks-training-member")} <= objects
     # Kueue's LocalQueue for the team goes into its namespace once that exists.
-    _, queues = _resource(stack, template, made["kueue"].queues_manifest)
-    assert team_id in queues["DependsOn"] and team.local_queue == "team-a"
+    _, queue = _resource(stack, template, made["kueue"].manifests["kueue-queue/LocalQueue-team-a"])
+    assert team_id in queue["DependsOn"] and team.local_queue == "team-a"
     (entry,) = [r["Properties"] for r in template["Resources"].values() if r["Type"] == "AWS::EKS::AccessEntry"
                 and r["Properties"].get("KubernetesGroups")]
     assert entry["KubernetesGroups"] == ["eks-training:team-a:members"] and entry["Type"] == "STANDARD"

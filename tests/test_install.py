@@ -16,13 +16,15 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
+from eks_training.core.version import __version__
+
 REPO = Path(__file__).resolve().parent.parent
 
 OTHER_APP = """
 import aws_cdk as cdk
 import eks_training.constructs.network as network
 from eks_training.addons import (EfaDevicePlugin, Kueue, NvidiaDevicePlugin, Quota, TeamQueue, TrainingTeam,
-                                 VolcanoQueue, node_group_flavor, system_flavor)
+                                 VolcanoQueue, node_group_flavor, cpu_flavor)
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.constructs.network import TrainingNetwork
 from eks_training.infra.addons.volcano import Volcano  # the add-ons' first path, which keeps working
@@ -37,12 +39,13 @@ cluster = TrainingCluster(stack, "Cluster", vpc=net.vpc, version="1.34", system_
                           admin_role_arns=["arn:aws:iam::${AWS::AccountId}:role/other-team-admin"])
 gpu = cluster.add_accelerated_node_group("Gpu", instance_type="p4d.24xlarge", min_size=1, desired_size=1, max_size=2,
                                          nodegroup_name="gpu")
+cluster.add_team_node_group(instance_type="m6i.xlarge", max_size=2)
 NvidiaDevicePlugin(stack, "Nvidia", cluster=cluster)
 EfaDevicePlugin(stack, "Efa", cluster=cluster)
 Volcano(stack, "Volcano", cluster=cluster, queues=[VolcanoQueue(name="team-a")])
-kueue = Kueue(stack, "Kueue", cluster=cluster, flavors=[node_group_flavor(gpu), system_flavor()], queues=[
+kueue = Kueue(stack, "Kueue", cluster=cluster, flavors=[node_group_flavor(gpu), cpu_flavor()], queues=[
     TeamQueue("team-a", ("team-a",), (Quota("gpu", {"nvidia.com/gpu": 8, "cpu": 90, "memory": "1000Gi"}),
-                                      Quota("system", {"cpu": 4, "memory": "16Gi"})))])
+                                      Quota("cpu", {"cpu": 4, "memory": "16Gi"})))])
 TrainingTeam(stack, "TeamA", cluster=cluster, namespace="team-a", kueue=kueue,
              members=["arn:aws:iam::${AWS::AccountId}:role/team-a"])
 app.synth()
@@ -102,7 +105,8 @@ def test_other_cdk_app_uses_a_regular_install(tmp_path):
     # in a later release; the packaging config must give none.
     log = (built.stdout + built.stderr).splitlines()
     assert [line for line in log if re.search(r"\w*Warning:|^\s*warning: ", line)] == []
-    wheel = next(wheels.glob("eks_training-*.whl"))
+    # The release core/version.py names, the one place it is written.
+    wheel, = wheels.glob(f"eks_training-{__version__}-py3-none-any.whl")
     # Every module of the source tree ships (a subpackage missing from pyproject's list is silently left out).
     with zipfile.ZipFile(wheel) as archive:
         shipped = {name for name in archive.namelist() if name.endswith(".py")}
@@ -136,6 +140,8 @@ def test_other_cdk_app_uses_a_regular_install(tmp_path):
         # (its command, as `cdk synth --app` would); the installed `eks-training check` passes the app with that job,
         # through our add-ons' charts.
         cli = str(venv / "bin" / "eks-training")
+        version = subprocess.run([cli, "--version"], capture_output=True, text=True, timeout=60)
+        assert version.stdout == f"eks-training {__version__}\n", version.stderr
         render = subprocess.run([cli, "render", "data-prep", "--app", f"{python} app.py", "--namespace", "team-a",
                                  "--image", "registry.example/trainer:1", "--dataset", "wiki", "--name", "tokenize",
                                  "--data-input", "s3://corpus-bucket/raw", "--tokenizer", "s3://corpus-bucket/t.json"],

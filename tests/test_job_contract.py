@@ -96,7 +96,7 @@ def test_every_training_kind_parses_with_the_trainers_parser_and_uses_the_mounte
         # The shared data (read-only) and the namespace's own workspace: the two FSx claims every pod mounts.
         assert config.data == "/fsx/data/wiki/train" and config.eval_data == "/fsx/data/wiki/eval"
         assert config.checkpoint_dir == f"/fsx/workspace/checkpoints/{kind}"  # no name given: the kind's
-        assert config.model == "1b"
+        assert config.model == "small"  # the trainer's default too: one default everywhere
     if not isinstance(rendered, str):
         mounts = [m for obj in rendered for m in _all(obj, "volumeMounts")]
         claims = [v for obj in rendered for v in _all(obj, "volumes")]

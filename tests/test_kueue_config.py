@@ -31,7 +31,7 @@ def _error(data: dict) -> str:
 def test_flavors_follow_the_capacity_and_only_node_groups_place_by_topology():
     config = parse_config(PROD)
     flavors = {f.name: f for f in config.kueue_flavors()}
-    assert list(flavors) == ["p5-nodes", "trn1-nodes", "gpu-a100", "gpu-h100", "trn1", "trn1n", "system"]
+    assert list(flavors) == ["p5-nodes", "trn1-nodes", "gpu-a100", "gpu-h100", "trn1", "trn1n", "cpu"]
     # Node groups of types EC2 labels with three network layers; Karpenter pools are quota-only.
     assert {n: f.topology_layers for n, f in flavors.items() if f.topology_layers} == {"p5-nodes": 3, "trn1-nodes": 3}
     assert (flavors["gpu-h100"].max_nodes, flavors["gpu-h100"].source_accelerators) == (8, 64)
@@ -55,12 +55,12 @@ def test_cpu_and_memory_default_to_the_whole_nodes_the_accelerators_come_with():
 @pytest.mark.parametrize(("change", "message"), [
     (lambda s: s["kueue_queues"][0]["quotas"].__setitem__(0, {"flavor": "gpu-v100", "accelerators": 8}),
      "services.kueue_queues[0].quotas[0].flavor='gpu-v100' is not allowed: a flavor of the environment: p5-nodes, "
-     "trn1-nodes, gpu-a100, gpu-h100, trn1, trn1n, system"),
+     "trn1-nodes, gpu-a100, gpu-h100, trn1, trn1n, cpu"),
     (lambda s: s["kueue_queues"][1]["quotas"][0].__setitem__("accelerators", 100),
      "services.kueue_queues accelerators on gpu-a100=164 is not allowed: at most 128, what Karpenter pool gpu-a100 "
      "can ever hold (queues ai-research, training add up to 164)"),
     (lambda s: s["kueue_queues"][1]["quotas"][2].__setitem__("cpu", 100),
-     "services.kueue_queues cpu on system=116 is not allowed: at most 42 vCPUs, what the system nodes can ever hold"),
+     "services.kueue_queues cpu on cpu=116 is not allowed: at most 42 vCPUs, what the team CPU nodes can ever hold"),
     (lambda s: s["kueue_queues"].pop(),
      "services.kueue_queues=['training'] is not allowed: a queue for every training namespace (ai-research has none"),
     (lambda s: s["kueue_queues"][1]["namespaces"].append("training"),
@@ -71,7 +71,7 @@ def test_cpu_and_memory_default_to_the_whole_nodes_the_accelerators_come_with():
     (lambda s: s.__setitem__("kueue", False),
      "services.kueue_queues=['training', 'ai-research'] is not allowed: none while services.kueue is false"),
     (lambda s: s["kueue_queues"][1]["quotas"][2].update(accelerators=8),
-     "services.kueue_queues[1].quotas[2].flavor='system' is not allowed: system with cpu and memory_gib and no "
+     "services.kueue_queues[1].quotas[2].flavor='cpu' is not allowed: cpu with cpu and memory_gib and no "
      "accelerators"),
     (lambda s: s["kueue_queues"][1]["quotas"].append({"flavor": "gpu-a100", "accelerators": 8}),
      "services.kueue_queues[1].quotas[3].flavor='gpu-a100' is not allowed: one quota per flavor in a queue"),
@@ -80,10 +80,10 @@ def test_queue_mistakes_are_one_line(change, message):
     assert message in _error(_prod(change))
 
 
-def test_a_node_group_named_like_the_system_flavor_is_refused():
+def test_a_node_group_named_like_the_cpu_flavor_is_refused():
     data = copy.deepcopy(PROD)
-    data["capacity"]["gpu_node_groups"][0]["name"] = "system"
-    assert "capacity names=['system'] is not allowed" in _error(data)
+    data["capacity"]["gpu_node_groups"][0]["name"] = "cpu"
+    assert "capacity names=['cpu'] is not allowed" in _error(data)
 
 
 def test_a_teams_namespace_quota_is_what_its_queue_admits_with_borrowing():

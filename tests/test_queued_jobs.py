@@ -56,7 +56,8 @@ def test_prods_flavors_and_quotas():
     assert flavors["p5-nodes"].node_labels == {"eks.amazonaws.com/nodegroup": p5_nodes.eks_name,
                                                "node.kubernetes.io/instance-type": "p5.48xlarge"}
     assert flavors["trn1"].node_taints == ({"key": "aws.amazon.com/neuron", "value": "true", "effect": "NoSchedule"},)
-    assert flavors["system"].node_labels == {"eks-training/role": "system"} and not flavors["system"].node_taints
+    # CPU jobs go to the team CPU nodes, never to the (tainted) system nodes.
+    assert flavors["cpu"].node_labels == {"eks-training/role": "team"} and not flavors["cpu"].node_taints
     research = {q.name: q for q in queues_of(PROD)}["ai-research"]
     h100 = next(q for q in research.quotas if q.flavor == "gpu-h100")
     assert h100.nominal["nvidia.com/gpu"] == 32 and h100.nominal["vpc.amazonaws.com/efa"] == 128

@@ -50,7 +50,10 @@ def test_helm_releases_listed(env: Synthesized, tmp_path: Path) -> None:
 
 def test_karpenter_pools_file_is_named_readably(prod: Synthesized, tmp_path: Path) -> None:
     folder, _ = _review(prod, tmp_path)
-    pools = list(yaml.safe_load_all((folder / "karpenter-pools.yaml").read_text()))
+    # Each pool in a manifest of its own (its NodePool and EC2NodeClass), in a file named after the pool.
+    pools = [obj for path in folder.glob("*.yaml") for obj in yaml.safe_load_all(path.read_text())
+             if isinstance(obj, dict) and obj.get("kind") == "NodePool"
+             and path.stem.replace("-", "") == obj["metadata"]["name"].replace("-", "")]
     # The config's pools and the Slurm partitions' own (issue 23).
     assert {o["metadata"]["name"] for o in pools if o["kind"] == "NodePool"} == {
         p.name for p in prod.config.capacity.karpenter_pools} | {

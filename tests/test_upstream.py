@@ -244,6 +244,74 @@ def test_fetch_builds_a_tree_from_an_upstream_archive_and_checks_its_tree_digest
     assert not (no_upstream / "guard-rules" / "SOURCES.md").exists()  # only what the archive's kept paths hold
 
 
+def _crafted(members: list[tuple[str, str]], base: Path | None = None) -> bytes:
+    """A .tar.gz of (kind, name) members: "file" (name as written), "symlink" / "hardlink" (to /etc/passwd), or a
+    copy of ``base``'s files under the name "tree:<top>"."""
+    archive = io.BytesIO()
+    with tarfile.open(fileobj=archive, mode="w:gz") as tar:
+        for kind, name in members:
+            if kind == "tree":
+                tar.add(base, arcname=name)
+                continue
+            info = tarfile.TarInfo(name)
+            if kind == "file":
+                data = b"planted\n"
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+            else:
+                info.type = tarfile.SYMTYPE if kind == "symlink" else tarfile.LNKTYPE
+                info.linkname = "/etc/passwd"
+                tar.addfile(info)
+    return archive.getvalue()
+
+
+_TOP = "aws-guard-rules-registry-7f7340c"
+_PLANTED = [("file", f"{_TOP}/rules/aws/iam/../../../../../escaped.txt"), ("file", "/tmp/eks-training-absolute.txt"),
+            ("symlink", f"{_TOP}/rules/aws/iam/passwd"), ("hardlink", f"{_TOP}/rules/aws/iam/hard")]
+
+
+@pytest.mark.parametrize("planted", _PLANTED, ids=["dotdot", "absolute", "symlink", "hardlink"])
+def test_a_crafted_tree_archive_is_refused_and_writes_nothing_outside_the_cache(served, no_upstream: Path,
+                                                                                 planted) -> None:
+    base, root = served
+    rules = upstream.locate(upstream.GUARD_RULES, mirror=_mirror())
+    (root / "rules.tar.gz").write_bytes(_crafted([("tree", _TOP), planted], rules))
+    artifact = dataclasses.replace(upstream.GUARD_RULES, source=f"{base}/rules.tar.gz")
+    before = {p for p in no_upstream.parent.parent.parent.rglob("*")}
+
+    (outcome,) = upstream_fetch.fetch([artifact], download=_http_file)
+    assert outcome.status == "refused" and planted[1] in outcome.detail and "nothing was written" in outcome.detail
+    assert not (no_upstream / "guard-rules").exists()
+    written = {p for p in no_upstream.parent.parent.parent.rglob("*")} - before
+    assert all(p.is_dir() for p in written), written  # at most the empty cache folder
+    assert not Path("/tmp/eks-training-absolute.txt").exists()
+
+
+@pytest.mark.parametrize("planted", [("file", "aws-efa-k8s-device-plugin/../../escaped.txt"),
+                                     ("symlink", "aws-efa-k8s-device-plugin/templates/passwd")], ids=["dotdot", "symlink"])
+def test_a_crafted_chart_package_is_refused_before_it_enters_the_cache(served, no_upstream: Path, planted) -> None:
+    base, root = served
+    pinned = upstream.chart_artifact("aws-efa-k8s-device-plugin", versions.EFA_DEVICE_PLUGIN.version)
+    chart = upstream.locate(pinned, mirror=_mirror())
+    # A real Helm repository of the chart, whose package then gains one planted member (as a compromised
+    # repository would serve it; helm pull does not open it).
+    package = _helm_repository(root, base, chart)
+    package.write_bytes(_crafted([("tree", "aws-efa-k8s-device-plugin"), planted], chart))
+    ours = dataclasses.replace(pinned, source=base, sha256=hashlib.sha256(package.read_bytes()).hexdigest())
+
+    (outcome,) = upstream_fetch.fetch([ours])  # its digest matches: the members are what is refused
+    assert outcome.status == "refused" and planted[1] in outcome.detail, outcome
+    assert upstream.locate(ours) is None and not (no_upstream / f"{ours.path}.tgz").exists()
+    assert not (no_upstream.parent / "escaped.txt").exists() and not (no_upstream / "escaped.txt").exists()
+    # The same package in a mirror, where it matches its pin: refused before anything is unpacked.
+    mirror = no_upstream.parent.parent / "mirror"
+    (mirror / "charts").mkdir(parents=True)
+    shutil.copy(package, mirror / f"{ours.path}.tgz")
+    with pytest.raises(upstream.UpstreamError, match=r"archive member .* is not allowed.*nothing was unpacked"):
+        upstream.locate(ours, mirror=mirror)
+    assert not list(no_upstream.parent.parent.rglob("escaped.txt"))
+
+
 def test_fetch_upstream_lists_the_lock(capsys, no_upstream) -> None:
     assert main(["fetch-upstream", "--list", "kueue"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -315,3 +383,26 @@ def test_fetch_pulls_an_oci_chart_and_holds_it_to_its_manifest_digest(registry: 
     wrong = "sha256:" + "1" * 64
     (refused,) = upstream_fetch.fetch([dataclasses.replace(ours, oci_digest=wrong)], cache=no_upstream / "other")
     assert refused.status == "refused" and refused.detail == f"expected {wrong}, got {digest}"
+
+
+# --- `make test`'s first step: fetch where upstream is reachable, say so where it is not -------------------------
+
+
+def test_make_test_fetches_nothing_when_a_mirror_is_set(capsys, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv(upstream.MIRROR_ENV, str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert main(["fetch-upstream", "--if-reachable"]) == 0
+    assert capsys.readouterr().out.strip() == f"fetch-upstream: the mirror {tmp_path} is set; nothing to fetch"
+    assert not (tmp_path / "cache").exists()
+
+
+def test_reachability_is_a_connection_to_the_artifacts_own_server(served) -> None:
+    import socket
+
+    base, _ = served
+    with socket.socket() as closed:  # a port nothing listens on once this socket is closed
+        closed.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{closed.getsockname()[1]}/x.yaml"
+    live = dataclasses.replace(upstream.CRDS[0], source=f"{base}/x.yaml")
+    assert upstream_fetch._reachable([dataclasses.replace(live, source=dead)], timeout_s=2) is None
+    assert upstream_fetch._reachable([dataclasses.replace(live, source=dead), live], timeout_s=2) == base.split("//")[1]

@@ -38,6 +38,23 @@ def parse_s3_uri(uri: str, field: str = "--s3-uri") -> tuple[str, str]:
     return bucket, prefix.strip("/")
 
 
+def restore_path(staging: Path, key: str, relative: str) -> Path:
+    """Where object ``key`` (``relative`` below its step folder) is restored inside ``staging``, or a one-line error.
+
+    An S3 key is any string: ``step-8/../../home/x`` or ``step-8//etc/cron.d/x`` joined to a local folder would write
+    outside it (``..`` climbs, an empty part makes the rest absolute). Anyone who may write the bucket prefix could
+    then plant files on every node that restores, so such a checkpoint is refused whole rather than restored in part.
+    """
+    parts = relative.split("/")
+    if not relative or relative.startswith("/") or "\\" in relative or any(p in ("", ".", "..") for p in parts):
+        raise invalid("checkpoint object key", key, "a relative path below its step folder without empty, '.' or "
+                      "'..' parts (the checkpoint is not restored)")
+    path = staging.joinpath(*parts)
+    if not path.resolve().is_relative_to(staging.resolve()):  # a symlink already in staging, say
+        raise invalid("checkpoint object key", key, f"a path inside {staging}")
+    return path
+
+
 class S3CheckpointStore:
     """Upload, list, download and prune ``step-N`` folders under one S3 prefix."""
 
@@ -110,14 +127,19 @@ class S3CheckpointStore:
         base = self._key(name) + "/"
         staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=root))
         marker_keys = []
-        for key in self._keys(base):
-            relative = key[len(base):]
-            if relative.removesuffix(_GZ) == self.marker:
+        try:
+            # Every key is checked before anything is fetched: a refused checkpoint leaves no file behind.
+            paths = {key: restore_path(staging, key, key[len(base):]) for key in self._keys(base)}
+        except ValueError:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        for key, path in paths.items():
+            if key[len(base):].removesuffix(_GZ) == self.marker:
                 marker_keys.append(key)
                 continue
-            self._download_file(key, staging / relative)
+            self._download_file(key, path)
         for key in marker_keys:  # the marker last, as on upload
-            self._download_file(key, staging / key[len(base):])
+            self._download_file(key, paths[key])
         target = root / name
         if target.exists():  # another node restored it first
             shutil.rmtree(staging, ignore_errors=True)

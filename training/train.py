@@ -7,7 +7,8 @@ logs ``resumed from step N``; the data position is the number of samples the job
 on another world size or micro-batch size continues the same sample order. Metrics are strict JSON lines on
 stdout (or ``--metrics-file``) from rank 0. Exit codes: 0 done, 1 a checkpoint upload failed, 2 a bad
 flag, 3 training diverged (NaN/inf, or too many loss spikes), 4 the run could not exit cleanly in time, 5 a
-collective or barrier failed or timed out (``--collective-timeout``: a peer died or stopped answering), 75 stopped
+collective or barrier failed or timed out (``--collective-timeout``: a peer died or stopped answering), 6 the job
+requested EFA interfaces but NCCL is not using them (``--allow-tcp true`` trains on; training/fabric.py), 75 stopped
 by SIGTERM after saving a checkpoint: start it again and it resumes (training/preemption.py).
 Run with ``--help`` for the flags; ``--config FILE`` reads the source document's ``training:`` block.
 This module is the command line; the loop itself is :class:`eks_training.training.trainer.Trainer`.
@@ -24,6 +25,7 @@ from typing import Any, Sequence
 from eks_training.training.config import ConfigError, TrainConfig, parse_config
 from eks_training.training.device import (Runtime, ShutdownError, first_line, is_peer_failure, running,
                                            select_runtime)
+from eks_training.training.fabric import EXIT_NO_EFA, EfaNotInUse, require_efa
 from eks_training.training.guard import TrainingDiverged
 from eks_training.training.preemption import EXIT_RESUME, StopRequest, record_stop
 from eks_training.training.shutdown import EXIT_DIVERGED, EXIT_HUNG, EXIT_PEER_LOST, ExitWatchdog, exit_now
@@ -48,6 +50,14 @@ def train(config: TrainConfig, runtime: Runtime, reporter: Reporter | None = Non
     return Trainer(config, runtime, reporter, watchdog=watchdog, compile_backend=compile_backend, stop=stop).fit()
 
 
+def check_network(config: TrainConfig, runtime: Runtime) -> None:
+    """EFA or nothing (training/fabric.py): NCCL's network is known once a communicator exists, so a CUDA job of
+    several ranks first runs a barrier, then reads NCCL's log. A single process uses no network."""
+    if runtime.kind == "cuda" and runtime.distributed:
+        runtime.barrier()
+        require_efa(allow_tcp=config.allow_tcp, rank=runtime.rank)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """CLI entry point; user errors print one line and exit 2 (see the module docstring for the others)."""
     try:
@@ -56,8 +66,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         watchdog = ExitWatchdog(config.exit_timeout, rank=rank)
         stop = StopRequest(rank).install()
         with running(select_runtime(config.device), watchdog, config.collective_timeout) as runtime:
+            check_network(config, runtime)
             result = train(config, runtime, watchdog=watchdog, stop=stop)
             _KEPT_UNTIL_EXIT.append(result)
+    except EfaNotInUse as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_NO_EFA
     except (ConfigError, TrainingDiverged, ShutdownError, RuntimeError) as error:
         peer_lost = not isinstance(error, ShutdownError) and is_peer_failure(error)
         if not isinstance(error, (ConfigError, TrainingDiverged, ShutdownError)) and not peer_lost:

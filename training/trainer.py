@@ -34,10 +34,12 @@ from eks_training.training.lora import lora_settings
 from eks_training.training.memory import PeakMemory
 from eks_training.training.mesh import clip_gradients_
 from eks_training.training.metrics import MetricsLogger, mfu, peak_flops_for
-from eks_training.training.model import default_seq_len, vocab_size_of
-from eks_training.training.parallel import DTYPES, build_for_training, resolve_switch
+from eks_training.training.model import LlamaDecoder, default_seq_len, vocab_size_of
+from eks_training.training.moe import expert_parallel_grad_norm, expert_parameters, settle_expert_gradients
+from eks_training.training.parallel import DTYPES, BuiltModel, build_for_training, resolve_switch
 from eks_training.training.preemption import StopRequest
 from eks_training.training.profiling import StepProfiler
+from eks_training.training.safe_load import load_rank_state
 from eks_training.training.s3_sync import BackgroundUploader, S3CheckpointStore
 from eks_training.training.schedule import build_scheduler
 from eks_training.training.shutdown import ExitWatchdog
@@ -114,6 +116,27 @@ def build_optimizer(model: nn.Module, config: TrainConfig, runtime: Runtime) -> 
     return torch.optim.AdamW([g for g in groups if g["params"]], lr=config.lr, betas=(0.9, 0.95), fused=fused or None)
 
 
+def enable_document_masking(config: TrainConfig, document_end: int | None, built: BuiltModel) -> bool:
+    """Keep attention inside each packed document (``--document-masking``); returns whether it is on."""
+    switch = config.document_masking
+    if switch == "false":
+        return False
+    if document_end is None:
+        if switch == "true":
+            raise invalid("--document-masking", switch, "auto or false for --data whose meta.json names no "
+                          "end-of-document token (eod_token_id, as data prep writes it)")
+        return False
+    decoders = built.pipeline.parts if built.pipeline is not None else [built.inner]
+    if not all(isinstance(decoder, LlamaDecoder) for decoder in decoders):
+        if switch == "true":
+            raise invalid("--document-masking", switch, f"auto or false for {config.model} (a model run through "
+                          "transformers attends across documents; the built-in decoder masks them)")
+        return False
+    for decoder in decoders:
+        decoder.document_end = document_end
+    return True
+
+
 def gradient_sync(model: nn.Module, enabled: bool) -> contextlib.AbstractContextManager:
     """Skip the gradient all-reduce on non-final micro-steps of an accumulation."""
     if isinstance(model, DistributedDataParallel):
@@ -174,6 +197,7 @@ class Trainer:
             raise invalid("--data", config.data, f"token ids below the model's vocab size "
                           f"{vocab_size_of(built.inner)} (meta.json says vocab_size {dataset.vocab_size})")
         self.data = DataIterator(dataset)
+        self.document_masking = enable_document_masking(config, dataset.document_end, built)
         self.evaluator = (Evaluator(config.eval_data, self.seq_len, config.micro_batch_size, runtime,
                                     config.eval_batches, self.mesh, self.pipeline) if config.eval_data else None)
         # Under FSDP the mixed-precision policy casts parameters; elsewhere autocast does.
@@ -187,6 +211,8 @@ class Trainer:
                                 vocab_size=vocab_size_of(built.inner))
         self.guard = DivergenceGuard(config.loss_spike_factor, config.max_loss_spikes)
         self._params = [p for p in self.model.parameters() if p.requires_grad]
+        # Under expert parallelism each rank's experts are its own (not DDP's): settled and normed by hand.
+        self._experts = expert_parameters(built.inner) if self.mesh.layout.expert > 1 else []
         self.tokens_per_step = dataset.samples_per_micro_step * self.seq_len * config.grad_accum
         self.peak_flops = config.peak_flops or peak_flops_for(runtime.peak_flops_name())
         self.store = S3CheckpointStore(config.s3_uri) if config.s3_uri else None
@@ -233,7 +259,7 @@ class Trainer:
         if latest is None:
             return None
         folder = self.checkpointer.folder(latest)
-        self.state.refuse_other_run(torch.load(folder / "trainer-rank-0.pt", weights_only=False), folder)
+        self.state.refuse_other_run(load_rank_state(folder / "trainer-rank-0.pt"), folder)
         return self.checkpointer.load(latest)
 
     def _forward_backward(self, micro_batches: Sequence[Batch]) -> torch.Tensor:
@@ -257,6 +283,10 @@ class Trainer:
     def _clip(self) -> torch.Tensor:
         """Clip to ``--grad-clip`` by the global norm, which it returns (over every shard and pipeline stage)."""
         clip = self.config.grad_clip if self.config.grad_clip > 0 else float("inf")
+        if self._experts:
+            norm = expert_parallel_grad_norm(self._params, self._experts, self.mesh.expert_group)
+            clip_gradients_(self._params, clip, norm)
+            return norm
         if self.mesh.layout.is_data_parallel_only:
             return torch.nn.utils.clip_grad_norm_(self._params, clip)
         norm = self.mesh.grad_norm(self._params)
@@ -267,6 +297,8 @@ class Trainer:
         """One optimizer step over ``micro_batches`` (gradients accumulated, all-reduced once at the end)."""
         runtime, scaler, optimizer = self.runtime, self.scaler, self.optimizer
         loss_sum = self._forward_backward(micro_batches)
+        if self._experts:
+            settle_expert_gradients(self._experts, self.mesh.expert_replica_group, self.mesh.data_size)
         if not self.mesh.layout.is_data_parallel_only:
             self.mesh.settle_gradients(self._params)
         if self.mesh.replicates_by_hand:

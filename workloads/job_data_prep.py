@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from eks_training.core.names import TRAINING_SERVICE_ACCOUNT, WORKSPACE_DATASET_PREFIX, dataset_paths
 from eks_training.core.validation import invalid
 from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
+from eks_training.workloads.job_pods import restricted
 from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int, check_quantity
 from eks_training.workloads.labels import common_labels
 
@@ -94,7 +95,7 @@ def data_prep_job(job: DataPrepJob) -> dict:
             "ttlSecondsAfterFinished": 86400,
             "template": {
                 "metadata": {"labels": labels},
-                "spec": {
+                "spec": restricted({
                     "serviceAccountName": TRAINING_SERVICE_ACCOUNT,
                     "restartPolicy": "Never",
                     "containers": [{
@@ -103,7 +104,7 @@ def data_prep_job(job: DataPrepJob) -> dict:
                         "volumeMounts": fsx_mounts(),
                     }],
                     "volumes": fsx_pod_volumes(),
-                },
+                }),
             },
         },
     }

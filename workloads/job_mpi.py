@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from eks_training.workloads.job_pods import (
     TrainingJob,
+    restricted,
     c10d_rendezvous,
     fabric_env,
     job_identity_env,
@@ -63,7 +64,8 @@ def mpi_job(job: TrainingJob, *, slots_per_worker: int | None = None) -> dict:
     # The launcher needs no accelerator and runs on any node; the operator's RBAC for it is in mpi_operator.py.
     launcher_template = {
         "metadata": {"labels": common_labels(COMPONENT)},
-        "spec": {"serviceAccountName": MPI_LAUNCHER_SERVICE_ACCOUNT, "restartPolicy": "OnFailure", "containers": [launcher]},
+        "spec": restricted({"serviceAccountName": MPI_LAUNCHER_SERVICE_ACCOUNT, "restartPolicy": "OnFailure",
+                            "containers": [launcher]}),
     }
     # The operator starts no process in workers: sshd in the foreground keeps them up for mpirun.
     worker = training_container(job, ["/usr/sbin/sshd", "-De"], name="worker")

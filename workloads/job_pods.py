@@ -20,6 +20,9 @@ from eks_training.core.catalog import (
 )
 from eks_training.core.names import (
     LABEL_INSTANCE_TYPE,
+    NCCL_DEBUG_FILE_ENV,
+    NCCL_DEBUG_FILE_PATTERN,
+    REQUIRE_EFA_ENV,
     TRAINING_SERVICE_ACCOUNT,
     WORKSPACE_DATASET_PREFIX,
     checkpoint_path,
@@ -185,10 +188,23 @@ def node_resources(facts: InstanceFacts, *, with_efa: bool = True) -> dict[str, 
     return resources
 
 
-def fabric_env(job: TrainingJob, *, with_efa: bool = True) -> list[dict[str, str]]:
-    """Environment for NCCL / Neuron collectives over EFA (nothing EFA-specific on a type without EFA)."""
-    env = [{"name": "NCCL_DEBUG", "value": job.nccl_debug}]
-    if with_efa and job.facts.efa_supported:
+def fabric_env(job: TrainingJob, *, with_efa: bool = True, for_trainer: bool = True) -> list[dict[str, str]]:
+    """Environment for NCCL / Neuron collectives over EFA (nothing EFA-specific on a type without EFA).
+
+    A GPU job with EFA also gets what the trainer's EFA-or-nothing check reads (training/fabric.py): NCCL's log of
+    each process in a file of its own, at INFO for the INIT and NET subsystems at least, and the switch that makes
+    the trainer refuse a run whose NCCL fell back to TCP sockets (``for_trainer``; the health check's all-reduce
+    judges the fabric by its bandwidth instead)."""
+    efa = with_efa and job.facts.efa_supported
+    check_efa = efa and for_trainer and job.facts.accelerator == "nvidia"
+    verbose = _NCCL_DEBUG_LEVELS.index(job.nccl_debug) >= _NCCL_DEBUG_LEVELS.index("INFO")
+    env = [{"name": "NCCL_DEBUG", "value": job.nccl_debug if verbose or not check_efa else "INFO"}]
+    if check_efa:
+        if not verbose:
+            # NCCL's network choice only: the level the user asked for elsewhere is WARN, which INFO includes.
+            env.append({"name": "NCCL_DEBUG_SUBSYS", "value": "INIT,NET"})
+        env += [{"name": NCCL_DEBUG_FILE_ENV, "value": NCCL_DEBUG_FILE_PATTERN}, {"name": REQUIRE_EFA_ENV, "value": "1"}]
+    if efa:
         env += [
             {"name": "FI_PROVIDER", "value": "efa"},
             {"name": "FI_EFA_USE_DEVICE_RDMA", "value": "1"},
@@ -237,9 +253,9 @@ def job_identity_env(job: TrainingJob) -> list[dict]:
 
 
 def training_container(job: TrainingJob, command: list[str], *, name: str = "trainer", extra_env: list[dict] = (),
-                       extra_mounts: list[dict] = (), with_efa: bool = True) -> dict:
+                       extra_mounts: list[dict] = (), with_efa: bool = True, runs_trainer: bool = True) -> dict:
     """The container that runs `command` with the whole node's accelerators, EFA (unless `with_efa` is
-    False: single-node jobs), FSx and /dev/shm."""
+    False: single-node jobs), FSx and /dev/shm; `runs_trainer` False leaves out what only the trainer reads."""
     resources = node_resources(job.facts, with_efa=with_efa)
     # torchrun waits for its saving workers until just before the kubelet's SIGKILL (its own default is 30 s).
     shutdown = {"name": TORCHRUN_SHUTDOWN_ENV, "value": str(torchrun_shutdown_seconds(job.grace_period_s))}
@@ -249,16 +265,36 @@ def training_container(job: TrainingJob, command: list[str], *, name: str = "tra
         "name": name,
         "image": job.image,
         "command": command,
-        "env": [*fabric_env(job, with_efa=with_efa), *job_identity_env(job), shutdown, instance, *extra_env],
+        "env": [*fabric_env(job, with_efa=with_efa, for_trainer=runs_trainer), *job_identity_env(job), shutdown,
+                instance, *extra_env],
         # Extended resources need requests == limits; equal CPU/memory also make the pod Guaranteed.
         "resources": {"requests": resources, "limits": dict(resources)},
         "volumeMounts": [*training_mounts(), *extra_mounts],
     }
 
 
+#: Every container of a training pod: no privilege escalation (no setuid binary makes it root), no Linux capability.
+#: None is needed: our images run as uid 1000 (Dockerfile.gpu/.neuron, USER 1000:1000; their sshd listens on 2222
+#: without PAM), for which capabilities are never effective; EFA's devices come from the device plugin, and the
+#: memory libfabric/NCCL register is bounded by the node's memlock limit, which IPC_LOCK would only lift for a
+#: root process. NET_RAW (raw sockets, ARP/ICMP spoofing on the node's network) goes with the rest.
+RESTRICTED_CONTAINER = {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]}}
+
+
+def restricted(spec: dict) -> dict:
+    """``spec`` (a PodSpec) with the container runtime's default seccomp profile and :data:`RESTRICTED_CONTAINER` on
+    every container and init container (a security context a container already states is kept, merged under)."""
+    spec["securityContext"] = {**spec.get("securityContext", {}), "seccompProfile": {"type": "RuntimeDefault"}}
+    for key in ("initContainers", "containers"):
+        for container in spec.get(key) or []:
+            container["securityContext"] = {**RESTRICTED_CONTAINER, **container.get("securityContext", {})}
+    return spec
+
+
 def training_pod_spec(job: TrainingJob, containers: list[dict], *, restart_policy: str, init_containers: list[dict] = (),
                       extra_volumes: list[dict] = (), **extra: object) -> dict:
-    """A pod spec pinned to the job's instance type, tolerating its taint, with the sidecar when asked for."""
+    """A pod spec pinned to the job's instance type, tolerating its taint, with the sidecar when asked for, and
+    :func:`restricted`."""
     inits = list(init_containers)
     if job.health_check:
         from eks_training.workloads.job_healthcheck import health_check_init_container  # it builds on this module
@@ -278,7 +314,7 @@ def training_pod_spec(job: TrainingJob, containers: list[dict], *, restart_polic
     }
     if inits:
         spec["initContainers"] = inits
-    return spec
+    return restricted(spec)
 
 
 

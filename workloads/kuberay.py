@@ -19,8 +19,9 @@ from eks_training.workloads.k8s_objects import (
     check_quantity,
 )
 from eks_training.workloads.labels import common_labels
-from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import TEAM_NODE_SELECTOR
 from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
+from eks_training.workloads.job_pods import restricted
 from eks_training.core.validation import invalid, is_token
 
 COMPONENT = "kuberay"
@@ -42,7 +43,7 @@ def default_ray_image(ray_version: str) -> str:
 class RayHead:
     """The head pod's size (it schedules, serves the dashboard and the GCS; it runs no tasks).
 
-    The head lives on the system nodes (no accelerator is wasted on it), so its default fits one of them.
+    The head lives on the team CPU nodes (no accelerator is wasted on it), so its default fits one of them.
     """
 
     cpu: str | int = "2"
@@ -121,9 +122,9 @@ def _head_template(config: RayClusterConfig) -> dict:
     resources = {"cpu": check_quantity("head cpu", config.head.cpu), "memory": config.head.memory}
     return {
         "metadata": {"labels": common_labels(COMPONENT)},
-        "spec": {
+        "spec": restricted({
             "serviceAccountName": config.service_account_name,
-            "nodeSelector": dict(SYSTEM_NODE_SELECTOR),
+            "nodeSelector": dict(TEAM_NODE_SELECTOR),
             "containers": [
                 {
                     "name": "ray-head",
@@ -134,7 +135,7 @@ def _head_template(config: RayClusterConfig) -> dict:
                 }
             ],
             "volumes": fsx_pod_volumes(),
-        },
+        }),
     }
 
 
@@ -145,7 +146,7 @@ def _worker_template(config: RayClusterConfig) -> dict:
         resources[EFA_RESOURCE] = str(workers.efa_devices)
     return {
         "metadata": {"labels": common_labels(COMPONENT)},
-        "spec": {
+        "spec": restricted({
             "serviceAccountName": config.service_account_name,
             "nodeSelector": {"node.kubernetes.io/instance-type": workers.instance_type},
             "tolerations": [{"key": GPU_RESOURCE, "operator": "Exists", "effect": "NoSchedule"}],
@@ -160,7 +161,7 @@ def _worker_template(config: RayClusterConfig) -> dict:
             ],
             # The container default /dev/shm (64 MiB) is too small for NCCL and Ray's object store.
             "volumes": [*fsx_pod_volumes(), {"name": "dshm", "emptyDir": {"medium": "Memory"}}],
-        },
+        }),
     }
 
 

@@ -25,7 +25,8 @@ manifest meant when it was written as plain dicts:
   ``fsGroupChangePolicy: Always`` (inert without an fsGroup), a Namespace's empty ``spec``, a ServiceAccount
   subject's ``apiGroup: ""``; and a ``cdk8s.io/metadata.addr`` label on the pod, which nothing selects on.
 * scheduling: plus has no ``nodeSelector``; ``scheduling.attract`` writes the same constraint as required node
-  affinity (one term, one ``In`` expression per label of SYSTEM_NODE_SELECTOR: the node must have all of them).
+  affinity (one term, one ``In`` expression per label of SYSTEM_NODE_SELECTOR: the node must have all of them);
+  ``scheduling.tolerate`` the system nodes' taint.
 
 What plus cannot express, and how it is written instead:
 
@@ -49,7 +50,7 @@ import constructs
 import jsii
 
 from eks_training.core.validation import invalid
-from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import system_placement
 from eks_training.core import upstream
 from eks_training.core.versions import KUBECTL_IMAGES, MPI_OPERATOR_VERSION  # the pin table
 from eks_training.workloads.labels import common_labels
@@ -239,7 +240,7 @@ class MpiOperatorInstallChart(cdk8s.Chart):
         for grant in installer_namespace_rules():
             role.allow(list(grant.verbs), *grant.resources())
         kplus.RoleBinding(self, "RoleBinding", role=role, metadata=in_operator_ns).add_subjects(account)
-        node_selector_patch = json.dumps({"spec": {"template": {"spec": {"nodeSelector": dict(SYSTEM_NODE_SELECTOR)}}}},
+        node_selector_patch = json.dumps({"spec": {"template": {"spec": system_placement()}}},
                                          sort_keys=True)
         # The download and kubectl's cache are the only writes: an emptyDir at /tmp.
         tmp = kplus.Volume.from_empty_dir(self, "tmp", "tmp", size_limit=cdk8s.Size.mebibytes(64))

@@ -11,7 +11,7 @@ from decimal import Decimal
 import cdk8s
 import cdk8s_plus_28 as kplus
 
-from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import SYSTEM_NODE_SELECTOR, SYSTEM_NODE_TOLERATIONS
 from eks_training.core.validation import invalid
 from eks_training.workloads.k8s_objects import check_quantity, quantity_value
 
@@ -19,13 +19,15 @@ _MEBIBYTE = Decimal(2**20)
 
 
 def on_system_nodes(workload: kplus.Workload) -> None:
-    """Schedule only on nodes with every label of SYSTEM_NODE_SELECTOR.
+    """Schedule only on nodes with every label of SYSTEM_NODE_SELECTOR, tolerating their taint.
 
     plus has no ``nodeSelector``: ``attract`` writes the same constraint as required node affinity (one term, an
     ``In`` expression per label, ANDed).
     """
     workload.scheduling.attract(kplus.Node.labeled(
         *(kplus.NodeLabelQuery.is_(key, value) for key, value in SYSTEM_NODE_SELECTOR.items())))
+    for toleration in SYSTEM_NODE_TOLERATIONS:
+        workload.scheduling.tolerate(kplus.Node.tainted(kplus.NodeTaintQuery.exists(toleration["key"])))
 
 
 def runtime_default_seccomp(workload: kplus.Workload) -> None:

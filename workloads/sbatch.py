@@ -22,6 +22,7 @@ from eks_training.workloads.job_pods import (
     RENDEZVOUS_PORT,
     TRAIN_MODULE,
     TrainingJob,
+    fabric_env,
     train_args,
 )
 from eks_training.workloads.k8s_objects import check_dns_label
@@ -51,15 +52,14 @@ def sbatch_script(job: TrainingJob, *, partition: str) -> str:
         "set -euo pipefail",
         f"mkdir -p {LOG_DIR}",
         'head_node=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)',
-        f"export NCCL_DEBUG={job.nccl_debug}",
+        # NCCL and EFA: what the pods of the other kinds get (srun hands the script's environment to every task).
+        *(f"export {item['name']}={shlex.quote(item['value'])}" for item in fabric_env(job)),
         # The metrics' job labels (training.telemetry): srun hands the script's environment to every task.
         f"export JOB_NAME={shlex.quote(job.name)}",
         f"export POD_NAMESPACE={shlex.quote(job.namespace)}",
         f"export {TORCHRUN_SHUTDOWN_ENV}={torchrun_shutdown_seconds(job.grace_period_s)}",
         f"export INSTANCE_TYPE={job.instance_type}",
     ]
-    if facts.efa_supported:
-        lines += ["export FI_PROVIDER=efa", "export FI_EFA_USE_DEVICE_RDMA=1", "export RDMAV_FORK_SAFE=1"]
     if job.checkpoint_s3_uri is not None:
         sync = shlex.join(["python", "-m", CHECKPOINT_SYNC_MODULE, "--watch", checkpoint_dir, "--s3-uri", job.checkpoint_s3_uri])
         # SIGTERM makes the sync do one last upload; wait lets it finish before the allocation ends.

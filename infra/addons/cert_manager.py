@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from constructs import Construct, IConstruct
 
 from eks_training.constructs.cluster import TrainingCluster
-from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import SYSTEM_NODE_SELECTOR, system_placement
 from eks_training.core.versions import CERT_MANAGER, HelmPin
 from eks_training.infra.addons import AddonEntry, ClusterAddon
 from eks_training.workloads.namespaces import PodSecurity
@@ -35,10 +35,10 @@ class CertManager(ClusterAddon):
                  node_selector: Mapping[str, str] = SYSTEM_NODE_SELECTOR, version: HelmPin = CERT_MANAGER,
                  after: Sequence[IConstruct] = ()) -> None:
         super().__init__(scope, id, cluster=cluster, after=after)
-        selector = dict(node_selector)
-        # Each component has its own selector; the top-level one places only the controller.
-        self.release = self.add_release(version, {"crds": {"enabled": True}, "nodeSelector": selector,
-                                                  **{part: {"nodeSelector": selector}
+        placement = system_placement(node_selector)
+        # Each component has its own selector and tolerations; the top-level ones place only the controller.
+        self.release = self.add_release(version, {"crds": {"enabled": True}, **placement,
+                                                  **{part: dict(placement)
                                                      for part in ("webhook", "cainjector", "startupapicheck")}},
                                         namespace=OperatorNamespacePolicy(
                                             version.namespace, webhook_ports=(Port(CERT_MANAGER_WEBHOOK_PORT),)),

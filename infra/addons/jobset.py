@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from constructs import Construct, IConstruct
 
 from eks_training.constructs.cluster import TrainingCluster
-from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import SYSTEM_NODE_SELECTOR, system_placement
 from eks_training.core.versions import JOBSET, HelmPin
 from eks_training.infra.addons import AddonEntry, ClusterAddon
 from eks_training.workloads.network_policies import OperatorNamespacePolicy, Port
@@ -38,7 +38,7 @@ class JobSet(ClusterAddon):
         super().__init__(scope, id, cluster=cluster, after=after)
         self.release = self.add_release(version, {
             "image": {"repository": JOBSET_IMAGE, "tag": f"v{version.version}", "pullPolicy": "IfNotPresent"},
-            "controller": {"nodeSelector": dict(node_selector)},
+            "controller": system_placement(node_selector),
         }, namespace=OperatorNamespacePolicy(version.namespace, webhook_ports=(Port(JOBSET_WEBHOOK_PORT),)))
 
 

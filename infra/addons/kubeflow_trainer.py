@@ -11,7 +11,7 @@ from constructs import Construct, IConstruct
 
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.core.catalog import INSTANCE_TYPES
-from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import SYSTEM_NODE_SELECTOR, system_placement
 from eks_training.core.validation import invalid
 from eks_training.core.versions import KUBEFLOW_TRAINER, HelmPin
 from eks_training.infra.addons import AddonEntry, ClusterAddon
@@ -63,7 +63,7 @@ class KubeflowTrainer(ClusterAddon):
         super().__init__(scope, id, cluster=cluster, after=after)
         # JobSet is its own release (the JobSet add-on): the chart's bundled copy would install it twice.
         self.release = self.add_release(version, {"jobset": {"install": False},
-                                                  "manager": {"nodeSelector": dict(node_selector)}},
+                                                  "manager": system_placement(node_selector)},
                                         namespace=OperatorNamespacePolicy(
                                             version.namespace, webhook_ports=(Port(TRAINER_WEBHOOK_PORT),)))
         self.runtimes_manifest = None

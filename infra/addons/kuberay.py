@@ -9,7 +9,7 @@ from constructs import Construct, IConstruct
 
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.core.catalog import INSTANCE_TYPES, whole_node_requests
-from eks_training.core.names import RAY_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR
+from eks_training.core.names import RAY_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR, system_placement
 from eks_training.core.versions import KUBERAY, HelmPin
 from eks_training.core.validation import check_dns_label, invalid
 from eks_training.infra.addons import AddonEntry, ClusterAddon
@@ -59,7 +59,7 @@ class KubeRay(ClusterAddon):
         watched = [check_dns_label("watch_namespaces", n) for n in watch_namespaces]
         if shared_cluster is not None and watched and shared_cluster.namespace not in watched:
             raise invalid("shared_cluster namespace", shared_cluster.namespace, f"one of watch_namespaces {watched}")
-        values: dict = {"nodeSelector": dict(node_selector)}
+        values: dict = system_placement(node_selector)
         if watched:
             # Roles and RoleBindings in each watched namespace (crNamespacedRbacEnable, the chart's default) instead
             # of ClusterRoles; the operator lists and watches only those namespaces.

@@ -10,13 +10,14 @@ from constructs import Construct, IConstruct
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.constructs.node_groups import AcceleratedNodeGroup
 from eks_training.core.catalog import ACCELERATOR_RESOURCE, EFA_RESOURCE, accelerator_taint
-from eks_training.core.names import LABEL_INSTANCE_TYPE, SYSTEM_NODE_SELECTOR
+from eks_training.core.names import CPU_FLAVOR, LABEL_INSTANCE_TYPE, SYSTEM_NODE_SELECTOR, TEAM_NODE_SELECTOR, system_placement
 from eks_training.core.validation import invalid
 from eks_training.core.versions import KUEUE, HelmPin
 from eks_training.infra.addons import AddonEntry, ClusterAddon
 from eks_training.workloads.job_queueing import KUEUE_FRAMEWORKS
 from eks_training.workloads.karpenter import KarpenterPool
 from eks_training.workloads.kueue import Flavor, KueueQueuesChart, NetworkTopology, Quota, TeamQueue
+from eks_training.workloads.kueue_admission import GangAdmission
 from eks_training.workloads.network_policies import OperatorNamespacePolicy, Port
 from eks_training.workloads.priorities import TRAINING_PRIORITIES, TrainingPriority
 
@@ -33,10 +34,11 @@ KUEUE_WEBHOOKS = (("mutatingwebhookconfiguration", "kueue-mutating-webhook-confi
                   ("validatingwebhookconfiguration", "kueue-validating-webhook-configuration"))
 
 
-def manager_configuration(namespaces: Sequence[str], frameworks: Sequence[str]) -> dict:
+def manager_configuration(namespaces: Sequence[str], frameworks: Sequence[str],
+                          gang_admission: GangAdmission = GangAdmission()) -> dict:
     """Kueue's `Configuration` (config.kueue.x-k8s.io/v1beta2): the chart's defaults, the job integrations our kinds
-    use, and only the training namespaces managed (its webhooks see nothing else, so no platform Job elsewhere ever
-    waits on Kueue)."""
+    use, only the training namespaces managed (its webhooks see nothing else, so no platform Job elsewhere ever
+    waits on Kueue), and all-or-nothing admission (:class:`GangAdmission`)."""
     return {
         "apiVersion": "config.kueue.x-k8s.io/v1beta2",
         "kind": "Configuration",
@@ -50,6 +52,7 @@ def manager_configuration(namespaces: Sequence[str], frameworks: Sequence[str]) 
         "clientConnection": {"qps": 300, "burst": 500},
         "managedJobsNamespaceSelector": {"matchExpressions": [
             {"key": "kubernetes.io/metadata.name", "operator": "In", "values": sorted(namespaces)}]},
+        "waitForPodsReady": gang_admission.wait_for_pods_ready(),
         "integrations": {"frameworks": list(frameworks)},
     }
 
@@ -62,30 +65,38 @@ class Kueue(ClusterAddon):
     * ``priorities``: the WorkloadPriorityClasses. Default: the training priorities.
     * ``frameworks``: Kueue's job integrations. Default: those the platform's job kinds use.
     * ``node_selector``: where Kueue's controller runs. Default: the system nodes.
+    * ``gang_admission``: how long an admitted job's pods have to be Ready before it gives its quota back, and how
+      it is requeued (:class:`GangAdmission`). Default: ``GangAdmission()``.
     * ``version``: the chart pin. Default: :data:`KUEUE`.
 
     Its namespace is made by the add-on (baseline Pod Security, default deny, DNS and the API out, the webhook and
     visibility ports in from the VPC).
 
     Attributes: ``release`` (the Helm release), ``webhooks_ready`` (waiters for its webhooks' CA bundles),
-    ``queues_manifest`` (flavors, queues, priorities), ``queues``.
+    ``queues_manifest`` (priorities, topology; None without either), ``queue_manifests`` (the construct holding
+    each flavor's, cohort's and queue's own manifest), ``queues``, ``gang_admission``.
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, flavors: Sequence[Flavor],
                  queues: Sequence[TeamQueue], priorities: Sequence[TrainingPriority] = TRAINING_PRIORITIES,
                  frameworks: Sequence[str] = KUEUE_FRAMEWORKS, node_selector: Mapping[str, str] = SYSTEM_NODE_SELECTOR,
-                 version: HelmPin = KUEUE, after: Sequence[IConstruct] = ()) -> None:
+                 gang_admission: GangAdmission = GangAdmission(), version: HelmPin = KUEUE,
+                 after: Sequence[IConstruct] = ()) -> None:
         super().__init__(scope, id, cluster=cluster, after=after)
         if isinstance(queues, (str, bytes)) or not queues:
             raise invalid(f"{self.node.path}: queues", queues, "at least one TeamQueue (Kueue admits nothing without)")
         #: The team queues, each with the namespaces whose LocalQueue submits to it.
         self.queues: tuple[TeamQueue, ...] = tuple(queues)
+        if not isinstance(gang_admission, GangAdmission):
+            raise invalid(f"{self.node.path}: gang_admission", gang_admission, "a GangAdmission")
+        #: All-or-nothing admission: Kueue's waitForPodsReady.
+        self.gang_admission = gang_admission
         namespaces = [namespace for queue in queues for namespace in queue.namespaces]
         values = {
-            "controllerManager": {"nodeSelector": dict(node_selector), "manager": {"image": {
+            "controllerManager": {**system_placement(node_selector), "manager": {"image": {
                 "repository": KUEUE_IMAGE, "tag": f"v{version.version}", "pullPolicy": "IfNotPresent"}}},
             "managerConfig": {"controllerManagerConfigYaml": yaml.safe_dump(
-                manager_configuration(namespaces, frameworks), sort_keys=False)},
+                manager_configuration(namespaces, frameworks, gang_admission), sort_keys=False)},
         }
         self.release = self.add_release(version, values, namespace=OperatorNamespacePolicy(
             version.namespace, webhook_ports=(Port(KUEUE_WEBHOOK_PORT), Port(KUEUE_VISIBILITY_PORT))))
@@ -93,7 +104,20 @@ class Kueue(ClusterAddon):
         self.webhooks_ready = [self.wait_for_webhook(name, kind=kind, after=self.release) for kind, name in KUEUE_WEBHOOKS]
         chart = KueueQueuesChart(self.k8s, "kueue-queues", flavors=list(flavors), queues=list(queues),
                                  priorities=list(priorities))
-        self.queues_manifest = self.add_chart("kueue-queues", chart, after=[self.release, *self.webhooks_ready])
+        # Each flavor, cohort and queue in a manifest of its own: a renamed queue or a removed flavor is deleted (its
+        # quota leaves the cohort) instead of staying behind, unmanaged (kubectl never prunes custom objects). The
+        # fixed ones (priority classes, the network topology) stay in the shared manifest, which a deployed platform
+        # holds: it is updated, and what moves out is taken over by its own manifest, never deleted.
+        objects = chart.to_json()
+        after = [self.release, *self.webhooks_ready]
+        fixed = [o for o in objects if o["kind"] not in _APART]
+        self.queues_manifest = self.add_chart("kueue-queues", fixed, after=after) if fixed else None
+        self.queue_manifests = self.add_objects_apart("kueue-queue", [o for o in objects if o["kind"] in _APART],
+                                                      after=after)
+
+
+#: The Kueue kinds that come and go with the config, each object in a manifest of its own.
+_APART = ("ResourceFlavor", "Cohort", "ClusterQueue", "LocalQueue")
 
 
 # --- flavors of the nodes an app made ------------------------------------------------------------------------------
@@ -127,9 +151,9 @@ def pool_flavors(pool: KarpenterPool) -> list[Flavor]:
     return flavors
 
 
-def system_flavor() -> Flavor:
-    """The system nodes' flavor (CPU jobs such as data preparation; no taint)."""
-    return Flavor("system", dict(SYSTEM_NODE_SELECTOR))
+def cpu_flavor() -> Flavor:
+    """The team CPU nodes' flavor (CPU jobs such as data preparation; no taint): TrainingCluster.add_team_node_group."""
+    return Flavor(CPU_FLAVOR, dict(TEAM_NODE_SELECTOR))
 
 
 # --- from an environment's config ----------------------------------------------------------------------------------
@@ -140,8 +164,8 @@ def flavors_of(config) -> list[Flavor]:
     the taint its nodes carry; topology-aware where the config says its nodes carry network layers (node groups)."""
     flavors = []
     for source in config.kueue_flavors():
-        if source.kind == "system":
-            flavors.append(Flavor(source.name, dict(SYSTEM_NODE_SELECTOR)))
+        if source.kind == "team":
+            flavors.append(Flavor(source.name, dict(TEAM_NODE_SELECTOR)))
             continue
         labels = {SOURCE_LABEL[source.kind]: source.source, LABEL_INSTANCE_TYPE: source.instance_type}
         network = NetworkTopology(source.topology_layers) if source.topology_layers else None
@@ -174,9 +198,18 @@ def queues_of(config) -> list[TeamQueue]:
     return queues
 
 
+def gang_admission_of(config) -> GangAdmission:
+    """The environment's ``services.kueue_gang_admission``."""
+    gang = config.services.kueue_gang_admission
+    return GangAdmission(timeout_minutes=gang.timeout_minutes, recovery_timeout_minutes=gang.recovery_timeout_minutes,
+                         backoff_base_seconds=gang.backoff_base_seconds, backoff_max_seconds=gang.backoff_max_seconds,
+                         backoff_limit_count=gang.backoff_limit_count)
+
+
 ADDON = AddonEntry(
     "kueue", enabled=lambda config: config.services.kueue,
     build=lambda scope, parts, after: Kueue(
         scope, "Kueue", cluster=parts.cluster, flavors=flavors_of(parts.config), queues=queues_of(parts.config),
+        gang_admission=gang_admission_of(parts.config),
         # LocalQueues go into the training namespaces.
         after=[*after, *(m for m in (parts.namespaces_manifest,) if m)]))

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from constructs import Construct, IConstruct
 
 from eks_training.constructs.cluster import TrainingCluster
-from eks_training.core.names import SYSTEM_NODE_SELECTOR
+from eks_training.core.names import SYSTEM_NODE_SELECTOR, system_placement
 from eks_training.core.versions import VOLCANO, HelmPin
 from eks_training.infra.addons import AddonEntry, ClusterAddon
 from eks_training.workloads.network_policies import OperatorNamespacePolicy, Port
@@ -48,11 +48,12 @@ class Volcano(ClusterAddon):
                  webhook_namespace_label: str | None = "eks-training/uses-volcano",
                  after: Sequence[IConstruct] = ()) -> None:
         super().__init__(scope, id, cluster=cluster, after=after)
-        # custom.default_ns places the scheduler, controllers and admission webhook (and its init Job). The
+        # custom.default_ns and default_tolerations place the scheduler, controllers and admission webhook (and its init Job). The
         # admission webhooks see only the namespaces that run Volcano jobs (labelled eks-training/uses-volcano by
         # the namespaces chart): Volcano's default is every namespace but its own and kube-system. The chart's
         # images are tagged by release, so a node pulls each once (the chart's default is Always).
-        custom: dict = {"default_ns": dict(node_selector)}
+        custom: dict = {"default_ns": dict(node_selector),
+                        "default_tolerations": system_placement(node_selector)["tolerations"]}
         if webhook_namespace_label:
             custom["webhooks_namespace_selector_expressions"] = [
                 {"key": webhook_namespace_label, "operator": "In", "values": ["true"]}]

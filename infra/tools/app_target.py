@@ -12,7 +12,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from eks_training.core.catalog import ACCELERATOR_RESOURCE, INSTANCE_TYPES
-from eks_training.core.names import LABEL_INSTANCE_TYPE, SYSTEM_NODE_SELECTOR, TRAINING_SERVICE_ACCOUNT
+from eks_training.core.names import LABEL_INSTANCE_TYPE, TEAM_NODE_SELECTOR, TRAINING_SERVICE_ACCOUNT
 from eks_training.core.versions import JOBSET, KUBEFLOW_TRAINER, KUBERAY, KUEUE, VOLCANO
 from eks_training.infra.tools.check.queues import source_limit, sources_of, kueue_objects, queue_quotas
 from eks_training.infra.tools.check.snapshot import PlatformSnapshot
@@ -47,8 +47,8 @@ def target_of_app(snap: PlatformSnapshot, name: str) -> RenderTarget:
         if local and kueue.local_queues[(namespace, local[0])] in kueue.cluster_queues:
             admitted = _admitted(snap, kueue, kueue.local_queues[(namespace, local[0])])
         teams.append(TeamFacts(namespace, local[0] if local else None, quota, setting, admitted))
-    system = next((s.instance_type for s in snap.node_sources
-                   if all(s.labels.get(k) == v for k, v in SYSTEM_NODE_SELECTOR.items())), "m6i.2xlarge")
+    team_cpu = next((s.instance_type for s in snap.node_sources
+                     if all(s.labels.get(k) == v for k, v in TEAM_NODE_SELECTOR.items())), "m6i.2xlarge")
     limits: dict[str, int] = {}
     for source in snap.node_sources:
         facts = INSTANCE_TYPES.get(source.instance_type)
@@ -65,7 +65,7 @@ def target_of_app(snap: PlatformSnapshot, name: str) -> RenderTarget:
             flavors.append((instance_type, layers))
     volcano = sorted(o["metadata"]["name"] for o in objects if o.get("kind") == "Queue"
                      and str(o.get("apiVersion", "")).startswith("scheduling.volcano.sh/"))
-    return RenderTarget("app", name, tuple(teams), frozenset(services), system, limits,
+    return RenderTarget("app", name, tuple(teams), frozenset(services), team_cpu, limits,
                         kueue=bool(kueue.cluster_queues), flavors=tuple(flavors),
                         volcano_queue=volcano[0] if volcano else None)
 

@@ -15,10 +15,9 @@ from dataclasses import dataclass, field
 from eks_training.core.catalog import INSTANCE_TYPES, node_capacity
 from eks_training.core.names import DATA_PATH, FSX_MOUNT_PATH, WORKSPACE_DATASET_PREFIX, checkpoint_key_prefix
 from eks_training.infra.config import PlatformConfig
+from eks_training.training.model_sizes import DEFAULT_MODEL
 
 
-#: The model a training job trains when the user names none: a real size (tiny is for tests).
-DEFAULT_MODEL = "1b"
 #: Kinds that run no training (so take no dataset or model).
 _NO_DATASET = ("health-check", "bionemo", "raycluster")
 
@@ -57,7 +56,8 @@ class RenderTarget:
     teams: tuple[TeamFacts, ...]
     #: The `services` switches that are on (the operators a kind may need).
     services: frozenset[str]
-    system_instance_type: str
+    #: The team CPU nodes' instance type (where data preparation runs).
+    cpu_instance_type: str
     #: Most nodes of each instance type the platform can provide.
     instance_limits: Mapping[str, int]
     kueue: bool = False
@@ -88,7 +88,7 @@ class RenderTarget:
                 quota_setting={"nvidia": f"training_namespaces[{index}].max_gpus",
                                "neuron": f"training_namespaces[{index}].max_neuron_devices"},
                 admitted=admitted))
-        return cls("environment", config.name, tuple(teams), frozenset(services), config.system_nodes.instance_type,
+        return cls("environment", config.name, tuple(teams), frozenset(services), config.team_nodes.instance_type,
                    instance_type_limits(config), kueue=config.services.kueue,
                    flavors=tuple((f.instance_type, f.topology_layers) for f in config.kueue_flavors()),
                    slurm_partitions=tuple((p.name, p.instance_type, p.max_nodes)
@@ -179,11 +179,11 @@ def render_job(config: PlatformConfig | RenderTarget, kind_name: str, *, nodes: 
         for option, value in (("--data-input", data_input), ("--tokenizer", tokenizer)):
             if not value:
                 raise RenderError(f"{option}: data-prep needs it (s3://bucket/prefix or a path under {FSX_MOUNT_PATH})")
-        # Tokenizing runs on a system node (the only CPU capacity): take at most half of one, leaving the rest to
-        # the platform's controllers.
-        system = node_capacity(target.system_instance_type)
-        workers = max(1, int(system.allocatable_cpu) // 2)
-        memory = f"{max(1, int(system.allocatable_memory / 2**30) // 2)}Gi"
+        # Tokenizing runs on a team CPU node: take at most half of one, leaving the rest to the team's other CPU pods
+        # (MPI launchers, Ray heads).
+        cpu_node = node_capacity(target.cpu_instance_type)
+        workers = max(1, int(cpu_node.allocatable_cpu) // 2)
+        memory = f"{max(1, int(cpu_node.allocatable_memory / 2**30) // 2)}Gi"
         extra = {key: value for key, value in (("eval_fraction", eval_fraction), ("txt_document", txt_document))
                  if value is not None}
         job = DataPrepJob(name=name, namespace=namespace, image=image or _image(target, images, "gpu"),

@@ -75,6 +75,7 @@ def _fetch_one(artifact: Artifact, cache: Path, trust: bool, download: Download,
         payload, verified_by = _pull_chart(artifact, helm)
     else:
         payload, verified_by = download(artifact.source), "pinned sha256"
+    # The digest first: nothing of a download is opened, unpacked or stored before it matches (or is trusted).
     actual = hashlib.sha256(payload).hexdigest()
     if artifact.sha256 is not None:
         if actual != artifact.sha256:
@@ -85,6 +86,14 @@ def _fetch_one(artifact: Artifact, cache: Path, trust: bool, download: Download,
             return Outcome(artifact, "refused", "upstream publishes no digest that this release pins; use a mirror, "
                                                 f"or --trust-on-first-use to record this download's ({actual})")
         verified_by = "trusted on first use"
+    if artifact.kind == "chart":
+        # A package that would unpack outside its folder is refused before it enters the cache (the check unpacks
+        # it there later).
+        with tarfile.open(fileobj=io.BytesIO(payload), mode="r:gz") as tar:
+            bad = upstream.unsafe_members(tar)
+        if bad:
+            return Outcome(artifact, "refused", f"archive member {bad[0]!r}: plain files and folders below the "
+                                                "chart's folder only; nothing was kept")
     stored = cache / (artifact.path + ".tgz" if artifact.kind == "chart" else artifact.path)
     _write_atomically(stored, payload)
     upstream.record_digest(cache, artifact, actual, verified_by)
@@ -137,9 +146,19 @@ def _on_loopback(reference: str) -> bool:
 
 
 def _fetch_tree(artifact: Artifact, cache: Path, download: Download) -> Outcome:
-    """A tree from an upstream archive: the paths it keeps, then its tree digest must be the pinned one."""
+    """A tree from an upstream archive: the paths it keeps, then its tree digest must be the pinned one.
+
+    Upstream publishes no digest of the archive itself (GitHub makes it on request), only the tree is pinned: so its
+    members are checked before anything is written (no absolute name, no ``..``, no link; :func:`unsafe_members`),
+    the kept files are written to a scratch folder inside the cache, and the tree moves into place only once its
+    digest matches."""
     archive = download(artifact.source)
     target = cache / artifact.path
+    with tarfile.open(fileobj=io.BytesIO(archive), mode="r:gz") as tar:
+        bad = upstream.unsafe_members(tar)
+    if bad:
+        return Outcome(artifact, "refused", f"archive member {bad[0]!r}: plain files and folders below the archive's "
+                                            "folder only; nothing was written")
     with tempfile.TemporaryDirectory(dir=_made(cache), prefix=".tree-") as scratch:
         staged = Path(scratch) / "tree"
         with tarfile.open(fileobj=io.BytesIO(archive), mode="r:gz") as tar:
@@ -196,10 +215,45 @@ def add_arguments(parser) -> None:
     parser.add_argument("--list", action="store_true", help="list the pinned artifacts and where each is found")
     parser.add_argument("--trust-on-first-use", action="store_true",
                         help="record the digest of an artifact whose upstream publishes none (later fetches must match)")
+    parser.add_argument("--if-reachable", action="store_true",
+                        help="before the tests: nothing when a mirror is set; one line and exit 0 when upstream cannot "
+                             "be reached; else fetch what is missing and exit 0 (what is not fetched, its tests skip)")
+
+
+def _reachable(artifacts: Iterable[Artifact], timeout_s: float = 5.0) -> str | None:
+    """The first upstream server (host:port) that accepts a connection, or None when none does (an offline machine)."""
+    import socket
+
+    servers = []
+    for artifact in artifacts:
+        parts = urllib.parse.urlsplit(artifact.source.replace("oci://", "https://", 1))
+        server = (parts.hostname, parts.port or (80 if parts.scheme == "http" else 443))
+        if parts.hostname and server not in servers:
+            servers.append(server)
+    for host, port in servers[:3]:  # bounded: an offline machine answers within seconds
+        try:
+            socket.create_connection((host, port), timeout=timeout_s).close()
+            return f"{host}:{port}"
+        except OSError:
+            continue
+    return None
 
 
 def run(args) -> int:
     chosen = select(args.artifacts)
+    if getattr(args, "if_reachable", False):
+        if upstream.mirror_root() is not None:
+            print(f"fetch-upstream: the mirror {upstream.mirror_root()} is set; nothing to fetch")
+            return 0
+        if _reachable(chosen) is None:
+            print("fetch-upstream: upstream is not reachable from here; tests that need an artifact skip, each naming "
+                  "the command that fetches it")
+            return 0
+        outcomes = fetch(chosen, trust_on_first_use=args.trust_on_first_use)
+        missing = [o for o in outcomes if o.status in ("refused", "failed")]
+        print(f"fetch-upstream: {len(outcomes) - len(missing)} of {len(outcomes)} artifacts in {upstream.cache_root()}"
+              + (f"; not fetched (their tests skip): {', '.join(o.artifact.name for o in missing)}" if missing else ""))
+        return 0
     if args.list:
         for artifact in chosen:
             where = upstream.locate(artifact)

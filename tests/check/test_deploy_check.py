@@ -128,6 +128,62 @@ def test_jobs_that_fit_only_node_groups_at_zero_are_refused(prod, prod_jobs):
     assert f"fits only node group {trn1.eks_name}, which never has a node" in neuron.message
 
 
+# --- system nodes for the platform only: team pods on team nodes ------------------------------------------------
+
+
+def test_prod_puts_platform_pods_on_the_system_nodes_and_team_pods_on_team_nodes(prod, prod_jobs):
+    report = _check(prod, prod_jobs)
+    where = {p.pod.owner: {s.name for s in p.reachable} for p in report.placements}
+    team_cpu = [o for o in where if o.startswith(("job data-prep", "job mpijob: MPIJob mpijob launcher"))
+                or o.endswith((" head", ": LoginSet prod-slurm-login", "launcher"))]
+    assert {"job data-prep: Job data-prep", "job rayjob: RayJob rayjob head",
+            "manifest ServicesSlinkySlurm6306EA8A: LoginSet prod-slurm-login"} <= set(team_cpu)
+    for owner in team_cpu:
+        assert where[owner] == {"node group team"}, owner
+    platform = [o for o in where if o.startswith(("helm ", "EKS add-on ", "mpi-operator release"))
+                and "jupyterhub profile" not in o]
+    assert any(o.startswith("EKS add-on coredns") for o in platform) and len(platform) >= 20
+    for owner in platform:
+        assert where[owner] == {"node group system"}, owner
+    snap = load_snapshot(prod.template)
+    system = next(s for s in snap.node_sources if s.name == "node group system")
+    team = next(s for s in snap.node_sources if s.name == "node group team")
+    assert system.taints == ({"key": "CriticalAddonsOnly", "value": "true", "effect": "NoSchedule"},)
+    assert team.taints == () and team.labels["eks-training/role"] == "team"
+
+
+def test_untainted_system_nodes_fail_and_take_team_pods(prod, prod_jobs):
+    template = copy.deepcopy(prod.template)
+    for resource in template["Resources"].values():
+        if resource["Type"] == "AWS::EKS::Nodegroup" and resource["Properties"].get("Labels", {}).get(
+                "eks-training/role") == "system":
+            del resource["Properties"]["Taints"]  # as before: the system group untainted
+    report = _check(prod, prod_jobs, template=template)
+    failures = {(f.subject, f.field) for f in _failures(report, "scheduling")}
+    assert ("node group system", "taints") in failures
+    assert ("job data-prep: Job data-prep", "tolerations") in failures
+    assert ("job mpijob: MPIJob mpijob launcher", "tolerations") in failures
+
+
+def test_a_team_pod_that_tolerates_the_system_taint_fails(prod, prod_jobs):
+    jobs = copy.deepcopy(prod_jobs)
+    (job,) = [o for o in jobs["data-prep"] if o["kind"] == "Job"]
+    job["spec"]["template"]["spec"]["tolerations"] = [{"key": "CriticalAddonsOnly", "operator": "Exists"}]
+    report = _check(prod, jobs)
+    (failure,) = [f for f in _failures(report, "scheduling") if f.subject == "job data-prep: Job data-prep"]
+    assert failure.field == "tolerations" and "node group system" in failure.message
+
+
+def test_an_addon_configured_without_the_system_toleration_lands_off_the_system_nodes(prod, prod_jobs):
+    template = copy.deepcopy(prod.template)
+    for resource in template["Resources"].values():
+        if resource["Type"] == "AWS::EKS::Addon" and resource["Properties"]["AddonName"] == "coredns":
+            del resource["Properties"]["ConfigurationValues"]  # as before: EKS's defaults, no placement
+    report = _check(prod, prod_jobs, template=template)
+    (failure,) = [f for f in _failures(report, "scheduling") if f.subject.startswith("EKS add-on coredns")]
+    assert failure.field == "nodeSelector" and "node group team" in failure.message
+
+
 # --- defect 4: values the charts ignore; components not pinned to system nodes ---------------------------------
 
 
@@ -214,6 +270,19 @@ def test_login_service_asking_for_an_absent_load_balancer_controller_fails(prod,
     assert "internet-facing" in services["helm jupyterhub: Service proxy-public"]
 
 
+def test_the_internal_load_balancers_pass_and_one_open_to_every_address_fails(prod, prod_jobs):
+    # prod's hub and login Services are internal NLBs of EKS's cloud provider, limited to their source ranges.
+    assert not _failures(_check(prod, prod_jobs), "service")
+    snap = load_snapshot(copy.deepcopy(prod.template))
+    login = next(obj for _, obj in snap.objects() if obj["kind"] == "LoginSet")
+    del login["spec"]["service"]["spec"]["loadBalancerSourceRanges"]
+    hub = next(r for r in snap.releases if r.release == "jupyterhub")
+    hub.values["proxy"]["service"]["annotations"]["service.beta.kubernetes.io/aws-load-balancer-internal"] = "false"
+    services = {f.subject: f.message for f in _failures(_check(prod, prod_jobs, snapshot=snap), "service")}
+    assert "0.0.0.0/0" in next(m for s, m in services.items() if "LoginSet" in s)
+    assert "internet-facing" in services["helm jupyterhub: Service proxy-public"]
+
+
 def test_claims_without_a_default_storage_class_fail(prod, prod_jobs):
     snap = load_snapshot(copy.deepcopy(prod.template))
     for objects in snap.manifests.values():
@@ -234,12 +303,16 @@ def test_releases_that_do_not_wait_for_the_system_nodes_fail(prod, prod_jobs):
     assert [f.subject for f in _failures(report, "ordering")] == ["helm release volcano"]
 
 
-def test_efa_group_without_a_self_referencing_egress_rule_fails(prod, prod_jobs):
+@pytest.mark.parametrize(("rule", "sources"), [
+    ("NetworkEfaSelfEgress", 6),  # the teams' group: two node groups and four pools, all EFA
+    ("NetworkSlurmEfaSelfEgress", 3),  # the Slurm partitions' own group: their three pools
+])
+def test_efa_group_without_a_self_referencing_egress_rule_fails(prod, prod_jobs, rule, sources):
     template = copy.deepcopy(prod.template)
-    template["Resources"] = {lid: r for lid, r in template["Resources"].items() if not lid.startswith("NetworkEfaSelfEgress")}
+    template["Resources"] = {lid: r for lid, r in template["Resources"].items() if not lid.startswith(rule)}
     report = _check(prod, prod_jobs, template=template)
     efa = [f for f in _failures(report, "network") if f.field == "EFA peers"]
-    assert len(efa) == 9  # two node groups, four pools and the three Slurm partitions' pools, all EFA
+    assert len(efa) == sources
 
 
 # --- defect 7: versions ------------------------------------------------------------------------------------------

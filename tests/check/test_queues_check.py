@@ -56,9 +56,9 @@ def test_every_queued_kind_is_admitted_through_every_local_queue(prod, prod_jobs
     # ai-research holds no Trainium quota: its neuron-job runs on what the training queue lends through the cohort.
     neuron = next(obj for obj in prod_jobs["neuron-job"] if obj["kind"] == "Job")
     assert admit(podsets(neuron, kueue.runtimes), "ai-research", kueue).borrows
-    # The MPIJob's launcher (CPU only, no toleration) goes to the system flavor, its workers to the GPU pool.
+    # The MPIJob's launcher (CPU only, no toleration) goes to the team CPU flavor, its workers to the GPU pool.
     (mpijob,) = prod_jobs["mpijob"]
-    assert admit(podsets(mpijob, kueue.runtimes), "training", kueue).flavors == {"launcher": "system",
+    assert admit(podsets(mpijob, kueue.runtimes), "training", kueue).flavors == {"launcher": "cpu",
                                                                                "worker": "gpu-h100"}
 
 

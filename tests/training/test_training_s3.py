@@ -73,6 +73,23 @@ def test_remote_folder_without_marker_is_not_complete_and_prune_keeps_k(bucket: 
     assert store.download_latest(tmp_path / "restore") == 6
 
 
+@pytest.mark.parametrize("planted", ["step-8/../../escaped.txt", "step-8//tmp/absolute.txt", "step-8/./x",
+                                     "step-8/nested/../../x"])
+def test_restore_refuses_keys_that_climb_out_of_the_step_folder(bucket: str, tmp_path: Path, planted: str) -> None:
+    prefix = "p" + "".join(c for c in planted if c.isalnum())  # the parameters share a bucket: a prefix each
+    planted = f"{prefix}/{planted}"
+    store = S3CheckpointStore(f"s3://{bucket}/{prefix}")
+    store.upload(make_checkpoint(tmp_path / "src", 8))
+    boto3.client("s3").put_object(Bucket=bucket, Key=planted, Body=b"planted")
+    root = tmp_path / "a" / "b" / "restore"
+    with pytest.raises(ValueError, match=r"^checkpoint object key=") as raised:
+        store.download(8, root)
+    assert "\n" not in str(raised.value) and planted in str(raised.value)
+    # Nothing was written, inside the restore folder or above it.
+    assert [p for p in (tmp_path / "a").rglob("*") if p.is_file()] == []
+    assert not (tmp_path / "escaped.txt").exists() and not Path("/tmp/absolute.txt").exists()
+
+
 def test_compressed_upload_restores_original_files(bucket: str, tmp_path: Path) -> None:
     store = S3CheckpointStore(f"s3://{bucket}/gz", compression_level=6)
     source = make_checkpoint(tmp_path / "src", 3, big=4096)

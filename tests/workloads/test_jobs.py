@@ -206,3 +206,39 @@ def test_each_kinds_own_chart_writes_what_the_kind_renders(chart_name, kind, opt
 
     chart = getattr(job_charts, chart_name)(cdk8s.App(), "j", job=_job(kind), **options)
     assert validate_k8s_objects(chart_objects(chart)) == _render(kind)
+
+
+@pytest.mark.parametrize("kind", ["mpijob", "volcano-job", "pytorch-job", "neuron-job"])
+def test_gpu_trainers_with_efa_log_nccls_network_where_the_trainer_checks_it(kind: str) -> None:
+    """EFA or nothing (training/fabric.py): the trainer reads NCCL's INFO lines of INIT and NET from the file
+    NCCL_DEBUG_FILE names, and refuses TCP only where EKS_TRAINING_REQUIRE_EFA is 1. Neuron runs no NCCL."""
+    from eks_training.training.fabric import debug_file_path
+
+    gpu = JOB_KINDS[kind].accelerator == "nvidia"
+    trainers = [c for obj in _render(kind) for s in _pod_specs(obj) if "nodeSelector" in s for c in s["containers"]]
+    assert trainers
+    for container in trainers:
+        env = {e["name"]: e.get("value") for e in container["env"]}
+        if not gpu:
+            assert "EKS_TRAINING_REQUIRE_EFA" not in env and "NCCL_DEBUG_FILE" not in env and env["NCCL_DEBUG"] == "WARN"
+            continue
+        assert (env["NCCL_DEBUG"], env["NCCL_DEBUG_SUBSYS"], env["EKS_TRAINING_REQUIRE_EFA"]) == ("INFO", "INIT,NET", "1")
+        assert debug_file_path(env["NCCL_DEBUG_FILE"], host="llm-worker-0", pid=7).name == "nccl-llm-worker-0-7.log"
+    if kind == "mpijob":
+        # mpirun hands the launcher's -x variables to every rank.
+        (obj,) = _render(kind)
+        launcher = obj["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]["containers"][0]
+        assert "EKS_TRAINING_REQUIRE_EFA=1" in " ".join(launcher.get("command", []) + launcher.get("args", []))
+    # A level the user raised stays theirs, with every subsystem.
+    if gpu:
+        env = {e["name"]: e.get("value") for obj in _render(kind, nccl_debug="TRACE") for s in _pod_specs(obj)
+               if "nodeSelector" in s for e in s["containers"][0]["env"]}
+        assert env["NCCL_DEBUG"] == "TRACE" and "NCCL_DEBUG_SUBSYS" not in env
+
+
+def test_slurm_batch_exports_the_same_nccl_and_efa_environment() -> None:
+    script = sbatch_script(_job("slurm-batch", instance_type="p4d.24xlarge"), partition="gpu-a100")
+    for line in ("export NCCL_DEBUG=INFO", "export NCCL_DEBUG_SUBSYS=INIT,NET",
+                 "export NCCL_DEBUG_FILE=/tmp/nccl-%h-%p.log", "export EKS_TRAINING_REQUIRE_EFA=1",
+                 "export FI_PROVIDER=efa"):
+        assert line in script.splitlines(), line

@@ -32,12 +32,12 @@ GPU = Flavor("gpu-p5", {"eks-training/pool": "gpu-p5", "node.kubernetes.io/insta
              node_taints=({"key": "nvidia.com/gpu", "value": "true", "effect": "NoSchedule"},))
 BLOCK = Flavor("p5-block", {"eks-training/pool": "p5-block", "node.kubernetes.io/instance-type": "p5.48xlarge"},
                node_taints=GPU.node_taints, topology=NetworkTopology(3))
-SYSTEM = Flavor("system", {"eks-training/role": "system"})
+CPU = Flavor("cpu", {"eks-training/role": "team"})
 LLM = TeamQueue("llm", ("training", "llm-dev"), (
     Quota("gpu-p5", {"cpu": 760, "memory": "7380Gi", "nvidia.com/gpu": 32, "vpc.amazonaws.com/efa": 128},
           {"nvidia.com/gpu": 16}),
-    Quota("system", {"cpu": 8, "memory": "32Gi"})), cohort="platform")
-RESEARCH = TeamQueue("research", ("ai-research",), (Quota("system", {"cpu": 4, "memory": "16Gi"}),), cohort="platform")
+    Quota("cpu", {"cpu": 8, "memory": "32Gi"})), cohort="platform")
+RESEARCH = TeamQueue("research", ("ai-research",), (Quota("cpu", {"cpu": 4, "memory": "16Gi"}),), cohort="platform")
 SUBMISSION = KueueSubmission("llm", topology=TopologyRequest("topology.k8s.aws/network-node-layer-3"))
 
 
@@ -47,7 +47,7 @@ def _job(**changes) -> TrainingJob:
 
 
 def test_the_objects_validate_and_every_queue_lists_every_flavor_it_may_borrow():
-    objects = validate_k8s_objects(kueue_objects(flavors=[GPU, BLOCK, SYSTEM], queues=[LLM, RESEARCH]))
+    objects = validate_k8s_objects(kueue_objects(flavors=[GPU, BLOCK, CPU], queues=[LLM, RESEARCH]))
     by_kind: dict[str, list[dict]] = {}
     for obj in objects:
         by_kind.setdefault(obj["kind"], []).append(obj)
@@ -64,7 +64,7 @@ def test_the_objects_validate_and_every_queue_lists_every_flavor_it_may_borrow()
     research = queues["research"]
     (group,) = research["resourceGroups"]
     assert group["coveredResources"] == ["cpu", "memory", "nvidia.com/gpu", "vpc.amazonaws.com/efa"]
-    assert [f["name"] for f in group["flavors"]] == ["gpu-p5", "p5-block", "system"]
+    assert [f["name"] for f in group["flavors"]] == ["gpu-p5", "p5-block", "cpu"]
     gpu = {r["name"]: r for r in group["flavors"][0]["resources"]}
     assert gpu["nvidia.com/gpu"] == {"name": "nvidia.com/gpu", "nominalQuota": 0}  # may only borrow there
     llm_gpu = {r["name"]: r for r in queues["llm"]["resourceGroups"][0]["flavors"][0]["resources"]}
@@ -80,8 +80,8 @@ def test_the_objects_validate_and_every_queue_lists_every_flavor_it_may_borrow()
 
 @pytest.mark.parametrize(("build", "message"), [
     (lambda: Flavor("gpu", {}), "flavor 'gpu' node_labels={} is not allowed"),
-    (lambda: kueue_objects(flavors=[SYSTEM], queues=[LLM]), "queue 'llm' quota flavor='gpu-p5' is not allowed"),
-    (lambda: kueue_objects(flavors=[GPU, SYSTEM], queues=[LLM, TeamQueue("other", ("training",), ())]),
+    (lambda: kueue_objects(flavors=[CPU], queues=[LLM]), "queue 'llm' quota flavor='gpu-p5' is not allowed"),
+    (lambda: kueue_objects(flavors=[GPU, CPU], queues=[LLM, TeamQueue("other", ("training",), ())]),
      "queue namespaces (one queue each)"),
     (lambda: KueueSubmission("llm", priority="urgent"), "priority='urgent' is not allowed"),
     (lambda: TopologyRequest("topology.kubernetes.io/zone"), "topology level='topology.kubernetes.io/zone'"),

@@ -153,3 +153,18 @@ def test_a_users_job_runs_as_that_user_and_its_files_are_theirs(slurm_cluster) -
     assert "JobState=COMPLETED" in state, state
     assert (work / "whoami").read_text().strip() == str(NOBODY)
     assert (work / "result").stat().st_uid == NOBODY and (work / f"{job}.out").stat().st_uid == NOBODY
+
+
+def test_a_user_submits_through_the_auth_daemon_and_cannot_read_its_key(slurm_cluster) -> None:
+    """The login pods' model: users' commands get credentials from a local daemon (sackd there, munged here) over
+    its socket; the key stays the daemon user's, mode 0600 or tighter, and a user's job that reads it gets nothing."""
+    env, root, _ = slurm_cluster
+    key, work = root / "munge" / "munge.key", root / "work"
+    assert key.stat().st_mode & 0o077 == 0 and key.stat().st_uid != NOBODY
+    submitted = _sbatch(env, work, NOBODY, f"cat {key} > {work}/stolen 2> {work}/refused; echo done > {work}/ran")
+    assert submitted.returncode == 0, submitted.stderr
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (work / "ran").exists():
+        time.sleep(0.5)
+    assert (work / "ran").read_text().strip() == "done"
+    assert (work / "stolen").read_bytes() == b"" and "Permission denied" in (work / "refused").read_text()

@@ -71,14 +71,14 @@ PARTITIONS = [
 KUEUE_FLAVORS = [
     Flavor("gpu-p5", {"eks-training/pool": "gpu-p5", "node.kubernetes.io/instance-type": "p5.48xlarge"},
            node_taints=({"key": "nvidia.com/gpu", "value": "true", "effect": "NoSchedule"},), topology=NetworkTopology(3)),
-    Flavor("system", {"eks-training/role": "system"}),
+    Flavor("cpu", {"eks-training/role": "team"}),
 ]
 KUEUE_QUEUES = [
     TeamQueue("llm", ("training",), (
         Quota("gpu-p5", {"cpu": 380, "memory": "3690Gi", "nvidia.com/gpu": 16, "vpc.amazonaws.com/efa": 64},
               {"nvidia.com/gpu": 8}),
-        Quota("system", {"cpu": 8, "memory": "32Gi"})), cohort="training"),
-    TeamQueue("research", ("ai-research",), (Quota("system", {"cpu": 4, "memory": "16Gi"}),), cohort="training"),
+        Quota("cpu", {"cpu": 8, "memory": "32Gi"})), cohort="training"),
+    TeamQueue("research", ("ai-research",), (Quota("cpu", {"cpu": 4, "memory": "16Gi"}),), cohort="training"),
 ]
 
 
