@@ -259,12 +259,14 @@ def training_container(job: TrainingJob, command: list[str], *, name: str = "tra
     resources = node_resources(job.facts, with_efa=with_efa)
     # torchrun waits for its saving workers until just before the kubelet's SIGKILL (its own default is 30 s).
     shutdown = {"name": TORCHRUN_SHUTDOWN_ENV, "value": str(torchrun_shutdown_seconds(job.grace_period_s))}
+    # The trainer prices the job's time by it (goodput record: list price x nodes x time).
+    instance = {"name": "INSTANCE_TYPE", "value": job.instance_type}
     return {
         "name": name,
         "image": job.image,
         "command": command,
         "env": [*fabric_env(job, with_efa=with_efa, for_trainer=runs_trainer), *job_identity_env(job), shutdown,
-                *extra_env],
+                instance, *extra_env],
         # Extended resources need requests == limits; equal CPU/memory also make the pod Guaranteed.
         "resources": {"requests": resources, "limits": dict(resources)},
         "volumeMounts": [*training_mounts(), *extra_mounts],
