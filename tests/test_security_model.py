@@ -265,21 +265,25 @@ def _cel(expression: str, service: dict) -> bool:
 
 def test_workload_namespaces_refuse_load_balancers_and_node_ports(prod) -> None:
     from support.k8s_schemas import validate_k8s_objects
-    from eks_training.workloads.service_exposure import EXPRESSION
+    from eks_training.workloads.service_exposure import VALIDATIONS
 
     (policy,) = _objects(prod, "ValidatingAdmissionPolicy")
     (binding,) = _objects(prod, "ValidatingAdmissionPolicyBinding")
     validate_k8s_objects([policy, binding])
-    (rule,) = policy["spec"]["validations"]
-    assert rule["expression"] == EXPRESSION and policy["spec"]["failurePolicy"] == "Fail"
+    rules = policy["spec"]["validations"]
+    assert [r["expression"] for r in rules] == [e for e, _ in VALIDATIONS] and policy["spec"]["failurePolicy"] == "Fail"
     assert binding["spec"]["validationActions"] == ["Deny"] and binding["spec"]["policyName"] == policy["metadata"]["name"]
     (selector,) = binding["spec"]["matchResources"]["namespaceSelector"]["matchExpressions"]
     workload = [n.name for n in prod.config.training_namespaces] + ["slurm", "jupyterhub"]
     assert selector == {"key": "kubernetes.io/metadata.name", "operator": "In", "values": workload}
-    # The CEL rule itself, run by a CEL interpreter on the Services it must refuse and let through.
-    for kind, allowed in (("LoadBalancer", False), ("NodePort", False), ("ClusterIP", True), ("ExternalName", True)):
-        assert _cel(rule["expression"], {"spec": {"type": kind, "ports": [{"port": 8265}]}}) is allowed, kind
-    assert _cel(rule["expression"], {"spec": {"ports": [{"port": 80}]}}) is True
+    # The CEL rules themselves, run by a CEL interpreter on the Services they must refuse and let through.
+    def admitted(service):
+        return all(_cel(r["expression"], service) for r in rules)
+
+    for kind, allowed in (("LoadBalancer", False), ("NodePort", False), ("ClusterIP", True), ("ExternalName", False)):
+        assert admitted({"spec": {"type": kind, "ports": [{"port": 8265}]}}) is allowed, kind
+    assert admitted({"spec": {"ports": [{"port": 80}]}}) is True
+    assert admitted({"spec": {"type": "ClusterIP", "externalIPs": ["198.51.100.7"], "ports": [{"port": 80}]}}) is False
 
 
 def test_system_nodes_pin_imdsv2_with_hop_limit_one(env) -> None:
@@ -311,7 +315,8 @@ def test_public_subnets_map_no_public_ips_and_flow_logs_record_everything(env) -
 def test_the_control_plane_log_group_has_a_retention_and_a_key(env) -> None:
     (group,) = [g for g in env.resources("AWS::Logs::LogGroup").values()
                 if g["Properties"].get("LogGroupName") == f"/aws/eks/eks-training-{env.config.name}/cluster"]
-    assert group["Properties"]["RetentionInDays"] == env.config.observability.log_retention_days
+    # The audit trail's own setting (a year by default), not the observability logs'.
+    assert group["Properties"]["RetentionInDays"] == env.config.cluster.audit_log_retention_days == 365
     assert "ControlPlaneLogKey" in json.dumps(group["Properties"]["KmsKeyId"])
 
 
