@@ -1,5 +1,6 @@
 # Two commands on a fresh machine (Python 3.11+, Node.js 20+, the package registries, no AWS account):
 #   make synth [ENV=dev|staging|prod]   install what is needed, synthesize an environment into cdk.out/
+#              [CONFIG=path/to/mine.yaml]  (or an environment file of your own, anywhere)
 #   make test                           install what is needed, run the whole test suite
 # Every install step is stamped, so the second run does only the work that changed.
 
@@ -18,26 +19,31 @@ export AWS_EC2_METADATA_DISABLED := true
 CDK := node_modules/.bin/cdk
 CDK_FLAGS := --no-notices --no-version-reporting --no-asset-metadata --no-path-metadata
 
-.PHONY: synth test install install-dev node clean diagram benchmark deploy change imports
+.PHONY: synth test install install-dev node clean diagram benchmark deploy change review-diff imports
 .DEFAULT_GOAL := synth
-
-synth: install
-	$(CDK) synth $(CDK_FLAGS) --quiet -c env=$(ENV)
-	@$(PY) -m eks_training.infra.tools.review --env $(ENV) --out cdk.out
-	@# The deploy check: the whole table in cdk.out/check-ENV.txt; here what it could not check, and its verdict.
-	@$(PY) -m eks_training.infra.tools.cli check --env $(ENV) --template cdk.out/EksTraining-$(ENV).template.json > cdk.out/check-$(ENV).txt \
-		&& { sed -n '/^Not checked:/,/^$$/p' cdk.out/check-$(ENV).txt; tail -n 1 cdk.out/check-$(ENV).txt; } \
-		|| { cat cdk.out/check-$(ENV).txt; exit 1; }
-
-# worksteal: a worker that runs out of tests takes some of the other's, so the long ones do not end the run alone.
-test: install-dev
-	$(PY) -m pytest -n 2 --dist worksteal -q
 
 # The environment by name (ENV=prod) or an environment file of your own (CONFIG=path/to/team.yaml, named after it).
 CONFIG ?=
-STACK = EksTraining-$(if $(CONFIG),$(basename $(notdir $(CONFIG))),$(ENV))
+NAME = $(if $(CONFIG),$(basename $(notdir $(CONFIG))),$(ENV))
+STACK = EksTraining-$(NAME)
 CDK_ENV = $(if $(CONFIG),-c config=$(CONFIG),-c env=$(ENV))
 CHECK_ENV = $(if $(CONFIG),--config $(CONFIG),--env $(ENV))
+
+synth: install
+	$(CDK) synth $(CDK_FLAGS) --quiet $(CDK_ENV)
+	@$(PY) -m eks_training.infra.tools.review $(CHECK_ENV) --out cdk.out
+	@# The deploy check: the whole table in cdk.out/check-NAME.txt; here what it could not check, and its verdict.
+	@$(PY) -m eks_training.infra.tools.cli check $(CHECK_ENV) --template cdk.out/$(STACK).template.json > cdk.out/check-$(NAME).txt \
+		&& { sed -n '/^Not checked:/,/^$$/p' cdk.out/check-$(NAME).txt; tail -n 1 cdk.out/check-$(NAME).txt; } \
+		|| { cat cdk.out/check-$(NAME).txt; exit 1; }
+
+# worksteal: a worker that runs out of tests takes some of the other's, so the long ones do not end the run alone.
+# First the pinned upstream artifacts the tests read, where this machine reaches upstream (nothing to do with a mirror,
+# one line when offline: then the tests that need one skip, each naming the command that fetches it).
+test: install-dev
+	@$(PY) -m eks_training.infra.tools.cli fetch-upstream --if-reachable
+	$(PY) -m pytest -n 2 --dist worksteal -q
+
 # Acknowledged changes of the change stage: ACK="replace:X prune:Namespace/y" and/or ACK_FILE=path (one ID a line).
 ACK ?=
 ACK_FILE ?=
@@ -62,6 +68,14 @@ TEMPLATE ?=
 change: install
 	@test -n "$(PREVIOUS)" || { echo "make change: PREVIOUS=path/to/deployed.template.json is required (the template deployed now)" >&2; exit 2; }
 	$(PY) -m eks_training.infra.tools.cli check $(CHECK_ENV) $(if $(TEMPLATE),--template $(TEMPLATE)) --previous $(PREVIOUS) $(ACK_FLAGS)
+
+# What changes in the cluster between two review folders (cdk.out/manifests/ENV of two synths), object by object:
+# keep a copy of the one deployed (OLD), synthesize the change, compare (NEW, default: this synth's).
+OLD ?=
+NEW ?= cdk.out/manifests/$(NAME)
+review-diff: install
+	@test -n "$(OLD)" || { echo "make review-diff: OLD=path/to/review-folder is required (a copy of cdk.out/manifests/$(NAME) before the change)" >&2; exit 2; }
+	$(PY) -m eks_training.infra.tools.cli review-diff $(OLD) $(NEW)
 
 diagram: install-dev
 	$(PY) -m eks_training.infra.tools.diagram --env $(ENV) --out docs/architecture-$(ENV).png

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from datetime import date
 from typing import Mapping, Sequence
 
@@ -27,6 +28,21 @@ from eks_training.core.validation import (DEPLOY_ACCOUNT, InvalidValue, check_ad
                                           check_one_of, check_role_arn, check_vpc_cidr, covers_every_address,
                                           invalid)
 from eks_training.core.versions import DEFAULT_ADDONS, addon_version, support_warning
+
+_ADMIN_ROLE = re.compile(r"::(\d{12}|\$\{AWS::AccountId\}):role/(.+)$")
+
+
+def admin_entry_id(arn: str, position: int) -> str:
+    """The construct id of an admin's access entry, from the role (its name and, beyond the deploy account, its
+    account), never its place in the list: an access entry's principal is create-only, so an id that followed the
+    position would replace every entry after a removed one (and fail, the new entry colliding with the old). A
+    token, unknown at synth, keeps its position."""
+    match = None if Token.is_unresolved(arn) else _ADMIN_ROLE.search(arn)
+    if match is None:
+        return f"Admin{position}"
+    account, role = match.groups()
+    return "Admin-" + role.replace("/", "-") + ("" if account == DEPLOY_ACCOUNT else f"-{account}")
+
 
 _ENDPOINTS = {
     "public": eks.EndpointAccess.PUBLIC,
@@ -216,6 +232,10 @@ class TrainingCluster(Construct):
         self._addon_overrides = dict(addon_versions or {})
         for i, arn in enumerate(admin_role_arns):
             check_role_arn(f"admin_role_arns[{i}]", arn)
+        admin_ids = [admin_entry_id(arn, i) for i, arn in enumerate(admin_role_arns)]
+        for i, entry_id in enumerate(admin_ids):
+            if admin_ids.index(entry_id) != i:
+                raise invalid(f"{self.node.path}: admin_role_arns[{i}]", admin_role_arns[i], "each role once")
         try:
             check_node_group_sizes(system_min_size, system_desired_size, system_max_size, smallest=1)
         except InvalidValue as err:  # the props are system_min_size etc.
@@ -262,9 +282,9 @@ class TrainingCluster(Construct):
         if self.control_plane_logs is not None:
             self.cluster.node.add_dependency(self.control_plane_logs)
         self._acknowledge_cdk_internals()
-        for i, arn in enumerate(admin_role_arns):
+        for entry_id, arn in zip(admin_ids, admin_role_arns):
             principal = Fn.sub(arn) if DEPLOY_ACCOUNT in arn else arn  # the deploy account's id, at deploy time
-            self.cluster.grant_access(f"Admin{i}", principal, [eks.AccessPolicy.from_access_policy_name(
+            self.cluster.grant_access(entry_id, principal, [eks.AccessPolicy.from_access_policy_name(
                 "AmazonEKSClusterAdminPolicy", access_scope_type=eks.AccessScopeType.CLUSTER)])
 
         self.node_role = node_role(self, "NodeRole", description="EKS worker nodes (system and accelerated node "

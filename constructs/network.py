@@ -17,8 +17,8 @@ from eks_training.constructs.acknowledgements import acknowledge
 from eks_training.core.names import EFA_SUBNET_TAG
 # The subnet arithmetic lives in core (the config layer checks the same sums); these names stay importable here.
 from eks_training.core.subnets import (  # noqa: F401
-    AWS_RESERVED_IPS, DEFAULT_POD_IPS_PER_NODE, PRIVATE_MASK, PUBLIC_MASK, shared_addresses, training_ips_needed,
-    training_subnet_prefix)
+    AWS_RESERVED_IPS, DEFAULT_POD_IPS_PER_NODE, PRIVATE_MASK, PUBLIC_MASK, default_training_prefix, shared_addresses,
+    training_ips_needed, training_subnet_prefix)
 from eks_training.core.validation import check_vpc_cidr, check_zones, invalid
 
 _AWS_RESERVED_IPS = AWS_RESERVED_IPS
@@ -73,8 +73,10 @@ class TrainingNetwork(Construct):
     """A VPC for EKS training across at least two AZs, with one large EFA-ready subnet in the training AZ.
 
     Creates public subnets (/24, for NAT and load balancers) and private subnets (/20, system nodes and
-    pods) in every AZ, plus a private training subnet in ``training_az`` only, sized for ``training_ips``
-    addresses (or ``training_prefix`` if given) and carved from the top of ``cidr``. Also creates the EFA
+    pods) in every AZ, plus a private training subnet in ``training_az`` only, of ``training_prefix`` (default: the
+    upper half of ``cidr``), carved from the top of ``cidr``. Its size never follows the capacity: a subnet's CIDR
+    cannot change in place, and everything in it (file systems, node groups) would be replaced with it. Give
+    ``training_ips`` (the addresses the capacity needs; @default none, not checked) to refuse a subnet too small. Also creates the EFA
     security group (all traffic to and from itself, as EFA's OS-bypass traffic needs) and VPC endpoints
     (S3 gateway; ECR api/dkr, STS, EC2 and CloudWatch Logs interfaces) when ``vpc_endpoints`` (default on).
 
@@ -89,7 +91,7 @@ class TrainingNetwork(Construct):
     """
 
     def __init__(self, scope: Construct, id: str, *, availability_zones: Sequence[str], training_az: str,
-                 cidr: str = "10.0.0.0/16", training_ips: int = 2000, training_prefix: int | None = None,
+                 cidr: str = "10.0.0.0/16", training_ips: int | None = None, training_prefix: int | None = None,
                  nat_gateways: int = 1, vpc_endpoints: bool = True, cluster_name: str | None = None,
                  existing: ExistingNetwork | None = None,
                  flow_log_removal_policy: RemovalPolicy = RemovalPolicy.RETAIN,
@@ -119,26 +121,38 @@ class TrainingNetwork(Construct):
         # destination too (EFA user guide: inbound and outbound rules that reference the group itself). Nothing else
         # leaves through it: every node that carries it also carries the cluster security group, whose egress EKS
         # manages. (Written directly: the logical id stays that of the rule the group had before.)
-        self.efa_security_group = ec2.SecurityGroup(
-            self, "EfaSecurityGroup", vpc=self.vpc, allow_all_outbound=False,
-            description="EFA: all traffic to and from members of this group (OS-bypass needs it)")
-        # Its egress rules are all separate resources (they name groups): without an inline rule EC2 would keep its
-        # default allow-all egress, so the group holds CDK's match-nothing placeholder inline.
-        self.efa_security_group.node.default_child.add_property_override("SecurityGroupEgress", [NO_TRAFFIC_EGRESS])
-        self.efa_security_group.add_ingress_rule(self.efa_security_group, ec2.Port.all_traffic(), "EFA within the group")
-        ec2.CfnSecurityGroupEgress(self, "EfaSelfEgress", group_id=self.efa_security_group.security_group_id,
-                                   ip_protocol="-1", destination_security_group_id=self.efa_security_group.security_group_id,
-                                   description="EFA within the group")
+        self.efa_security_group = self._efa_group("Efa", "EFA: all traffic to and from members of this group "
+                                                         "(OS-bypass needs it)")
         if cluster_name:
             Tags.of(self.efa_security_group).add("karpenter.sh/discovery", cluster_name)
 
-    def _create_vpc(self, azs: list[str], training_az: str, cidr: str, training_ips: int,
+    def _efa_group(self, prefix: str, description: str) -> ec2.SecurityGroup:
+        group = ec2.SecurityGroup(self, f"{prefix}SecurityGroup", vpc=self.vpc, allow_all_outbound=False,
+                                  description=description)
+        # Its egress rules are all separate resources (they name groups): without an inline rule EC2 would keep its
+        # default allow-all egress, so the group holds CDK's match-nothing placeholder inline.
+        group.node.default_child.add_property_override("SecurityGroupEgress", [NO_TRAFFIC_EGRESS])
+        group.add_ingress_rule(group, ec2.Port.all_traffic(), "EFA within the group")
+        ec2.CfnSecurityGroupEgress(self, f"{prefix}SelfEgress", group_id=group.security_group_id, ip_protocol="-1",
+                                   destination_security_group_id=group.security_group_id,
+                                   description="EFA within the group")
+        return group
+
+    def add_efa_group(self, prefix: str, *, tag: tuple[str, str], description: str) -> ec2.SecurityGroup:
+        """Another self-referencing EFA group (``<prefix>SecurityGroup``), tagged ``tag`` for the nodes that select
+        it: EFA traffic bypasses NetworkPolicies, so nodes of another trust domain (Slurm's, whose jobs are node
+        roots) get a group of their own and reach no other node's EFA interfaces."""
+        group = self._efa_group(prefix, description)
+        Tags.of(group).add(*tag)
+        return group
+
+    def _create_vpc(self, azs: list[str], training_az: str, cidr: str, training_ips: int | None,
                     training_prefix: int | None, nat_gateways: int, flow_log_removal_policy: RemovalPolicy,
                     flow_log_retention: logs.RetentionDays) -> None:
         network = ipaddress.ip_network(check_vpc_cidr("cidr", cidr))
-        prefix = training_prefix if training_prefix is not None else training_subnet_prefix(training_ips)
+        prefix = training_prefix if training_prefix is not None else default_training_prefix(cidr)
         usable = 2 ** (32 - prefix) - _AWS_RESERVED_IPS
-        if usable < training_ips:
+        if training_ips is not None and usable < training_ips:
             raise invalid("training_prefix", prefix, f"use /{training_subnet_prefix(training_ips)} or lower, or fewer "
                           f"nodes: /{prefix} holds {usable} addresses but the accelerated capacity needs {training_ips}")
         if prefix < network.prefixlen + 1:

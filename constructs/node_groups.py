@@ -16,7 +16,7 @@ from eks_training.core.catalog import InstanceFacts, accelerator_taint, check_ac
 from eks_training.core.validation import (NODE_GROUP_CAPACITY_TYPES, RESERVED_CAPACITY_TYPES, check_capacity_reservation,
                                           check_kubernetes_version, check_node_group_sizes, check_whole_number,
                                           invalid)
-from eks_training.core.names import LABEL_ACCELERATOR, LABEL_EFA, LABEL_FAMILY, LABEL_POOL
+from eks_training.core.names import LABEL_ACCELERATOR, LABEL_EFA, LABEL_FAMILY, LABEL_POOL, RESERVATION_TAG
 
 CapacityType = Literal["on-demand", "spot", "capacity-reservation", "capacity-block"]
 CAPACITY_TYPES: tuple[str, ...] = NODE_GROUP_CAPACITY_TYPES
@@ -153,8 +153,10 @@ class AcceleratedNodeGroup(Construct):
                     capacity_reservation_id=capacity_reservation_id)) if reserved else None,
             instance_market_options=ec2.CfnLaunchTemplate.InstanceMarketOptionsProperty(
                 market_type="capacity-block") if capacity_type == "capacity-block" else None,
+            # The reservation's id finds its instances when it ends (ReservationDrain).
             tag_specifications=[ec2.CfnLaunchTemplate.TagSpecificationProperty(
-                resource_type="instance", tags=[{"key": "eks-training/node-group", "value": id}])],
+                resource_type="instance", tags=[{"key": "eks-training/node-group", "value": id}, *(
+                    [{"key": RESERVATION_TAG, "value": capacity_reservation_id}] if reserved else [])])],
         )
         self.launch_template = ec2.CfnLaunchTemplate(self, "LaunchTemplate", launch_template_data=template)
 

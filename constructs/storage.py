@@ -241,6 +241,9 @@ class LustreStorage(Construct):
         data_repository_associations: explicit associations (replace the defaults; [] for none).
         kms_key: key for persistent types. Default: a new key with rotation on. Not allowed for SCRATCH_2.
         removal_policy: for the file system and a key made here. Default RETAIN.
+        retain_on_replacement: keep the old file system, with its files, when an update replaces it
+            (``UpdateReplacePolicy: Retain``; it keeps its network interfaces in its subnet until deleted by hand).
+            Default False: ``removal_policy`` decides.
         root_squash: ``"UID:GID"`` that uid 0 of a client becomes (Lustre root squash). Default ``"65534:65534"``
             (nobody): a root on a node, or in a container, gets no root rights on the file system. None: off.
             Set through the FSx API by a custom resource (CloudFormation's file system has no such property).
@@ -271,6 +274,7 @@ class LustreStorage(Construct):
         data_repository_associations: Sequence[DataRepositoryAssociation] | None = None,
         kms_key: kms.IKey | None = None,
         removal_policy: cdk.RemovalPolicy = cdk.RemovalPolicy.RETAIN,
+        retain_on_replacement: bool = False,
         root_squash: str | None = ROOT_SQUASH_NOBODY,
         no_squash_nids: Sequence[str] = (),
         backup_retention_days: int | None = None,
@@ -351,6 +355,8 @@ class LustreStorage(Construct):
             ),
         )
         self.file_system.apply_removal_policy(removal_policy)
+        if retain_on_replacement:
+            self.file_system.cfn_options.update_replace_policy = cdk.CfnDeletionPolicy.RETAIN
 
         self.capacity_gib: int = capacity
         self.file_system_id: str = self.file_system.ref

@@ -2,9 +2,10 @@
 
 Each variant is a CDK Docker image asset: `cdk synth` only hashes the build context (no Docker needed), and
 `cdk deploy` builds the image and pushes it to the bootstrap ECR repository under a tag that is the hash of its
-inputs, so every reference the platform emits is pinned. The context is the package's `core/` and `training/`
-folders (:data:`CONTEXT_PATTERNS`): the trainer imports nothing else of the package, so changing the
-infrastructure code never gives the images new tags (nor rebuilds them, nor rolls the pods that run them).
+inputs, so every reference the platform emits is pinned. The context is the package's `training/` folder and the
+few `core/` modules it imports (:data:`CONTEXT_PATTERNS`): the trainer imports nothing else of the package, so
+changing the infrastructure code or a pin (a chart, an add-on) never gives the images new tags (nor rebuilds them,
+nor rolls the pods that run them).
 """
 
 from __future__ import annotations
@@ -26,9 +27,14 @@ IMAGE_VARIANTS: Mapping[str, str] = {
     "ray": "training/Dockerfile.ray",  # RayCluster / RayJob heads and workers
     "slurmd": "training/Dockerfile.slurmd",  # Slinky NodeSets: srun runs torchrun in slurmd's container
 }
-#: What of the context directory an image is built from, as Docker ignore patterns: everything but the two package
-#: folders the trainer needs (the repository's .dockerignore holds the same lines, for `docker build` by hand).
-CONTEXT_PATTERNS: tuple[str, ...] = ("*", "!core", "!training", "**/__pycache__", "**/*.pyc", "**/.pytest_cache")
+#: The modules of ``core/`` the trainer imports (a test follows training/'s imports through them). The rest of core/
+#: stays out of the images: the pin tables (versions.py, upstream.py) change with every chart or add-on bump, which
+#: must not give every image a new tag and roll every pod that runs one.
+TRAINER_CORE_MODULES: tuple[str, ...] = ("__init__.py", "names.py", "training_metrics.py", "validation.py")
+#: What of the context directory an image is built from, as Docker ignore patterns: everything but training/ and
+#: those core modules (the repository's .dockerignore holds the same lines, for `docker build` by hand).
+CONTEXT_PATTERNS: tuple[str, ...] = ("*", *(f"!core/{m}" for m in TRAINER_CORE_MODULES), "!training",
+                                     "**/__pycache__", "**/*.pyc", "**/.pytest_cache")
 #: The folder holding the package's core/ and training/: the checkout (editable install) or the installed package.
 DEFAULT_CONTEXT = Path(__file__).resolve().parent.parent
 
@@ -59,7 +65,7 @@ class TrainingImages(Construct):
             self.assets[variant] = ecr_assets.DockerImageAsset(
                 self, variant, directory=str(context), file=IMAGE_VARIANTS[variant],
                 platform=ecr_assets.Platform.LINUX_AMD64, build_args=dict(build_args or {}),
-                # What is hashed, staged into cdk.out and sent to Docker: core/ and training/ only.
+                # What is hashed, staged into cdk.out and sent to Docker: training/ and the core modules it imports.
                 exclude=list(CONTEXT_PATTERNS), ignore_mode=IgnoreMode.DOCKER)
         # repository:tag rather than the asset's one-token URI: charts that split name and tag (JupyterHub) see the
         # pinned tag (the hash of the image's inputs) as plain text.

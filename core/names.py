@@ -46,6 +46,18 @@ WORKSPACE_DATASET_PREFIX = "workspace/"
 #: Slurm batch logs and Ray Train results of the namespace.
 LOGS_PATH = f"{WORKSPACE_PATH}/logs"
 RAY_RESULTS_PATH = f"{WORKSPACE_PATH}/ray-results"
+#: Set to "1" in the pods of a GPU job that requests EFA interfaces: the trainer then refuses to train unless NCCL
+#: uses the EFA plugin (training.fabric), which it reads from NCCL's debug file.
+REQUIRE_EFA_ENV = "EKS_TRAINING_REQUIRE_EFA"
+#: NCCL's variable naming the file its debug log goes to, and the file such a pod's processes write (NCCL expands
+#: %h to the host name and %p to the process id: one file per process).
+NCCL_DEBUG_FILE_ENV = "NCCL_DEBUG_FILE"
+NCCL_DEBUG_FILE_PATTERN = "/tmp/nccl-%h-%p.log"
+#: The tag a node group launched into a capacity reservation or Capacity Block puts on its instances (the
+#: reservation's id): what the reservation-end drain finds them by. Karpenter labels its nodes with the same id itself
+#: (KARPENTER_RESERVATION_LABEL).
+RESERVATION_TAG = "eks-training/capacity-reservation-id"
+KARPENTER_RESERVATION_LABEL = "karpenter.k8s.aws/capacity-reservation-id"
 
 
 def workspace_dir(namespace: str) -> str:
@@ -135,6 +147,8 @@ LABEL_INSTANCE_TYPE = "node.kubernetes.io/instance-type"
 #: Taint of the Slurm partitions' own nodes (value: the partition): only its slurmd pods (and node agents) tolerate
 #: it, so no other workload shares a node with a privileged slurmd.
 SLURM_PARTITION_TAINT = "slurm.schedmd.com/partition"
+#: The tag of the Slurm partitions' own EFA security group (its value: the cluster name).
+SLURM_EFA_GROUP_TAG = "eks-training/slurm-efa"
 
 
 def node_group_name(name: str, instance_type: str, capacity_type: str) -> str:

@@ -1,7 +1,8 @@
 """How the VPC's address range is split: the public and private subnets of every zone, and the training subnet.
 
-Plain arithmetic, shared by the TrainingNetwork construct (which lays the subnets out) and the config layer (which
-refuses an environment whose accelerated capacity cannot fit the VPC before any CDK code runs).
+Plain arithmetic, shared by the TrainingNetwork construct (which lays the subnets out), the config layer (which
+refuses a training subnet that cannot fit the VPC before any CDK code runs) and the deploy check (which warns when
+the accelerated capacity could outgrow the training subnet's addresses).
 """
 
 from __future__ import annotations
@@ -18,6 +19,22 @@ DEFAULT_POD_IPS_PER_NODE = 110
 HEADROOM = 1.25
 PUBLIC_MASK = 24
 PRIVATE_MASK = 20
+
+
+def default_training_prefix(cidr: str) -> int:
+    """The training subnet's prefix when none is configured: the upper half of the VPC's range (a /17 in a /16).
+
+    Fixed by the VPC alone, never by the capacity: a subnet's CIDR cannot change in place, and replacing the training
+    subnet replaces the file system, its data repository associations and the node groups in it. Pool limits and node
+    counts move freely under it; the deploy check warns when they could outgrow its addresses.
+    """
+    return ipaddress.ip_network(cidr).prefixlen + 1
+
+
+def largest_fitting_prefix(cidr: str, zones: int) -> int | None:
+    """The shortest training subnet prefix that fits ``cidr`` beside ``zones`` zones' shared subnets (None: none)."""
+    network = ipaddress.ip_network(cidr)
+    return next((p for p in range(network.prefixlen + 1, 29) if training_prefix_fits(cidr, zones, p)), None)
 
 
 def training_subnet_prefix(ips_needed: int) -> int:
@@ -52,8 +69,5 @@ def training_prefix_fits(cidr: str, zones: int, prefix: int) -> bool:
 
 def most_training_ips(cidr: str, zones: int) -> int:
     """The most addresses a training subnet can hold in ``cidr`` beside ``zones`` zones' shared subnets (0: none)."""
-    network = ipaddress.ip_network(cidr)
-    for prefix in range(network.prefixlen + 1, 29):
-        if training_prefix_fits(cidr, zones, prefix):
-            return 2 ** (32 - prefix) - AWS_RESERVED_IPS
-    return 0
+    prefix = largest_fitting_prefix(cidr, zones)
+    return 0 if prefix is None else 2 ** (32 - prefix) - AWS_RESERVED_IPS

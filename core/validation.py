@@ -350,6 +350,43 @@ def check_oidc_sign_in(*, authorize_url: object, token_url: object, userdata_url
                       "name who may sign in: at least one user, or a group in allowed_groups")
 
 
+_ACM_CERTIFICATE_ARN = re.compile(
+    r"^arn:aws(-cn|-us-gov)?:acm:([a-z]{2}(-[a-z]+)+-\d):(\d{12}):certificate/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$")
+
+
+def check_certificate_arn(field: str, value: object, *, region: str | None = None) -> str:
+    """An ACM certificate's ARN; in ``region`` when given (a load balancer takes only its own region's certificates,
+    which AWS would say an hour into the deploy)."""
+    if is_token(value):
+        return value  # type: ignore[return-value]
+    match = _ACM_CERTIFICATE_ARN.match(value) if isinstance(value, str) else None
+    if not match:
+        raise invalid(field, value, "use an ACM certificate ARN such as "
+                                    "arn:aws:acm:us-west-2:123456789012:certificate/<uuid>")
+    if region is not None and not is_token(region) and match.group(2) != region:
+        raise invalid(field, value, f"a certificate of region {region}, where the load balancer is (ACM certificates "
+                                    "are regional)")
+    return value  # type: ignore[return-value]
+
+
+def check_client_cidrs(field: str, value: object) -> tuple[str, ...]:
+    """The IPv4 networks a load balancer admits: one or more, host bits zero, none admitting every address."""
+    cidrs = (value,) if isinstance(value, str) else tuple(value) if isinstance(value, (list, tuple)) else None
+    if not cidrs:
+        raise invalid(field, value, "name one or more client networks, e.g. ['10.8.0.0/16'] (your VPN)")
+    for i, cidr in enumerate(cidrs):
+        try:
+            network = ipaddress.ip_network(cidr, strict=True) if isinstance(cidr, str) else None
+        except ValueError:
+            network = None
+        if network is None or network.version != 4:
+            raise invalid(f"{field}[{i}]", cidr, "use an IPv4 network such as 10.8.0.0/16 (host bits zero)")
+    if covers_every_address(cidrs):
+        raise invalid(field, list(cidrs), "private client networks: together these admit every address, "
+                                          "and the load balancer is for your networks only")
+    return cidrs
+
+
 def check_vpc_cidr(field: str, value: object) -> str:
     """The VPC's private IPv4 range, /16 to /24 (room for the public, private and training subnets)."""
     if is_token(value):

@@ -22,16 +22,18 @@ from pydantic import (BaseModel, ConfigDict, Field, Strict, ValidationError, Val
 from eks_training.core.fsx import DATA_IMPORT_EVENTS, WORKSPACE_EXPORT_EVENTS, WORKSPACE_IMPORT_EVENTS
 from eks_training.core.names import (CPU_FLAVOR, FSX_DATA_DIR, FSX_WORKSPACES_DIR, PLATFORM_NAMESPACES, node_group_name,
                                      slurm_pool_name)
-from eks_training.core.subnets import (AWS_RESERVED_IPS, DEFAULT_POD_IPS_PER_NODE, HEADROOM, most_training_ips,
-                                       training_ips_needed, training_prefix_fits, training_subnet_prefix)
+from eks_training.core.subnets import (AWS_RESERVED_IPS, default_training_prefix, largest_fitting_prefix,
+                                       training_ips_needed, training_prefix_fits)
 from eks_training.core.versions import KARPENTER_AMI_RELEASE, KUBERNETES_RELEASES, ami_release_date, creatable_versions
 from eks_training.core.catalog import INSTANCE_TYPES, check_accelerator, check_efa, instance_facts, node_capacity
 from eks_training.core.validation import (
     ENDPOINT_ACCESS, IDLE_MINUTES, LOG_RETENTION_DAYS, NODE_GROUP_CAPACITY_TYPES, InvalidValue, check_addon_version,
     check_addon_versions, check_bucket_name, check_capacity_reservation, check_endpoint_access, check_job_reference,
     check_kubernetes_version, check_metrics_namespace, check_karpenter_capacity, check_node_group_sizes, check_oidc_sign_in, check_pinned_image,
-    check_region, check_role_arn, check_vpc_cidr, check_zones, invalid, DEPLOY_ACCOUNT,
+    check_region, check_role_arn, check_vpc_cidr, check_zones, invalid, DEPLOY_ACCOUNT, check_certificate_arn,
+    check_client_cidrs,
 )
+from eks_training.infra.config_changes import ConfigChangeError, explain_refusal, upgrade_config
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent / "environments"
 
@@ -141,7 +143,9 @@ class NetworkConfig(_Model):
     """The VPC: its CIDR, NAT gateways and VPC endpoints, or an existing VPC by ids."""
 
     cidr: str = "10.0.0.0/16"
-    #: Prefix length of the training subnet in the training AZ; None sizes it from the node counts.
+    #: Prefix length of the training subnet in the training AZ; None: the upper half of `cidr` (a /17 in a /16).
+    #: Never derived from capacity: changing it (or `cidr`) replaces the subnet, the file system and the node groups
+    #: in it, so set it before the first deploy; the deploy check warns when capacity could outgrow it.
     training_subnet_prefix: Annotated[int, Field(ge=16, le=28)] | None = None
     nat_gateways: Annotated[int, Field(ge=1, le=3)] = 1
     vpc_endpoints: Bool = True
@@ -226,6 +230,8 @@ class ClusterConfig(_Model):
     def _arns(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         for i, arn in enumerate(value):
             check_role_arn(f"admin_role_arns[{i}]", arn)
+            if arn in value[:i]:
+                raise invalid(f"admin_role_arns[{i}]", arn, "each role once (its access entry is keyed by the role)")
         return value
 
     @field_validator("addon_versions")
@@ -449,7 +455,9 @@ class EfsConfig(_Model):
 class BucketsConfig(_Model):
     """S3 buckets for training data and checkpoints."""
 
-    retain: Bool = False
+    #: Keep the data (these buckets, the EFS model store, and an FSx file system an update replaces) when the stack
+    #: or the resource goes. Default true: an environment deletes its data only when its file says so.
+    retain: Bool = True
     noncurrent_checkpoint_days: Annotated[int, Field(ge=1, le=3650)] = 30
     data_bucket_name: str | None = None
     checkpoint_bucket_name: str | None = None
@@ -604,6 +612,39 @@ class SignInConfig(_Model):
         return self
 
 
+class HubLoadBalancerConfig(_Model):
+    """JupyterHub over HTTPS through an internal load balancer: notebook users reach it from their networks and sign
+    in with the OIDC provider, with no Kubernetes identity and no kubectl."""
+
+    #: ACM certificate of the hub's host name (the host of `jupyterhub_sign_in.callback_url`), in `region`.
+    certificate_arn: str
+    #: Client networks the load balancer admits (your VPN, your offices). Empty: the VPC's own network only.
+    source_ranges: tuple[str, ...] = ()
+
+    @field_validator("source_ranges")
+    @classmethod
+    def _networks(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return check_client_cidrs("source_ranges", value) if value else value
+
+    @field_validator("certificate_arn")
+    @classmethod
+    def _certificate(cls, value: str) -> str:
+        return check_certificate_arn("certificate_arn", value)
+
+
+class LoginLoadBalancerConfig(_Model):
+    """Slurm's login pods over SSH through an internal load balancer: people log in as their directory's users
+    (`slurm_sssd_conf_secret`), with no Kubernetes identity and no kubectl."""
+
+    #: Client networks the load balancer admits (your VPN, your offices). Empty: the VPC's own network only.
+    source_ranges: tuple[str, ...] = ()
+
+    @field_validator("source_ranges")
+    @classmethod
+    def _networks(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return check_client_cidrs("source_ranges", value) if value else value
+
+
 class ServicesConfig(_Model):
     """Cluster services: operators from their official charts and what we configure on top."""
 
@@ -615,6 +656,8 @@ class ServicesConfig(_Model):
     jupyterhub: Bool = False
     #: Required with `jupyterhub: true`: who may sign in, and through which provider.
     jupyterhub_sign_in: SignInConfig | None = None
+    #: The hub behind an internal HTTPS load balancer (None: reached with `kubectl port-forward` by cluster users).
+    jupyterhub_load_balancer: HubLoadBalancerConfig | None = None
     nvidia_device_plugin: Bool = True
     neuron_device_plugin: Bool = True
     neuron_scheduler_extension: Bool = False
@@ -635,8 +678,11 @@ class ServicesConfig(_Model):
     slurm_partitions: tuple[SlurmPartitionConfig, ...] = ()
     #: Secret of the slurm namespace (key `sssd.conf`) with your directory's SSSD configuration (LDAP, AD, FreeIPA):
     #: who may log in to Slurm over SSH, their uids and SSH public keys. Create it before people log in; None: the
-    #: login pods know no user (nobody logs in; root never does).
+    #: login pods know no user (nobody logs in; root never does). Its domain must set `min_id = 1000`: an account
+    #: with uid 401 would be the login pod's slurm user, who reads the Slurm key.
     slurm_sssd_conf_secret: Name | None = None
+    #: Slurm's login pods behind an internal SSH load balancer (None: reached with `kubectl exec` by cluster users).
+    slurm_login_load_balancer: LoginLoadBalancerConfig | None = None
     ray_worker_instance_type: str | None = None
     ray_max_workers: NonNegativeInt = 4
 
@@ -744,6 +790,9 @@ class PlatformConfig(_Model):
     observability: ObservabilityConfig = ObservabilityConfig()
     gitops: GitOpsConfig = GitOpsConfig()
     tags: dict[str, str] = Field(default_factory=dict)
+    #: CloudFormation termination protection of the stack: `cdk destroy` (and any stack deletion) is refused until
+    #: it is turned off (set false and deploy). Default on: a platform is deleted only on purpose.
+    termination_protection: Bool = True
 
     @model_validator(mode="before")
     @classmethod
@@ -816,35 +865,57 @@ class PlatformConfig(_Model):
             raise invalid("services.jupyterhub_sign_in", None, "give one with services.jupyterhub: true, as "
                           "JupyterHub's default authenticator lets anyone in (your OIDC provider's URLs, client id "
                           "and an allow-list)")
+        self._check_load_balancers()
         if self.services.jupyterhub and not self.on_demand_instance_types():
             raise invalid("services.jupyterhub", True, "only with accelerated capacity a notebook gets on demand: "
                           "a Karpenter pool, or a node group with desired_size > 0")
         return self
 
+    def _check_load_balancers(self) -> None:
+        services = self.services
+        hub = services.jupyterhub_load_balancer
+        if hub is not None:
+            if not services.jupyterhub:
+                raise invalid("services.jupyterhub_load_balancer", hub.model_dump(), "none without services.jupyterhub: "
+                              "true (it would be ignored)")
+            check_certificate_arn("services.jupyterhub_load_balancer.certificate_arn", hub.certificate_arn,
+                                  region=self.region)
+            callback = services.jupyterhub_sign_in.callback_url if services.jupyterhub_sign_in else None
+            if callback is not None and not callback.startswith("https://"):
+                raise invalid("services.jupyterhub_sign_in.callback_url", callback, "https://<the certificate's host "
+                              "name>/hub/oauth_callback with jupyterhub_load_balancer: the browser comes back through "
+                              "its TLS listener")
+        if services.slurm_login_load_balancer is not None and not (services.slinky and services.slurm_partitions):
+            raise invalid("services.slurm_login_load_balancer", services.slurm_login_load_balancer.model_dump(),
+                          "none without services.slinky and services.slurm_partitions (it would be ignored)")
+
     @model_validator(mode="after")
     def _training_subnet_fits(self) -> "PlatformConfig":
-        # The TrainingNetwork construct's sums, run here so that a capacity the VPC cannot hold names the setting
-        # that asks for it (the construct can only name the subnet prefix it derived).
-        demand = self.training_subnet_demand()
-        ips = training_ips_needed([(nodes, 1) for _, _, nodes, _ in demand])
-        given = self.network.training_subnet_prefix
-        prefix = given if given is not None else training_subnet_prefix(ips)
-        zones = len(self.availability_zones)
-        if given is not None and 2 ** (32 - given) - AWS_RESERVED_IPS < ips:
-            raise invalid("network.training_subnet_prefix", given, f"/{training_subnet_prefix(ips)} or lower (the "
-                          f"accelerated capacity needs {ips} addresses), or leave it unset")
+        # The TrainingNetwork construct's sums, run here so that the error names the setting. Capacity is not part
+        # of them: a pool limit or a node count never moves the subnet (see training_capacity_shortfall).
+        prefix, zones = self.training_prefix(), len(self.availability_zones)
         if training_prefix_fits(self.network.cidr, zones, prefix):
             return self
-        most = most_training_ips(self.network.cidr, zones)
-        if given is not None or not demand:
-            raise invalid("network.training_subnet_prefix", prefix, f"a prefix that fits network.cidr "
-                          f"{self.network.cidr} beside {zones} zones' subnets, or a larger network.cidr")
-        field, value, nodes, per_unit = max(demand, key=lambda d: d[2])
-        others = sum(d[2] for d in demand) - nodes
-        nodes_that_fit = int(most / HEADROOM // (1 + DEFAULT_POD_IPS_PER_NODE)) - others
-        allowed = (f"at most {nodes_that_fit * per_unit}" if nodes_that_fit > 0 else "fewer nodes elsewhere first")
-        raise invalid(field, value, f"{allowed}: network.cidr {self.network.cidr} leaves the training subnet room for "
-                      f"{most} addresses ({ips} needed at full scale), or use a larger network.cidr")
+        best = largest_fitting_prefix(self.network.cidr, zones)
+        given = self.network.training_subnet_prefix
+        fits = (f"a prefix from /{best} to /28 fits network.cidr {self.network.cidr} beside {zones} zones' public and "
+                "private subnets" if best is not None else
+                f"none fits network.cidr {self.network.cidr} beside {zones} zones' subnets: use a larger network.cidr")
+        allowed = (fits if given is not None else
+                   f"set one: the default /{prefix} (the upper half of network.cidr) does not fit; {fits}")
+        raise invalid("network.training_subnet_prefix", given, allowed)
+
+    def training_prefix(self) -> int:
+        """The training subnet's prefix length: ``network.training_subnet_prefix``, else the upper half of the VPC."""
+        given = self.network.training_subnet_prefix
+        return given if given is not None else default_training_prefix(self.network.cidr)
+
+    def training_capacity_shortfall(self) -> tuple[int, int] | None:
+        """(addresses the accelerated capacity needs at full scale, addresses the training subnet holds) when the
+        first exceeds the second; None when it fits."""
+        needed = training_ips_needed([(nodes, 1) for _, _, nodes, _ in self.training_subnet_demand()])
+        held = 2 ** (32 - self.training_prefix()) - AWS_RESERVED_IPS
+        return (needed, held) if needed > held else None
 
     def training_subnet_demand(self) -> list[tuple[str, int, int, int]]:
         """(field, value, nodes at full scale, value per node) of each setting that puts nodes in the training
@@ -1128,12 +1199,17 @@ def parse_config(data: Any, *, source: str = "config") -> PlatformConfig:
     """Validate ``data`` (the parsed YAML) into a :class:`PlatformConfig` or raise a one-line :class:`ConfigError`."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: the file must hold a mapping of settings, found {type(data).__name__}")
+    written = data
+    try:
+        data = upgrade_config(written)
+    except ConfigChangeError as err:
+        raise ConfigError(f"{source}: {err}") from None
     try:
         return PlatformConfig.model_validate(data)
     except ValidationError as err:
-        raise ConfigError(_one_line(err, source)) from None
+        raise ConfigError(explain_refusal(written, _one_line(err, source))) from None
     except ValueError as err:  # a validator that raised outside pydantic's wrapping
-        raise ConfigError(f"{source}: {err}") from None
+        raise ConfigError(explain_refusal(written, f"{source}: {err}")) from None
 
 
 class _RefusedYaml(Exception):

@@ -15,14 +15,15 @@ from eks_training.constructs.buckets import TrainingBuckets
 from eks_training.constructs.cluster import TrainingCluster
 from eks_training.constructs.observability import retention_from_days
 from eks_training.core.catalog import INSTANCE_TYPES
-from eks_training.constructs.network import TrainingNetwork, training_ips_needed
+from eks_training.constructs.network import TrainingNetwork
 from eks_training.constructs.node_groups import AcceleratedNodeGroup
+from eks_training.constructs.reservation_drain import ReservationDrain
 from eks_training.constructs.training_images import TrainingImages
 from eks_training.constructs.storage import DataRepositoryAssociation, LustreStorage, ModelStore, lustre_nid_range
-from eks_training.core.names import SLURM_NAMESPACE, SLURM_PARTITION_TAINT, slurm_pool_name
+from eks_training.core.names import SLURM_EFA_GROUP_TAG, SLURM_NAMESPACE, SLURM_PARTITION_TAINT, slurm_pool_name
 from eks_training.core.validation import DEPLOY_ACCOUNT
 from eks_training.infra.addons.karpenter import Karpenter
-from eks_training.infra.addons.network_policies import egress_of
+from eks_training.infra.addons.network_policies import egress_of, load_balancer_clients
 from eks_training.infra.addons.team import TrainingTeam
 from eks_training.infra.cluster_services import ClusterServices
 from eks_training.infra.config import PlatformConfig
@@ -30,7 +31,10 @@ from eks_training.core.versions import JUPYTERHUB
 from eks_training.workloads.karpenter import KarpenterPool, NodeTaint
 from eks_training.workloads.namespaces import NamespaceQuota, TrainingNamespace, TrainingNamespacesChart
 from eks_training.core.names import RAY_SERVICE_ACCOUNT, TRAINING_SERVICE_ACCOUNT
-from eks_training.workloads.service_exposure import ServiceExposureChart
+from eks_training.infra.addons.slinky import slurm_cluster_name
+from eks_training.workloads.jupyterhub import PROXY_PUBLIC_SERVICE
+from eks_training.workloads.service_exposure import ExposedService, ServiceExposureChart
+from eks_training.workloads.slinky import login_service_name
 from eks_training.workloads.storage import EFS_STORAGE_CLASS, FsxVolume, StorageChart
 from eks_training.workloads.training_identity import TrainingServiceAccountsChart
 
@@ -42,19 +46,13 @@ _CSI_DRIVERS = {
 }
 
 
-def training_subnet_ips(config: PlatformConfig) -> int:
-    """Addresses the training subnet needs at full scale: node groups, Karpenter pools and the Slurm partitions'
-    pools (the config's own count, which it already held to the VPC's size)."""
-    # Only the first network card's interface takes an address; the other EFA interfaces are efa-only.
-    return training_ips_needed([(nodes, 1) for _, _, nodes, _ in config.training_subnet_demand()])
-
-
 class TrainingPlatformStack(Stack):
     """The whole platform of one environment. Attributes: ``config``, ``network``, ``cluster``."""
 
     def __init__(self, scope: Construct, id: str, *, config: PlatformConfig) -> None:
         super().__init__(scope, id, env=Environment(account=config.account, region=config.region),
-                         description=f"eks-training platform, environment {config.name}")
+                         description=f"eks-training platform, environment {config.name}",
+                         termination_protection=config.termination_protection)
         self.config = config
         for key, value in {"eks-training/environment": config.name, **config.tags}.items():
             Tags.of(self).add(key, value)
@@ -67,8 +65,8 @@ class TrainingPlatformStack(Stack):
         self.network = TrainingNetwork(
             self, "Network", availability_zones=config.availability_zones, training_az=config.training_az,
             cidr=config.network.cidr, nat_gateways=config.network.nat_gateways,
-            vpc_endpoints=config.network.vpc_endpoints, training_prefix=config.network.training_subnet_prefix,
-            training_ips=training_subnet_ips(config), cluster_name=cluster_name,
+            vpc_endpoints=config.network.vpc_endpoints, training_prefix=config.training_prefix(),
+            cluster_name=cluster_name,
             # The audit trail (flow logs here, the control plane's below) is kept its own time, past a destroy where
             # the environment retains its data.
             flow_log_retention=retention_from_days(config.cluster.audit_log_retention_days),
@@ -103,6 +101,7 @@ class TrainingPlatformStack(Stack):
                                          min_size=team.min_size, desired_size=team.desired_size,
                                          max_size=team.max_size, disk_gib=team.disk_gib)
         self._add_karpenter(cluster_name)
+        self._add_reservation_drain()
         self._add_data(removal)
         self._add_teams()
         self._add_namespaces()
@@ -165,12 +164,26 @@ class TrainingPlatformStack(Stack):
         extra = {SLURM_NAMESPACE: ("slinky",), JUPYTERHUB.namespace: ("jupyterhub",)}
         namespaces += [TrainingNamespace(name=n, operators=extra[n]) for n in self._workload_namespaces() if n in extra]
         chart = TrainingNamespacesChart(self.k8s, "namespaces", namespaces=namespaces)
-        self.namespaces_manifest = self.cluster.cluster.add_cdk8s_chart("Namespaces", chart)
+        # Never pruned: the kubectl handler updates with `kubectl apply --prune`, and Namespace is in kubectl's
+        # default prune list, so a namespace renamed, removed or turned off (Slurm, JupyterHub) would be deleted with
+        # every job, claim and Secret in it. It is left behind instead, and the change stage names it (its quota
+        # and limits, the manifest's other kinds, are not in the prune list either).
+        self.namespaces_manifest = self.cluster.cluster.add_cdk8s_chart("Namespaces", chart, prune=False)
         for team in self.teams.values():  # their members' Roles go into their namespaces
             team.manifest.node.add_dependency(self.namespaces_manifest)
-        # No LoadBalancer or NodePort Service in a workload namespace (workloads.service_exposure).
-        exposure = ServiceExposureChart(self.k8s, "service-exposure", namespaces=[n.name for n in namespaces])
+        # No LoadBalancer or NodePort Service in a workload namespace (workloads.service_exposure), but the internal
+        # load balancers of the hub and the Slurm login, each in its one allowed shape.
+        exposure = ServiceExposureChart(self.k8s, "service-exposure", namespaces=[n.name for n in namespaces],
+                                        exposed=self._exposed_services())
         self.service_exposure_manifest = self.cluster.cluster.add_cdk8s_chart("ServiceExposure", exposure)
+
+    def _exposed_services(self) -> list[ExposedService]:
+        config, exposed = self.config, []
+        if clients := load_balancer_clients(config, "jupyterhub"):
+            exposed.append(ExposedService(JUPYTERHUB.namespace, PROXY_PUBLIC_SERVICE, clients))
+        if clients := load_balancer_clients(config, "slurm_login"):
+            exposed.append(ExposedService(SLURM_NAMESPACE, login_service_name(slurm_cluster_name(config)), clients))
+        return exposed
 
     def _add_data(self, removal: RemovalPolicy) -> None:
         """The buckets and file systems (their in-cluster side comes with the namespaces, :meth:`_add_storage`)."""
@@ -200,6 +213,9 @@ class TrainingPlatformStack(Stack):
                 # both links), so the retained buckets hold the data. A retained file system would keep its network
                 # interfaces in the training subnet and its security group, so neither they nor the VPC could go.
                 removal_policy=RemovalPolicy.DESTROY,
+                # Where data is retained, a replacement (an acknowledged change of a create-only setting) keeps the
+                # old file system and its files instead of deleting them.
+                retain_on_replacement=storage.buckets.retain,
                 backup_retention_days=storage.fsx.backup_retention_days,
                 # Root squash for every client but the system nodes, where the workspace Job creates the namespaces'
                 # directories (only platform pods run there: the nodes are tainted for them); a root on any
@@ -268,7 +284,9 @@ class TrainingPlatformStack(Stack):
             scratch_storage_class=bool(fsx), scratch_subnet_id=self.network.training_subnet.subnet_id if fsx else None,
             scratch_security_group_ids=[fsx.security_group.security_group_id] if fsx else (),
             scratch_tags=dict([self.scratch_owner_tag]) if fsx else None)
-        self.storage_manifest = self.cluster.cluster.add_cdk8s_chart("Storage", chart)
+        # Never pruned, for its PersistentVolumes and claims (kubectl's prune list has both): a namespace left
+        # behind keeps its volumes, and the change stage names what stays.
+        self.storage_manifest = self.cluster.cluster.add_cdk8s_chart("Storage", chart, prune=False)
         # The volumes mount directories the data repository associations make, through the CSI drivers (the gp3
         # default class's EBS driver too): all exist first and, on destroy, outlive every claim of the stack.
         self.storage_manifest.node.add_dependency(self.namespaces_manifest, *addons,
@@ -292,6 +310,16 @@ class TrainingPlatformStack(Stack):
                     root_volume_gib=group.root_volume.size_gib, root_volume_iops=group.root_volume.iops,
                     root_volume_throughput=group.root_volume.throughput_mibps)
 
+    def _add_reservation_drain(self) -> None:
+        """Where a node source launches into a capacity reservation or Capacity Block, its nodes are drained before
+        the reservation ends."""
+        capacity = self.config.capacity
+        reservations = [*(g.capacity_reservation_id for g in (*capacity.gpu_node_groups, *capacity.trainium_node_groups)
+                          if g.capacity_reservation_id),
+                        *(r for pool in capacity.karpenter_pools for r in pool.capacity_reservation_ids)]
+        self.reservation_drain = ReservationDrain(self, "ReservationDrain", cluster=self.cluster,
+                                                  reservation_ids=reservations) if reservations else None
+
     def _add_karpenter(self, cluster_name: str) -> None:
         config = self.config
         self.karpenter = self.node_pools = None
@@ -306,7 +334,12 @@ class TrainingPlatformStack(Stack):
             local_nvme=all(INSTANCE_TYPES[t].local_nvme_gb > 0 for t in pool.instance_types))
             for pool in config.capacity.karpenter_pools]
         # slurmd runs privileged, so its pod is root on its node: each partition gets nodes of its own, tainted so that
-        # nothing else lands there, under a node role of their own (EKS worker and ECR pulls only).
+        # nothing else lands there, under a node role of their own (EKS worker and ECR pulls only), with an EFA group
+        # of their own (EFA bypasses NetworkPolicies: a Slurm root reaches no team node's EFA interfaces).
+        slurm_efa_tag = (SLURM_EFA_GROUP_TAG, cluster_name)
+        if slurm:
+            self.slurm_efa_security_group = self.network.add_efa_group(
+                "SlurmEfa", tag=slurm_efa_tag, description="EFA among the Slurm partitions' nodes only")
         for partition in slurm:
             facts = INSTANCE_TYPES[partition.instance_type]
             pools.append(KarpenterPool(
@@ -314,7 +347,7 @@ class TrainingPlatformStack(Stack):
                 instance_types=(partition.instance_type,), zone=config.training_az,
                 accelerator_limit=max(partition.replicas, partition.max_nodes) * facts.accelerators,
                 efa=facts.efa_supported, local_nvme=facts.local_nvme_gb > 0, node_role_name=f"{cluster_name}-slurm-node",
-                taints=(NodeTaint(SLURM_PARTITION_TAINT, value=partition.name),)))
+                taints=(NodeTaint(SLURM_PARTITION_TAINT, value=partition.name),), security_group_tag=slurm_efa_tag))
         # Node repair reads the node monitoring agent's conditions: on with the observability add-on.
         self.karpenter = Karpenter(self, "Karpenter", cluster=self.cluster, cluster_name=cluster_name, pools=pools,
                                    node_repair=config.observability.enabled,

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from eks_training.core.version import CONFIG_SCHEMA_VERSION
 import yaml
 
 from eks_training.core.catalog import INSTANCE_TYPES, instance_facts
@@ -24,7 +26,7 @@ _DELETE = object()
 
 def _staging_with(path: tuple[str, ...], value: Any) -> dict[str, Any]:
     """staging.yaml's settings with the one at ``path`` replaced by ``value`` (or removed)."""
-    data = load_environment("staging").model_dump(mode="json")
+    data = {**load_environment("staging").model_dump(mode="json"), "schema_version": CONFIG_SCHEMA_VERSION}
     node = data
     for key in path[:-1]:
         node = node[key]
@@ -328,9 +330,11 @@ ISSUE_23_CASES = [
     (("system_nodes", "max_size"), 100000,
      ("system_nodes.max_size", 100000, "use a whole number of nodes (EKS takes at most 450 per managed node group) "
       "from 1 to 450")),
-    (("capacity", "karpenter_pools"), [{"name": "huge", "instance_types": ["g6.12xlarge"], "max_accelerators": 99999999}],
-     ("capacity.karpenter_pools[0].max_accelerators", 99999999, "at most 928: network.cidr 10.20.0.0/16 leaves the "
-      "training subnet room for 32763 addresses (3468750555 needed at full scale), or use a larger network.cidr")),
+    # The training subnet's size never follows capacity (tests/test_training_subnet.py): only a prefix that cannot
+    # fit the VPC is refused.
+    (("network", "cidr"), "10.20.0.0/18",
+     ("network.training_subnet_prefix", None, "set one: the default /19 (the upper half of network.cidr) does not "
+      "fit; a prefix from /21 to /28 fits network.cidr 10.20.0.0/18 beside 3 zones' public and private subnets")),
     (("storage", "fsx", "backup_retention_days"), 7,
      ("storage.fsx.backup_retention_days", 7, "0 or unset: FSx cannot back up SCRATCH_2 file systems")),
 ]
@@ -380,3 +384,58 @@ def test_the_app_refuses_a_renamed_copy_unless_told(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, str(REPO / "app.py")], capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 2 and proc.stderr.strip().splitlines()[-1].startswith("error: dev-copy.yaml: name='prod'")
     assert not list(outdir.glob("*.template.json"))
+
+
+CERTIFICATE = "arn:aws:acm:us-west-2:123456789012:certificate/12345678-1234-4234-8234-123456789012"
+HTTPS_SIGN_IN = {"authorize_url": "https://idp.example.com/a", "token_url": "https://idp.example.com/t",
+                 "userdata_url": "https://idp.example.com/u", "client_id": "hub", "allowed_groups": ["ml"],
+                 "callback_url": "https://hub.example.com/hub/oauth_callback"}
+# Issue 29: the internal load balancers of the hub and the Slurm login. What AWS would refuse an hour into a deploy
+# (a certificate of another region) or a door it would open (every address) is refused when the file loads.
+LOAD_BALANCER_CASES = [
+    ({"jupyterhub_load_balancer": {"certificate_arn": CERTIFICATE.replace("us-west-2", "eu-west-1")}},
+     ("services.jupyterhub_load_balancer.certificate_arn", CERTIFICATE.replace("us-west-2", "eu-west-1"),
+      "a certificate of region us-west-2, where the load balancer is (ACM certificates are regional)")),
+    ({"jupyterhub_load_balancer": {"certificate_arn": "arn:aws:iam::123456789012:server-certificate/hub"}},
+     ("services.jupyterhub_load_balancer.certificate_arn", "arn:aws:iam::123456789012:server-certificate/hub",
+      "use an ACM certificate ARN such as arn:aws:acm:us-west-2:123456789012:certificate/<uuid>")),
+    ({"jupyterhub_load_balancer": {"certificate_arn": CERTIFICATE, "source_ranges": ["0.0.0.0/0"]}},
+     ("services.jupyterhub_load_balancer.source_ranges", ["0.0.0.0/0"], "private client networks: together these "
+      "admit every address, and the load balancer is for your networks only")),
+    ({"jupyterhub_load_balancer": {"certificate_arn": CERTIFICATE}, "jupyterhub_sign_in": {
+        **HTTPS_SIGN_IN, "callback_url": "http://localhost:8000/hub/oauth_callback"}},
+     ("services.jupyterhub_sign_in.callback_url", "http://localhost:8000/hub/oauth_callback", "https://<the "
+      "certificate's host name>/hub/oauth_callback with jupyterhub_load_balancer: the browser comes back through its "
+      "TLS listener")),
+    ({"jupyterhub": False, "jupyterhub_load_balancer": {"certificate_arn": CERTIFICATE}},
+     ("services.jupyterhub_load_balancer", {"certificate_arn": CERTIFICATE, "source_ranges": ()},
+      "none without services.jupyterhub: true (it would be ignored)")),
+    ({"slurm_login_load_balancer": {"source_ranges": ["10.8.0.1/16"]}},
+     ("services.slurm_login_load_balancer.source_ranges[0]", "10.8.0.1/16",
+      "use an IPv4 network such as 10.8.0.0/16 (host bits zero)")),
+    ({"slurm_partitions": [], "slurm_login_load_balancer": {}},
+     ("services.slurm_login_load_balancer", {"source_ranges": ()},
+      "none without services.slinky and services.slurm_partitions (it would be ignored)")),
+]
+
+
+@pytest.mark.parametrize(("services", "expected"), LOAD_BALANCER_CASES, ids=[str(i) for i in range(len(LOAD_BALANCER_CASES))])
+def test_load_balancer_settings_refused_in_one_line(services: dict[str, Any], expected: tuple[str, Any, str]) -> None:
+    data = _staging_with(("services", "jupyterhub_sign_in"), HTTPS_SIGN_IN)
+    data["services"].update(services)
+    field, shown, allowed = expected
+    with pytest.raises(ConfigError) as caught:
+        parse_config(data, source="env.yaml")
+    assert str(caught.value) == f"env.yaml: {field}={shown!r} is not allowed: {allowed}"
+
+
+def test_load_balancers_admit_the_vpc_unless_told_otherwise() -> None:
+    data = _staging_with(("services", "jupyterhub_sign_in"), HTTPS_SIGN_IN)
+    data["services"].update(jupyterhub_load_balancer={"certificate_arn": CERTIFICATE},
+                            slurm_login_load_balancer={"source_ranges": ["10.8.0.0/16"]})
+    from eks_training.infra.addons.network_policies import load_balancer_clients
+
+    config = parse_config(data, source="env.yaml")
+    assert load_balancer_clients(config, "jupyterhub") == (config.network.cidr,)
+    assert load_balancer_clients(config, "slurm_login") == ("10.8.0.0/16",)
+    assert load_balancer_clients(load_environment("staging"), "jupyterhub") == ()

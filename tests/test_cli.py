@@ -62,7 +62,7 @@ def test_render_bionemo_and_slurm(capsys) -> None:
     (["render", "mpijob", "--env", "prod", "--dataset", "wiki", "--image", "r.example/t:1"],
      "--namespace: environment 'prod' has 2 teams (training, ai-research): name the one the job runs for"),
     (["render", "mpijob", "--dataset", "wiki"],
-     "render: give --env NAME (one of our environments) or --app APP (any CDK app with a team)"),
+     "render: give --env NAME or --config FILE (an environment) or --app APP (any CDK app with a team), one of them"),
     (["check", "--env", "dev", "--job", "/nonexistent/job.yaml"], "--job: cannot read '/nonexistent/job.yaml'"),
     # 7 p5 nodes are 56 GPUs: within the team's 176, beyond the 32 + 16 its queue may hold on gpu-h100.
     (["render", "pytorch-job", "--env", "prod", "--namespace", "ai-research", "--instance-type", "p5.48xlarge",

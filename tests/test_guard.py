@@ -100,11 +100,11 @@ RESOURCE_SKIPS: dict[tuple[str, str], str] = {
         "the file servers reach the S3 data repositories on HTTPS only; S3's addresses are public and a security "
         "group cannot name a gateway endpoint, so 0.0.0.0/0 on 443 is the narrowest rule (all else is Lustre's "
         "ports to the file system's own group and its clients)",
-    ("SECURITY_GROUP_EGRESS_ALL_PROTOCOLS_RULE", "AWS::EC2::SecurityGroupEgress.NetworkEfaSelfEgress*"):
+    ("SECURITY_GROUP_EGRESS_ALL_PROTOCOLS_RULE", "AWS::EC2::SecurityGroupEgress.Network*EfaSelfEgress*"):
         "EFA's SRD traffic is neither TCP nor UDP: the EFA user guide requires all traffic to the group itself, and "
         "the rule names only that group",
     ("SECURITY_GROUP_INGRESS_ALL_PROTOCOLS_RULE",
-     "AWS::EC2::SecurityGroupIngress.NetworkEfaSecurityGroupfromEksTraining*NetworkEfaSecurityGroup*ALLTRAFFIC*"):
+     "AWS::EC2::SecurityGroupIngress.Network*EfaSecurityGroupfromEksTraining*Network*EfaSecurityGroup*ALLTRAFFIC*"):
         "EFA's SRD traffic is neither TCP nor UDP: the EFA user guide requires all traffic from the group itself, and "
         "the rule names only that group",
     ("SECURITY_GROUP_INGRESS_PORT_RANGE_RULE", "AWS::EC2::SecurityGroupIngress.*LustreSecurityGroup*10181023*"):
@@ -116,7 +116,7 @@ RESOURCE_SKIPS: dict[tuple[str, str], str] = {
     **{("SECURITY_GROUP_EGRESS_PORT_RANGE_RULE", f"AWS::EC2::SecurityGroup.{group}*"):
        "CDK's placeholder egress rule of a group that sends nothing (ICMP type 252, code 86: FromPort and ToPort hold "
        "the ICMP type and code, not a port range); the group's real rules are separate resources or none"
-       for group in ("Network*EndpointSecurityGroup", "ModelsSecurityGroup", "NetworkEfaSecurityGroup",
+       for group in ("Network*EndpointSecurityGroup", "ModelsSecurityGroup", "Network*EfaSecurityGroup",
                      "ApiTunnelEndpointSecurityGroup", "ApiTunnelInstanceSecurityGroup")},
     ("EC2_INSTANCE_PROFILE_ATTACHED", "AWS::EC2::Instance.ApiTunnelInstance*"):
         "the API tunnel's instance holds no AWS identity on purpose: it only forwards an operator's SSH session to "

@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
+from eks_training.core.version import __version__
+
 REPO = Path(__file__).resolve().parent.parent
 
 OTHER_APP = """
@@ -103,7 +105,8 @@ def test_other_cdk_app_uses_a_regular_install(tmp_path):
     # in a later release; the packaging config must give none.
     log = (built.stdout + built.stderr).splitlines()
     assert [line for line in log if re.search(r"\w*Warning:|^\s*warning: ", line)] == []
-    wheel = next(wheels.glob("eks_training-*.whl"))
+    # The release core/version.py names, the one place it is written.
+    wheel, = wheels.glob(f"eks_training-{__version__}-py3-none-any.whl")
     # Every module of the source tree ships (a subpackage missing from pyproject's list is silently left out).
     with zipfile.ZipFile(wheel) as archive:
         shipped = {name for name in archive.namelist() if name.endswith(".py")}
@@ -137,6 +140,8 @@ def test_other_cdk_app_uses_a_regular_install(tmp_path):
         # (its command, as `cdk synth --app` would); the installed `eks-training check` passes the app with that job,
         # through our add-ons' charts.
         cli = str(venv / "bin" / "eks-training")
+        version = subprocess.run([cli, "--version"], capture_output=True, text=True, timeout=60)
+        assert version.stdout == f"eks-training {__version__}\n", version.stderr
         render = subprocess.run([cli, "render", "data-prep", "--app", f"{python} app.py", "--namespace", "team-a",
                                  "--image", "registry.example/trainer:1", "--dataset", "wiki", "--name", "tokenize",
                                  "--data-input", "s3://corpus-bucket/raw", "--tokenizer", "s3://corpus-bucket/t.json"],

@@ -15,6 +15,7 @@ from eks_training.infra.tools.cli import main
 from eks_training.infra.tools.images import environment_images
 from eks_training.infra.tools.job_render import RenderError, render_job
 from eks_training.training.config import parse_config
+from eks_training.workloads.job_pods import LAUNCH_MODULE
 from eks_training.workloads.job_trainjob import trainjob_pod_spec
 from eks_training.workloads.jobs import JOB_KINDS
 from support.fsx import assert_namespace_fsx
@@ -95,7 +96,7 @@ def test_every_training_kind_parses_with_the_trainers_parser_and_uses_the_mounte
         # The shared data (read-only) and the namespace's own workspace: the two FSx claims every pod mounts.
         assert config.data == "/fsx/data/wiki/train" and config.eval_data == "/fsx/data/wiki/eval"
         assert config.checkpoint_dir == f"/fsx/workspace/checkpoints/{kind}"  # no name given: the kind's
-        assert config.model == "1b"
+        assert config.model == "small"  # the trainer's default too: one default everywhere
     if not isinstance(rendered, str):
         mounts = [m for obj in rendered for m in _all(obj, "volumeMounts")]
         claims = [v for obj in rendered for v in _all(obj, "volumes")]
@@ -376,13 +377,13 @@ def test_metrics_carry_the_job_labels_through_the_sbatch_script(tmp_path):
 
 
 def test_trainjob_runs_on_its_types_runtime_with_the_environments_gpu_image(prod, prod_images, prod_runtimes):
-    (trainjob,) = render_job(prod.config, "trainjob", namespace="training", images=prod_images, dataset="wiki", nodes=4)
+    trainjob, _budget = render_job(prod.config, "trainjob", namespace="training", images=prod_images, dataset="wiki", nodes=4)
     runtime = prod_runtimes[trainjob["spec"]["runtimeRef"]["name"]]
     pod = trainjob_pod_spec(trainjob, runtime)["spec"]
     # The runtime's own containers (the health gate) run the stack's GPU image: the tag is its inputs' hash.
     assert {c["image"].rsplit(":", 1)[1] for c in pod["initContainers"]} == {prod_images["gpu"].rsplit(":", 1)[1]}
     (node,) = pod["containers"]
-    assert node["image"] == prod_images["gpu"] and node["command"][0] == "torchrun"
+    assert node["image"] == prod_images["gpu"] and node["command"][:4] == ["python", "-m", LAUNCH_MODULE, "torchrun"]
     assert node["resources"]["limits"]["nvidia.com/gpu"] == "8" and node["resources"]["limits"]["vpc.amazonaws.com/efa"] == "32"
     assert pod["serviceAccountName"] == "training" and pod["nodeSelector"] == {"node.kubernetes.io/instance-type": "p5.48xlarge"}
     # torchrun's static rendezvous comes from the PET_* variables Trainer sets; the TrainJob must not set them.

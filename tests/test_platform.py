@@ -253,3 +253,25 @@ def test_a_reserved_pool_in_the_environment_file_reaches_the_node_class(tmp_path
     (types,) = [r["values"] for r in pools[pool["name"]]["spec"]["template"]["spec"]["requirements"]
                 if r["key"] == "karpenter.sh/capacity-type"]
     assert sorted(types) == ["on-demand", "reserved"]
+
+
+def test_prod_is_protected_from_deletion_and_replacement_keeps_its_data(prod, dev):
+    def protected(synth) -> bool:
+        artifact = json.loads((synth.outdir / "manifest.json").read_text())["artifacts"][synth.stack_name]
+        return bool(artifact["properties"].get("terminationProtection"))
+    assert protected(prod) and not protected(dev)  # dev.yaml turns it off: a throwaway environment
+    (prod_fsx,) = prod.resources("AWS::FSx::FileSystem").values()
+    (dev_fsx,) = dev.resources("AWS::FSx::FileSystem").values()
+    # A replacement keeps prod's file system and its files; dev (retain: false) lets it go.
+    assert prod_fsx["UpdateReplacePolicy"] == "Retain" and dev_fsx["UpdateReplacePolicy"] == "Delete"
+    for bucket in prod.resources("AWS::S3::Bucket").values():
+        assert bucket["DeletionPolicy"] == "Retain"
+
+
+def test_a_new_environment_keeps_its_data_and_its_stack_unless_its_file_says_otherwise():
+    from eks_training.infra.config import parse_config
+
+    config = parse_config({"name": "new", "region": "us-west-2", "availability_zones": ["us-west-2a", "us-west-2b"],
+                           "training_az": "us-west-2a", "kubernetes_version": "1.36",
+                           "cluster": {"admin_role_arns": ["arn:aws:iam::111122223333:role/admin"]}})
+    assert config.storage.buckets.retain and config.termination_protection

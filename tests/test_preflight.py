@@ -14,7 +14,7 @@ from botocore.stub import Stubber
 from moto import mock_aws
 
 from eks_training.infra.tools import preflight
-from eks_training.infra.config import load_environment, parse_config
+from eks_training.infra.config import ENVIRONMENTS_DIR, load_environment, parse_config
 
 REGION = "us-west-2"
 IN_STANDARD_SUPPORT = date(2026, 12, 1)  # inside the environments' Kubernetes (1.36) standard support window
@@ -75,6 +75,29 @@ def test_staging_fits_in_moto_account(moto_ec2, capsys: pytest.CaptureFixture[st
     # staging: g6 + trn1 node groups, g5.12xlarge + g5.48xlarge pool, g6 + trn1 partitions
     assert out.count("offered in us-west-2b") == 6
     assert "FAIL" not in out and out.rstrip().endswith("checks passed")
+
+
+def test_an_environment_file_outside_the_clone_goes_through_preflight(moto_ec2, tmp_path, capsys) -> None:
+    # A team's own repository: staging's settings under another name, in a folder that is not the library's.
+    own = tmp_path / "team-repo" / "environments" / "acme.yaml"
+    own.parent.mkdir(parents=True)
+    own.write_text((ENVIRONMENTS_DIR / "staging.yaml").read_text().replace("name: staging", "name: acme", 1))
+    session = _Session(ec2=moto_ec2, service_quotas=_quotas_client(_plenty("staging"), [("Lustre storage capacity (GiB)", 100800)]))
+    assert preflight.run(_args("--config", str(own)), session=session, today=IN_STANDARD_SUPPORT) == 0
+    out = capsys.readouterr().out
+    assert out.count("offered in us-west-2b") == 6 and out.rstrip().endswith("checks passed")
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    ((), "error: preflight: give --env NAME (one of dev, prod, staging) or --config FILE (an environment file of your own)"),
+    (("--env", "prod", "--config", "x.yaml"),
+     "error: preflight: --config='x.yaml' is not allowed: alone: give --env NAME or --config FILE, not both (--env "
+     "prod given too)"),
+    (("--config", "/nowhere/acme.yaml"), "error: config file /nowhere/acme.yaml does not exist"),
+])
+def test_environment_option_errors_are_one_line(capsys, argv, message) -> None:
+    assert preflight.run(_args(*argv)) == 2
+    assert capsys.readouterr().err == message + "\n"
 
 
 def test_trn1_not_offered_in_prod_training_az(moto_ec2) -> None:

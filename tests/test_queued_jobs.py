@@ -8,6 +8,7 @@ import copy
 import pytest
 import yaml
 
+from eks_training.core.preemption import DO_NOT_DISRUPT_ANNOTATION
 from eks_training.infra.addons.kueue import flavors_of, queues_of
 from eks_training.infra.config import ENVIRONMENTS_DIR, load_environment, parse_config
 from eks_training.infra.tools.job_render import RenderError, render_job
@@ -67,11 +68,11 @@ def test_topology_is_asked_for_only_where_a_topology_aware_flavor_serves_the_typ
     # p5.48xlarge: the gpu-h100 pool serves it on demand, so by default no topology request (Kueue places by topology
     # only on nodes that exist); the p5-nodes group is topology-aware, so a request can be made for it.
     plain = _render(PROD, "pytorch-job", instance_type="p5.48xlarge")[1]
-    assert "annotations" not in plain["spec"]["template"]["metadata"]
+    assert plain["spec"]["template"]["metadata"]["annotations"] == {DO_NOT_DISRUPT_ANNOTATION: "true"}
     preferred = _render(PROD, "pytorch-job", instance_type="p5.48xlarge", topology="preferred")[1]
     assert preferred["spec"]["template"]["metadata"]["annotations"] == {
-        PREFERRED_TOPOLOGY: "topology.k8s.aws/network-node-layer-3"}
-    (required,) = _render(PROD, "trainjob", instance_type="p5.48xlarge", topology="required", topology_layer=2)
+        DO_NOT_DISRUPT_ANNOTATION: "true", PREFERRED_TOPOLOGY: "topology.k8s.aws/network-node-layer-3"}
+    required, _budget = _render(PROD, "trainjob", instance_type="p5.48xlarge", topology="required", topology_layer=2)
     patch = required["spec"]["runtimePatches"][0]["trainingRuntimeSpec"]["template"]["spec"]["replicatedJobs"][0]
     assert patch["template"]["spec"]["template"]["metadata"]["annotations"] == {
         REQUIRED_TOPOLOGY: "topology.k8s.aws/network-node-layer-2"}

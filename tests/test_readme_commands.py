@@ -25,10 +25,11 @@ README = REPO / "README.md"
 #: How a README block that is a command (not sample output) begins.
 _COMMAND = re.compile(r"^(\.venv/bin/|make |npx |aws |kubectl |export |mkdir |bucket\(\)|[A-Z_]+=)")
 #: What needs an AWS account, a cluster (or a pod of it: /fsx) or the network, or is the README's own test command
-#: (never run inside it). The change stage's blocks read the deployed stack or the template a user kept of it; the
+#: (never run inside it); building a mirror downloads upstream. The change stage's blocks read the deployed stack or the template a user kept of it; the
 #: command `make change` runs is run against a saved template in tests/check/test_change_stage.py.
 NEEDS_OUTSIDE = ("aws ", "kubectl ", "make deploy", "make test", "cdk bootstrap", "cdk deploy", "eks-training preflight",
-                 "eks-training status", "s3://$", "$(bucket", "/fsx/", "--previous-stack")
+                 "eks-training status", "s3://$", "$(bucket", "/fsx/", "--previous-stack",
+                 "fetch-upstream --trust-on-first-use")
 _SYNTH_LINE = re.compile(r"^make synth(?: ENV=(\w+))?\s*(#.*)?$")
 
 
@@ -60,7 +61,8 @@ def test_the_readme_names_its_offline_and_outside_commands() -> None:
     shown = " ".join(offline)
     for command in ("eks-training list", "eks-training render", "eks-training plan", "eks-training check",
                     "eks_training.infra.tools.review", "make diagram", "eks-training plot", "eks-training data prepare",
-                    "examples/custom_platform_app.py", "eks-training fetch-upstream"):
+                    "examples/custom_platform_app.py", "eks-training fetch-upstream", "eks_training.training.evaluate",
+                    "--model tiny --data datasets/tiny/train"):
         assert command in shown, f"the README shows no offline block with {command!r}"
     assert outside, "the deploy and the first model's AWS steps are in blocks of their own"
 

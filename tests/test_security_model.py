@@ -255,23 +255,28 @@ def test_training_roles_use_the_key_through_s3_only_and_list_no_uploads(prod) ->
         assert not any("s3:ListBucketMultipartUploads" in _actions(s) for s in statements), lid
 
 
-def _cel(expression: str, service: dict) -> bool:
+def _cel(expression: str, service: dict, namespace: str = "training") -> bool:
     import celpy
 
     environment = celpy.Environment()
     program = environment.program(environment.compile(expression))
-    return bool(program.evaluate({"object": celpy.json_to_cel(service)}))
+    return bool(program.evaluate({"object": celpy.json_to_cel(service),
+                                  "request": celpy.json_to_cel({"namespace": namespace})}))
 
 
 def test_workload_namespaces_refuse_load_balancers_and_node_ports(prod) -> None:
     from support.k8s_schemas import validate_k8s_objects
-    from eks_training.workloads.service_exposure import VALIDATIONS
+    from eks_training.workloads.service_exposure import VALIDATIONS, ExposedService, exposure_expression
 
     (policy,) = _objects(prod, "ValidatingAdmissionPolicy")
     (binding,) = _objects(prod, "ValidatingAdmissionPolicyBinding")
     validate_k8s_objects([policy, binding])
     rules = policy["spec"]["validations"]
-    assert [r["expression"] for r in rules] == [e for e, _ in VALIDATIONS] and policy["spec"]["failurePolicy"] == "Fail"
+    # prod's two internal load balancers are the only exceptions (tests/test_tenancy.py runs them).
+    exposed = [ExposedService("jupyterhub", "proxy-public", ("10.8.0.0/16",)),
+               ExposedService("slurm", "prod-slurm-login", ("10.8.0.0/16",))]
+    assert [r["expression"] for r in rules] == [exposure_expression(exposed), *(e for e, _ in VALIDATIONS[1:])]
+    assert policy["spec"]["failurePolicy"] == "Fail"
     assert binding["spec"]["validationActions"] == ["Deny"] and binding["spec"]["policyName"] == policy["metadata"]["name"]
     (selector,) = binding["spec"]["matchResources"]["namespaceSelector"]["matchExpressions"]
     workload = [n.name for n in prod.config.training_namespaces] + ["slurm", "jupyterhub"]

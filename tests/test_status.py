@@ -229,3 +229,14 @@ def test_a_refused_token_is_one_line(aws, kube_api, capsys, monkeypatch) -> None
 def test_unknown_namespace_is_one_line(aws, capsys) -> None:
     code, _, err = _status(capsys, "llm", "--namespace", "nope")
     assert code == 2 and err.startswith("error: --namespace: 'nope' is not a training namespace of 'prod'")
+
+
+def test_an_environment_file_of_your_own_is_read_by_config(aws, tmp_path, capsys) -> None:
+    from eks_training.infra.config import ENVIRONMENTS_DIR
+
+    own = tmp_path / "team-repo" / "acme.yaml"
+    own.parent.mkdir()
+    own.write_text((ENVIRONMENTS_DIR / "prod.yaml").read_text().replace("name: prod", "name: acme", 1))
+    assert main(["status", "llm", "--config", str(own), "--namespace", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --namespace: 'nope' is not a training namespace of 'acme' (allowed: "), err

@@ -200,3 +200,147 @@ def test_the_cloudwatch_agents_role_trusts_its_own_service_account_only(env) -> 
     condition = role["Properties"]["AssumeRolePolicyDocument"]["Statement"][0]["Condition"]["StringEquals"]
     assert condition["aws:RequestTag/kubernetes-namespace"] == "amazon-cloudwatch"
     assert condition["aws:RequestTag/kubernetes-service-account"] == ["cloudwatch-agent"]
+
+
+# --- notebooks and Slurm without Kubernetes access ----------------------------------------------------------------
+
+def _k8s_objects(synth, kind: str) -> list[dict]:
+    return [obj for _, obj in synth.kubernetes_objects() if obj.get("kind") == kind]
+
+
+def _admitted(synth, namespace: str, service: dict) -> bool:
+    """The synthesized Service admission policy's rule, run by a CEL interpreter, on a Service in ``namespace``."""
+    import celpy
+
+    (policy,) = _k8s_objects(synth, "ValidatingAdmissionPolicy")
+    (binding,) = _k8s_objects(synth, "ValidatingAdmissionPolicyBinding")
+    (selector,) = binding["spec"]["matchResources"]["namespaceSelector"]["matchExpressions"]
+    assert namespace in selector["values"]  # the policy applies there
+    (rule,) = policy["spec"]["validations"]
+    environment = celpy.Environment()
+    program = environment.program(environment.compile(rule["expression"]))
+    return bool(program.evaluate({"object": celpy.json_to_cel(service),
+                                  "request": celpy.json_to_cel({"namespace": namespace})}))
+
+
+@pytest.fixture(scope="module")
+def hub_service(prod) -> dict:
+    """The proxy-public Service as the real helm renders the hub's release from prod's values."""
+    from eks_training.core.versions import JUPYTERHUB
+    from eks_training.infra.tools.check import helm
+    from support import upstream_data
+
+    release = prod.helm_releases[JUPYTERHUB.release]
+    objects = helm.render_chart(upstream_data.chart_dir(JUPYTERHUB.chart, JUPYTERHUB.version),
+                                release=release["Release"], namespace=release["Namespace"], values=release["Values"],
+                                kube_version="1.35")
+    (service,) = [o for o in objects if o["kind"] == "Service" and o["metadata"]["name"] == "proxy-public"]
+    return {**service, "metadata": {**service["metadata"], "namespace": release["Namespace"]}}
+
+
+@pytest.fixture(scope="module")
+def login_service(prod) -> dict:
+    """The login Service as Slinky 1.2.1 builds it from the LoginSet: the LoginSet's name, its spec.service."""
+    (login,) = _k8s_objects(prod, "LoginSet")
+    service = login["spec"]["service"]
+    return {"apiVersion": "v1", "kind": "Service",
+            "metadata": {"name": login["metadata"]["name"], "namespace": login["metadata"]["namespace"],
+                         "annotations": service["metadata"]["annotations"]},
+            "spec": {**service["spec"], "ports": [{"name": "login", "port": 22, "targetPort": "login"}]}}
+
+
+def test_a_notebook_user_reaches_the_hub_over_tls_from_their_network_with_no_kubernetes_identity(prod, hub_service):
+    annotations, spec = hub_service["metadata"]["annotations"], hub_service["spec"]
+    balancer = prod.config.services.jupyterhub_load_balancer
+    assert spec["type"] == "LoadBalancer" and spec["loadBalancerSourceRanges"] == list(balancer.source_ranges)
+    assert annotations["service.beta.kubernetes.io/aws-load-balancer-internal"] == "true"
+    assert annotations["service.beta.kubernetes.io/aws-load-balancer-ssl-cert"] == balancer.certificate_arn
+    assert [(p["port"], p["targetPort"]) for p in spec["ports"]] == [(443, "http")]
+    # They sign in with the OIDC provider, coming back to the certificate's host over that listener.
+    hub = prod.helm_releases["jupyterhub"]["Values"]["hub"]["config"]
+    assert hub["JupyterHub"]["authenticator_class"] == "generic-oauth"
+    assert hub["GenericOAuthenticator"]["oauth_callback_url"].startswith("https://")
+    # The cluster's admission policy admits this Service as rendered, and nothing like it that opens more.
+    assert _admitted(prod, "jupyterhub", hub_service)
+    internet = {**annotations, "service.beta.kubernetes.io/aws-load-balancer-internal": "false"}
+    for namespace, changed in (
+            ("jupyterhub", {**hub_service, "metadata": {**hub_service["metadata"], "annotations": internet}}),
+            ("jupyterhub", {**hub_service, "spec": {**spec, "loadBalancerSourceRanges": ["0.0.0.0/0"]}}),
+            ("training", hub_service)):
+        assert not _admitted(prod, namespace, changed)
+
+
+def test_a_slurm_user_logs_in_over_ssh_from_their_network_as_themselves_never_root(prod, login_service):
+    (login,) = _k8s_objects(prod, "LoginSet")
+    annotations, spec = login_service["metadata"]["annotations"], login_service["spec"]
+    assert spec["type"] == "LoadBalancer"
+    assert spec["loadBalancerSourceRanges"] == list(prod.config.services.slurm_login_load_balancer.source_ranges)
+    assert annotations["service.beta.kubernetes.io/aws-load-balancer-internal"] == "true"
+    # Only the nodes the login pods run on are targets.
+    assert annotations["service.beta.kubernetes.io/aws-load-balancer-target-node-labels"] == ",".join(
+        f"{k}={v}" for k, v in login["spec"]["template"]["spec"]["nodeSelector"].items())
+    assert _admitted(prod, "slurm", login_service)
+    assert not _admitted(prod, "slurm", {**login_service, "spec": {**spec, "loadBalancerSourceRanges": ["0.0.0.0/0"]}})
+    # As themselves: the directory's users (SSSD), no system account, no root, no password, no way up to root.
+    assert "Match all" in login["spec"]["extraSshdConfig"] and "PermitRootLogin no" in login["spec"]["extraSshdConfig"]
+    assert login["spec"]["login"]["securityContext"]["allowPrivilegeEscalation"] is False
+    (sssd,) = [s for s in _k8s_objects(prod, "Secret") if s["metadata"]["name"] == login["spec"]["sssdConfRef"]["name"]]
+    import configparser
+
+    conf = configparser.ConfigParser()
+    conf.read_string(sssd["stringData"]["sssd.conf"])
+    assert int(conf["domain/DEFAULT"]["min_id"]) >= 1000
+    assert {"root", "slurm"} <= {u.strip() for u in conf["nss"]["filter_users"].split(",")}
+
+
+def test_the_slurm_key_reaches_no_pod_people_use(prod):
+    """slurm.key is named only by the Controller and Accounting (slurmctld, slurmdbd). In the login pods the
+    operator (1.2.1) copies it for sackd as slurm's (uid 401), mode 0600: nobody who logs in reads it (no root
+    login, no system uid, no privilege escalation: the test above)."""
+    (controller,) = _k8s_objects(prod, "Controller")
+    key = controller["spec"]["slurmKeyRef"]["name"]
+    naming = sorted({obj["kind"] for _, obj in prod.kubernetes_objects()
+                     if key in json.dumps(obj) and obj["kind"] not in ("Job", "ConfigMap")})
+    assert naming == ["Accounting", "Controller"]
+    # The Job that makes it can create Secrets, not read them; its script (ConfigMap) names it to create it.
+    (role,) = [o for o in _k8s_objects(prod, "Role") if o["metadata"]["name"].endswith("-secret-generator")]
+    assert [rule["verbs"] for rule in role["rules"]] == [["create"]]
+
+
+def test_the_deploy_check_sees_both_load_balancers_served_and_their_clients_reach_only_their_port(prod):
+    from eks_training.infra.addons.network_policies import namespaces_of
+    from eks_training.infra.tools.check.network_policy import check_flows, required_flows
+
+    namespaces = namespaces_of(prod.config)
+    vpc = prod.config.network.cidr
+    assert namespaces.hub_clients == ("10.8.0.0/16", vpc) and namespaces.login_clients == ("10.8.0.0/16", vpc)
+    flows = [f for f in required_flows(namespaces, vpc_cidr=vpc) if "load balancer" in f.name]
+    assert len(flows) == 9 and sum(f.expected for f in flows) == 2
+    policies = _k8s_objects(prod, "NetworkPolicy")
+    assert check_flows(policies, flows) == []
+
+
+def test_slurm_nodes_share_no_efa_group_and_no_role_with_team_nodes(prod):
+    """EFA traffic bypasses NetworkPolicies: the Slurm partitions' nodes (where a job is node root) carry an EFA
+    group of their own, and no team node source carries it; their node role is theirs too."""
+    from eks_training.infra.tools.check.snapshot import load_snapshot
+    from eks_training.infra.tools.check.reachability import efa_self_referencing
+
+    snap = load_snapshot(prod.template)
+    slurm_pools = {f"slurm-{p.name}" for p in prod.config.services.slurm_partitions}
+    slurm, team = [], []
+    for source in snap.node_sources:
+        pool = source.labels.get("karpenter.sh/nodepool")
+        (slurm if pool in slurm_pools else team).append(source)
+    assert len(slurm) == len(slurm_pools) and team
+    slurm_efa = {g for s in slurm for g in s.security_groups if efa_self_referencing(snap, g)}
+    team_efa = {g for s in team for g in s.security_groups if efa_self_referencing(snap, g)}
+    assert len(slurm_efa) == 1 and team_efa and not slurm_efa & team_efa
+    (group,) = slurm_efa
+    assert group.startswith("NetworkSlurmEfaSecurityGroup")
+    # Every Slurm source that has EFA can still reach its peers over EFA (NCCL across Slurm nodes).
+    assert all(slurm_efa & set(s.security_groups) for s in slurm if s.efa)
+    # The node role: the Slurm pools' EC2NodeClasses name theirs, no team pool does.
+    classes = {o["metadata"]["name"]: o["spec"] for _, o in prod.kubernetes_objects() if o.get("kind") == "EC2NodeClass"}
+    slurm_roles = {classes[p]["role"] for p in slurm_pools}
+    assert len(slurm_roles) == 1 and slurm_roles.isdisjoint(c["role"] for n, c in classes.items() if n not in slurm_pools)

@@ -383,3 +383,26 @@ def test_fetch_pulls_an_oci_chart_and_holds_it_to_its_manifest_digest(registry: 
     wrong = "sha256:" + "1" * 64
     (refused,) = upstream_fetch.fetch([dataclasses.replace(ours, oci_digest=wrong)], cache=no_upstream / "other")
     assert refused.status == "refused" and refused.detail == f"expected {wrong}, got {digest}"
+
+
+# --- `make test`'s first step: fetch where upstream is reachable, say so where it is not -------------------------
+
+
+def test_make_test_fetches_nothing_when_a_mirror_is_set(capsys, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv(upstream.MIRROR_ENV, str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert main(["fetch-upstream", "--if-reachable"]) == 0
+    assert capsys.readouterr().out.strip() == f"fetch-upstream: the mirror {tmp_path} is set; nothing to fetch"
+    assert not (tmp_path / "cache").exists()
+
+
+def test_reachability_is_a_connection_to_the_artifacts_own_server(served) -> None:
+    import socket
+
+    base, _ = served
+    with socket.socket() as closed:  # a port nothing listens on once this socket is closed
+        closed.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{closed.getsockname()[1]}/x.yaml"
+    live = dataclasses.replace(upstream.CRDS[0], source=f"{base}/x.yaml")
+    assert upstream_fetch._reachable([dataclasses.replace(live, source=dead)], timeout_s=2) is None
+    assert upstream_fetch._reachable([dataclasses.replace(live, source=dead), live], timeout_s=2) == base.split("//")[1]

@@ -32,6 +32,7 @@ from torch import nn
 from torch.distributed.checkpoint.state_dict import StateDictOptions, get_state_dict, set_state_dict
 
 from eks_training.core.validation import invalid
+from eks_training.training.safe_load import dcp_load, load_rank_state, read_dcp_metadata
 
 COMPLETE_MARKER = "COMPLETE"
 _STEP_FOLDER = re.compile(r"^step-(\d+)$")
@@ -207,12 +208,12 @@ class Checkpointer:
         if _nested_optimizer_state(folder):
             options = dataclasses.replace(options, flatten_optimizer_state_dict=False)
         state = self._dcp_state(options)
-        dcp.load(state, checkpoint_id=folder)
+        dcp_load(state, folder)
         set_state_dict(self.model, self.optimizer, model_state_dict=state["model"],
                        optim_state_dict=state["optimizer"], options=options)
         own = folder / f"trainer-rank-{self.rank}.pt"
         # A restart with more ranks than the save had: those ranks take rank 0's state.
-        rank_state = torch.load(own if own.exists() else folder / "trainer-rank-0.pt", weights_only=False)
+        rank_state = load_rank_state(own if own.exists() else folder / "trainer-rank-0.pt")
         for stateful in self.progress:
             stateful.load_state_dict(rank_state)
         for name, stateful in self.states.items():
@@ -226,5 +227,5 @@ def _nested_optimizer_state(folder: Path) -> bool:
     """A folder saved before optimizer states were keyed per parameter name: its hyperparameters are keyed by group
     index (``optimizer.param_groups.0.lr``; a parameter name never is a bare index), which only the layout that saved
     it (the one such a run resumes in) maps back."""
-    metadata = dcp.FileSystemReader(str(folder)).read_metadata()
+    metadata = read_dcp_metadata(folder / ".metadata")
     return "optimizer.param_groups.0.lr" in metadata.state_dict_metadata

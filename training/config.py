@@ -19,6 +19,7 @@ from typing import Any, Sequence
 import yaml
 
 from eks_training.core.validation import InvalidValue
+from eks_training.training.model_sizes import DEFAULT_MODEL
 from eks_training.training.telemetry import split_endpoint
 
 
@@ -117,7 +118,7 @@ def _choice(name: str, default: str, text: str, choices: tuple[str, ...]) -> Fla
 FLAGS: tuple[Flag, ...] = (
     Flag("data", "str", None, "Folder of pre-tokenized *.bin shards with meta.json (required).",
          allowed_text="a folder path"),
-    Flag("model", "str", "tiny", "Model: a named Llama size, a folder written by the export command "
+    Flag("model", "str", DEFAULT_MODEL, "Model: a named Llama size, a folder written by the export command "
          "(python -m eks_training.training.export), or a local Hugging Face model folder.",
          allowed_text="tiny, small, 1b, 8b, 70b, 405b or a folder path"),
     _int("seq_len", None, "Tokens per sample; none means the model's max_seq_len capped at 2048."),
@@ -143,10 +144,16 @@ FLAGS: tuple[Flag, ...] = (
          "vocabulary, sequence parallel between them); a divisor of the ranks per node."),
     _int("pipeline_parallel", 1, "Ranks that each hold a share of the layers (pipeline stages); --grad-accum "
          "micro-batches run through the pipeline per step."),
+    _int("expert_parallel", 1, "Ranks over which a mixture-of-experts model's experts are split (expert parallel, "
+         "with --parallel ddp): groups of this many data-parallel ranks exchange tokens with an all-to-all; a "
+         "divisor of the data-parallel ranks and of the experts per block."),
     _choice("pipeline_schedule", "1f1b", "Pipeline schedule: 1f1b, or interleaved-1f1b (two stages per rank, a "
             "smaller bubble).", PIPELINE_SCHEDULES),
     _choice("device", "auto", "Device; auto is CUDA if present, else Neuron (XLA), else CPU.", DEVICES),
     _choice("compile", "auto", "torch.compile each transformer block; auto is on for CUDA only.", AUTO_SWITCH),
+    _choice("document_masking", "auto", "Keep attention inside each document of a packed sample (documents end with "
+            "the end-of-document token meta.json names, as data prep writes it); auto is on when meta.json names "
+            "one.", AUTO_SWITCH),
     Flag("activation_checkpointing", "bool", False, "Recompute activations in backward to save memory."),
     _choice("ac_granularity", "full", "full recomputes whole blocks; selective keeps matmul and attention "
             "outputs and recomputes the cheap ops between them.", AC_GRANULARITIES),
@@ -193,6 +200,8 @@ FLAGS: tuple[Flag, ...] = (
            "checkpoint takes longer to write.", low_open=True),
     _float("collective_timeout", 600.0, "Seconds any collective or barrier may wait for the other ranks; past "
            "it (a peer died or stopped answering) the run prints one line and exits 5.", low_open=True),
+    Flag("allow_tcp", "bool", False, "Train even when a job that requested EFA interfaces finds NCCL on TCP "
+         "sockets (a warning instead of exit 6; see training/fabric.py)."),
     Flag("profile", "steps", None, "Record a torch profiler trace of these steps (one step: N)."),
     Flag("profile_dir", "str", "profile", "Folder for the profiler trace (rank R writes rank-R.json).",
          allowed_text="a folder path"),
@@ -224,8 +233,10 @@ class TrainConfig:
     tensor_parallel: int = FLAG_BY_NAME["tensor_parallel"].default
     pipeline_parallel: int = FLAG_BY_NAME["pipeline_parallel"].default
     pipeline_schedule: str = FLAG_BY_NAME["pipeline_schedule"].default
+    expert_parallel: int = FLAG_BY_NAME["expert_parallel"].default
     device: str = FLAG_BY_NAME["device"].default
     compile: str = FLAG_BY_NAME["compile"].default
+    document_masking: str = FLAG_BY_NAME["document_masking"].default
     activation_checkpointing: bool = FLAG_BY_NAME["activation_checkpointing"].default
     ac_granularity: str = FLAG_BY_NAME["ac_granularity"].default
     checkpoint_dir: str | None = None
@@ -252,6 +263,7 @@ class TrainConfig:
     max_loss_spikes: int = FLAG_BY_NAME["max_loss_spikes"].default
     exit_timeout: float = FLAG_BY_NAME["exit_timeout"].default
     collective_timeout: float = FLAG_BY_NAME["collective_timeout"].default
+    allow_tcp: bool = FLAG_BY_NAME["allow_tcp"].default
     profile: tuple[int, int] | None = None
     profile_dir: str = FLAG_BY_NAME["profile_dir"].default
 
@@ -466,6 +478,12 @@ def parse_config(argv: Sequence[str] | None = None) -> TrainConfig:
         if config.device == "xla":
             raise invalid(flag, degree, "1 on XLA/Neuron: this trainer runs data parallel there (torch_xla's tensor "
                           "and pipeline parallelism are NeuronX Distributed's, not DTensor's)")
+    if config.expert_parallel > 1:
+        if config.device == "xla":
+            raise invalid("--expert-parallel", config.expert_parallel, "1 on XLA/Neuron (this trainer runs data "
+                          "parallel there)")
+        if config.lora_rank:
+            raise invalid("--lora-rank", config.lora_rank, f"0 with --expert-parallel {config.expert_parallel}")
     if config.s3_uri and not config.checkpoint_dir:
         raise invalid("--checkpoint-dir", None, "a local folder when --s3-uri is given")
     # Checked here, on every rank, so a missing package is exit 2 everywhere, not an error on rank 0 alone.

@@ -6,7 +6,10 @@ The data position is global: the number of samples the whole job has consumed. G
 the same sample for any world size and micro-batch size (one shuffled order per epoch), and each
 micro-step hands rank ``r`` the samples ``[consumed + r * micro_batch, consumed + (r + 1) * micro_batch)``.
 So a job resumed on another number of ranks, or with another micro-batch size, continues the same global
-order with no sample repeated and none skipped.
+order with no sample repeated and none skipped. ``eod_token_id`` in meta.json (data prep writes it) names the token
+that ends each document: the model then keeps attention inside each document of a sample (``--document-masking``).
+Every target of every sample counts, so each micro-batch has the same token count and the mean of the micro-batch
+and rank means is the mean over the step's global token count.
 """
 
 from __future__ import annotations
@@ -67,6 +70,9 @@ class TokenDataset:
         except (OSError, ValueError, KeyError, TypeError):
             raise invalid(flag, str(folder), "a folder with meta.json {dtype: uint16|uint32, vocab_size} "
                           "and *.bin token files") from None
+        # Documents end with this token (data prep records it): where document masking splits a packed sample.
+        end = meta.get("eod_token_id")
+        self.document_end: int | None = int(end) if isinstance(end, int) and not isinstance(end, bool) else None
         self._tokens: list[torch.Tensor] = []
         self._samples: list[tuple[int, int]] = []
         paths = sorted(folder.glob("*.bin"))

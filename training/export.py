@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import torch
-import torch.distributed.checkpoint as dcp
 from torch import nn
 from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict, set_model_state_dict
 
@@ -34,6 +33,7 @@ from eks_training.training.checkpoint import complete_steps, step_folder_name
 from eks_training.training.config import ConfigError, invalid
 from eks_training.training.lora import LoRALinear, apply_lora, merge_lora
 from eks_training.training.model import LlamaDecoder, build_model, weights_folder
+from eks_training.training.safe_load import dcp_load, load_rank_state
 from eks_training.training.weights import hf_name, load_folder_weights, write_hf_config
 
 _DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
@@ -58,7 +58,7 @@ def _checkpoint_folder(root: str, step: int | None) -> Path:
 def load_trained_model(folder: Path, model_spec: str | None = None) -> tuple[nn.Module, dict[str, Any] | None]:
     """The model of checkpoint ``folder`` on CPU, with adapters (not yet merged); returns it and its LoRA
     settings (None for a full-model run)."""
-    state = torch.load(folder / "trainer-rank-0.pt", weights_only=False)
+    state = load_rank_state(folder / "trainer-rank-0.pt")
     spec = model_spec or state.get("model")
     if spec is None:
         raise invalid("--model", None, "the model the run trained (this checkpoint predates recording it)")
@@ -72,7 +72,7 @@ def load_trained_model(folder: Path, model_spec: str | None = None) -> tuple[nn.
         apply_lora(model, int(lora["rank"]), float(lora["alpha"]), 0.0, lora["targets"])
     options = StateDictOptions(ignore_frozen_params=bool(lora), strict=not lora)
     wanted = {"model": get_model_state_dict(model, options=options)}
-    dcp.load(wanted, checkpoint_id=folder)  # only the model's entries are read, not the optimizer's
+    dcp_load(wanted, folder)  # only the model's entries are read, not the optimizer's
     set_model_state_dict(model, wanted["model"], options=options)
     return model, lora
 
@@ -89,7 +89,9 @@ def write_model(model: nn.Module, out: Path, dtype: torch.dtype) -> Path:
     inside :class:`HuggingFaceCausalLM` saves itself)."""
     out.mkdir(parents=True, exist_ok=True)
     if isinstance(model, LlamaDecoder):
-        tensors = {hf_name(name): tensor for name, tensor in model.state_dict().items()}
+        # A tied output layer is the embedding: transformers re-ties it from tie_word_embeddings.
+        tensors = {hf_name(name): tensor for name, tensor in model.state_dict().items()
+                   if not (model.args.tie_embeddings and name == "lm_head.weight")}
         _save_safetensors(tensors, out / "model.safetensors", dtype)
         write_hf_config(out, asdict(model.args), dtype)
     else:
@@ -150,19 +152,29 @@ def run(command: str, checkpoint_dir: str, out: str, step: int | None = None, dt
     """Export or merge one checkpoint; returns the model folder written."""
     folder = _checkpoint_folder(checkpoint_dir, step)
     model, lora = load_trained_model(folder, model_spec)
-    state = torch.load(folder / "trainer-rank-0.pt", weights_only=False)
+    state = load_rank_state(folder / "trainer-rank-0.pt")
     target = Path(out)
     if command == "merge":
         if not lora:
             raise invalid("--checkpoint-dir", checkpoint_dir, "a LoRA run's checkpoints for merge (use export)")
         base = model_spec or state.get("model")
-        write_adapters(model, lora, Path(adapter_out or f"{target}-adapter"),
-                       str(Path(base).resolve()) if base and Path(base).is_dir() else None)
+        adapters = Path(adapter_out or f"{target}-adapter")
+        write_adapters(model, lora, adapters, str(Path(base).resolve()) if base and Path(base).is_dir() else None)
+        readable_by_others(adapters)
     merge_lora(model)
     assert not any(isinstance(m, LoRALinear) for m in model.modules())
     write_model(model, target, _DTYPES[dtype])
     copy_tokenizer(state.get("data"), target)
+    readable_by_others(target)
     return target
+
+
+def readable_by_others(folder: Path) -> None:
+    """Files 0644 and folders 0755 under ``folder``: a model is exported to be served and shared (by a serving
+    pod under another user, a teammate's notebook), which a restrictive umask (0600 files) would prevent."""
+    folder.chmod(0o755)
+    for path in folder.rglob("*"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

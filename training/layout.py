@@ -36,6 +36,7 @@ class Layout:
     pipeline: int = 1
     schedule: str = "1f1b"
     shard_group_size: int = 0
+    expert: int = 1
 
     def __post_init__(self) -> None:
         if self.parallel not in PARALLEL_MODES:
@@ -48,6 +49,12 @@ class Layout:
         if self.world_size % (self.tensor * self.pipeline):
             raise invalid("--pipeline-parallel", self.pipeline, f"a degree whose product with --tensor-parallel "
                           f"{self.tensor} divides the world size {self.world_size}")
+        if self.expert > 1:
+            if self.tensor > 1 or self.pipeline > 1 or self.parallel != "ddp":
+                raise invalid("--expert-parallel", self.expert, "1 unless the run is --parallel ddp without tensor or "
+                              "pipeline parallelism (experts are split over the data-parallel ranks)")
+            if self.data % self.expert:
+                raise invalid("--expert-parallel", self.expert, f"a divisor of the {self.data} data-parallel ranks")
         if self.shard_group_size and self.data % self.shard_group_size:
             raise invalid("--shard-group-size", self.shard_group_size,
                           f"a divisor of the {self.data} data-parallel ranks (world {self.world_size} / tensor "
@@ -57,7 +64,7 @@ class Layout:
     def of(cls, config: TrainConfig, world_size: int) -> Layout:
         """The layout a run's flags ask for on ``world_size`` ranks."""
         return cls(world_size, config.parallel, config.tensor_parallel, config.pipeline_parallel,
-                   config.pipeline_schedule, config.shard_group_size)
+                   config.pipeline_schedule, config.shard_group_size, config.expert_parallel)
 
     @property
     def data(self) -> int:
@@ -91,6 +98,17 @@ class Layout:
         """The one-line error when this layout cannot split ``args`` (heads, vocabulary and hidden sizes divisible by
         the tensor degree, a sequence the sequence-parallel ranks split evenly, a block or more per stage)."""
         tp = self.tensor
+        if args.is_moe and (tp > 1 or self.pipeline > 1):
+            flag, degree = ("--tensor-parallel", tp) if tp > 1 else ("--pipeline-parallel", self.pipeline)
+            raise invalid(flag, degree, "1 for a mixture-of-experts model (it splits over data and expert parallel: "
+                          "--expert-parallel)")
+        if self.expert > 1 and args.n_experts % self.expert:
+            raise invalid("--expert-parallel", self.expert, f"a divisor of the model's {args.n_experts} experts per "
+                          "block" if args.is_moe else "1 for a dense model (it has no experts to split)")
+        if args.tie_embeddings and (tp > 1 or self.pipeline > 1):
+            flag, degree = ("--tensor-parallel", tp) if tp > 1 else ("--pipeline-parallel", self.pipeline)
+            raise invalid(flag, degree, "1 for a model whose output layer shares the input embedding (tied "
+                          "embeddings, as the 1b size): run it data parallel (ddp, fsdp or hsdp)")
         for what, size in (("attention heads", args.n_heads), ("key/value heads", args.n_kv_heads),
                            ("feed-forward size", args.ffn_dim), ("vocabulary size", args.vocab_size),
                            ("sequence length", seq_len)):
@@ -128,6 +146,8 @@ class Layout:
             flags += ["--tensor-parallel", str(self.tensor)]
         if self.pipeline > 1:
             flags += ["--pipeline-parallel", str(self.pipeline), "--pipeline-schedule", self.schedule]
+        if self.expert > 1:
+            flags += ["--expert-parallel", str(self.expert)]
         return flags
 
     def describe(self) -> str:
@@ -153,7 +173,7 @@ def stage_ids(layout: Layout, pipeline_rank: int) -> list[int]:
 
 
 _LAUNCH_FLAGS = ("parallel", "tensor_parallel", "pipeline_parallel", "pipeline_schedule", "shard_group_size",
-                 "grad_accum", "model", "seq_len")
+                 "expert_parallel", "grad_accum", "model", "seq_len")
 
 
 def check_launch(argv: Sequence[str], nodes: int, ranks_per_node: int, where: str, *,
@@ -163,7 +183,7 @@ def check_launch(argv: Sequence[str], nodes: int, ranks_per_node: int, where: st
     one-line error otherwise. ``data_parallel_only``: the ranks run on XLA (Neuron), where the trainer runs ddp."""
     flags = read_flags(argv, _LAUNCH_FLAGS)
     layout = Layout(nodes * ranks_per_node, flags["parallel"], flags["tensor_parallel"], flags["pipeline_parallel"],
-                    flags["pipeline_schedule"], flags["shard_group_size"])
+                    flags["pipeline_schedule"], flags["shard_group_size"], flags["expert_parallel"])
     if data_parallel_only:
         for flag, value, allowed in (("--tensor-parallel", layout.tensor, 1), ("--pipeline-parallel", layout.pipeline, 1),
                                      ("--parallel", layout.parallel, "ddp")):

@@ -71,7 +71,20 @@ def chunked_cross_entropy(hidden: torch.Tensor, weight: torch.Tensor, targets: t
     if _logits_dtype(hidden, weight) == torch.float32:
         return F.cross_entropy(F.linear(hidden, weight), targets)
     chunk = max(1, LOSS_CHUNK_ELEMENTS // weight.shape[0])
+    if not (torch.is_grad_enabled() and (hidden.requires_grad or weight.requires_grad)):
+        # Evaluation: the fused path would still build the gradients its inputs ask for (a function's forward sees
+        # requires_grad, not the grad mode), at twice the forward's FLOPs and an fp32 weight-sized buffer.
+        return _chunked_loss_sum(hidden, weight, targets, chunk) / hidden.shape[0]
     return _LinearCrossEntropy.apply(hidden, weight, targets, chunk) / hidden.shape[0]
+
+
+def _chunked_loss_sum(hidden: torch.Tensor, weight: torch.Tensor, targets: torch.Tensor, chunk: int) -> torch.Tensor:
+    """Summed cross-entropy, chunk by chunk in fp32, with no gradient work."""
+    total = torch.zeros((), dtype=torch.float32, device=hidden.device)
+    for start in range(0, hidden.shape[0], chunk):
+        logits = F.linear(hidden[start:start + chunk], weight).float()
+        total += F.cross_entropy(logits, targets[start:start + chunk], reduction="sum")
+    return total
 
 
 def head_cross_entropy(hidden: torch.Tensor, head: nn.Linear, targets: torch.Tensor) -> torch.Tensor:

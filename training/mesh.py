@@ -34,6 +34,7 @@ class ParallelMesh:
         self.layout = layout
         self.world = None
         self._plain = layout.parallel == "ddp" and layout.is_data_parallel_only
+        self.expert_group = self.expert_replica_group = self.data_stats_group = None
         if layout.world_size > 1 and not self._plain:
             from torch.distributed.device_mesh import init_device_mesh
 
@@ -42,6 +43,22 @@ class ParallelMesh:
             self.world["data_replicate", "data_shard"]._flatten("data")
             if layout.tensor > 1:
                 self._check_tensor_group_in_one_node()
+
+    def build_expert_groups(self) -> None:
+        """The groups of a mixture-of-experts run (called on every rank, in the same order): ``expert_group``, the
+        ``--expert-parallel`` consecutive data ranks that split the experts and exchange tokens; ``expert_replica_group``,
+        the ranks holding the same experts; ``data_stats_group``, every data rank (the load-balancing statistics), apart
+        from the default group so its collectives never interleave with DDP's."""
+        world, size, rank = self.layout.world_size, self.layout.expert, dist.get_rank()
+        for first in range(0, world, size):
+            group = dist.new_group(list(range(first, first + size)))
+            if size > 1 and first <= rank < first + size:
+                self.expert_group = group
+        for offset in range(size):
+            group = dist.new_group(list(range(offset, world, size)))
+            if world // size > 1 and rank % size == offset:
+                self.expert_replica_group = group
+        self.data_stats_group = dist.new_group(list(range(world)))
 
     def _check_tensor_group_in_one_node(self) -> None:
         """Refuse a tensor-parallel group that spans hosts: its collectives run in every layer, which only a node's

@@ -18,6 +18,7 @@ from torch import nn
 from eks_training.training.config import ConfigError, invalid
 from eks_training.training.loss import OutputLoss, chunked_cross_entropy, head_cross_entropy
 from eks_training.training.model_sizes import DEFAULT_SEQ_LEN_CAP, MODEL_SIZES, ModelArgs
+from eks_training.training.moe import Expert, MoEFeedForward
 from eks_training.training.shards import fill_rows
 from eks_training.training.weights import read_decoder_args
 
@@ -52,9 +53,11 @@ class Attention(nn.Module):
         self.v_proj = nn.Linear(args.dim, args.n_kv_heads * args.head_dim, bias=False)
         self.o_proj = nn.Linear(args.n_heads * args.head_dim, args.dim, bias=False)
 
-    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor,
+                mask: torch.Tensor | None = None) -> torch.Tensor:
         """``cos``/``sin`` are the whole rotary tables: the sequence is known here, after the projections (under
-        sequence parallelism the block's input holds a slice of it)."""
+        sequence parallelism the block's input holds a slice of it). ``mask`` ``(batch, 1, seq, seq)``, True where
+        a token may attend, replaces the plain causal mask (document masking)."""
         batch, seq, _ = x.shape
         # -1 heads: the heads this rank holds (all of them, or its share under tensor parallelism).
         q = self.q_proj(x).view(batch, seq, -1, self.head_dim).transpose(1, 2)
@@ -66,7 +69,8 @@ class Attention(nn.Module):
         if grouped and not self.native_gqa:
             repeat = q.shape[1] // k.shape[1]
             k, v = k.repeat_interleave(repeat, dim=1), v.repeat_interleave(repeat, dim=1)
-        out = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=grouped and self.native_gqa)
+        out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=mask is None,
+                                             enable_gqa=grouped and self.native_gqa)
         return self.o_proj(out.transpose(1, 2).reshape(batch, seq, -1))
 
 
@@ -91,10 +95,11 @@ class DecoderBlock(nn.Module):
         self.input_norm = nn.RMSNorm(args.dim, eps=args.norm_eps)
         self.self_attn = Attention(args)
         self.post_attention_norm = nn.RMSNorm(args.dim, eps=args.norm_eps)
-        self.mlp = FeedForward(args)
+        self.mlp: nn.Module = MoEFeedForward(args) if args.is_moe else FeedForward(args)
 
-    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
-        x = x + self.self_attn(self.input_norm(x), cos, sin)
+    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor,
+                mask: torch.Tensor | None = None) -> torch.Tensor:
+        x = x + self.self_attn(self.input_norm(x), cos, sin, mask)
         return x + self.mlp(self.post_attention_norm(x))
 
 
@@ -113,6 +118,7 @@ class LlamaDecoder(nn.Module):
         self.layers = nn.ModuleDict({str(index): DecoderBlock(args) for index in range(args.n_layers)})
         self.norm: nn.RMSNorm | None = nn.RMSNorm(args.dim, eps=args.norm_eps)
         self.lm_head: nn.Linear | None = nn.Linear(args.dim, args.vocab_size, bias=False)
+        self.tie_weights()
         self._output_loss: OutputLoss = head_cross_entropy
         cos, sin = _rotary_tables(args.head_dim, args.max_seq_len, args.rope_theta)
         # Not persistent: derived from the sizes, so checkpoints need not carry them.
@@ -120,14 +126,23 @@ class LlamaDecoder(nn.Module):
         self.register_buffer("rope_sin", sin, persistent=False)
         self._checkpoint_fn: CheckpointFn | None = None
         self._checkpoint_every = 1
+        #: The end-of-document token id when attention stays inside each packed document (None: plain causal).
+        self.document_end: int | None = None
         if self.lm_head.weight.device.type != "meta":
             self.init_weights(torch.initial_seed())
+
+    def tie_weights(self) -> None:
+        """Share the input embedding's weight with the output layer when the sizes say so (again after ``to_empty``,
+        which gives each module its own new tensor)."""
+        if self.args.tie_embeddings and self.embed_tokens is not None and self.lm_head is not None:
+            self.lm_head.weight = self.embed_tokens.weight
 
     def init_weights(self, seed: int = 0) -> None:
         """Normal(0, 0.02) weights, residual output projections scaled down by depth (GPT-2 style), norms at
         one, LoRA A Kaiming-uniform and B zero. Works in place on full tensors and on FSDP shards alike, and
         recomputes the rotary tables (needed after ``to_empty`` from the meta device)."""
         residual_std = 0.02 / math.sqrt(2 * self.args.n_layers)
+        self.tie_weights()
         with torch.no_grad():
             for name, parameter in self.named_parameters():
                 # A LoRA-wrapped layer keeps the initial weights of the plain model: same name, same values.
@@ -140,7 +155,8 @@ class LlamaDecoder(nn.Module):
                 elif parameter.dim() < 2:
                     parameter.fill_(1.0)
                 else:
-                    std = residual_std if name.endswith(("o_proj.weight", "down_proj.weight")) else 0.02
+                    residual = name.endswith(("o_proj.weight", "down_proj.weight", "w2.weight"))
+                    std = residual_std if residual else 0.02
                     fill_rows(parameter, seed, name, lambda block, gen, s=std: block.normal_(0.0, s, generator=gen))
             cos, sin = _rotary_tables(self.args.head_dim, self.args.max_seq_len, self.args.rope_theta)
             self.rope_cos.copy_(cos)
@@ -159,28 +175,52 @@ class LlamaDecoder(nn.Module):
         computes them over the vocabulary shards, :mod:`eks_training.training.tensor_parallel`)."""
         self._output_loss = loss
 
-    def forward(self, tokens: torch.Tensor, targets: torch.Tensor | None = None) -> torch.Tensor:
+    def forward(self, tokens: torch.Tensor, targets: torch.Tensor | None = None,
+                documents: torch.Tensor | None = None) -> torch.Tensor:
         """Logits, or with ``targets`` the mean next-token cross-entropy (without a full fp32 logits copy).
 
         A pipeline stage without the embedding takes the previous stage's hidden states instead of token ids,
-        and one without the output layer returns its hidden states (``targets`` is then ignored).
+        and one without the output layer returns its hidden states (``targets`` is then ignored). ``documents``
+        (each token's document index, :func:`document_ids`) keeps attention inside each document; with
+        :attr:`document_end` set, the first stage computes it from the token ids itself.
         """
         x = tokens
+        if documents is None and self.document_end is not None and self.embed_tokens is not None:
+            documents = document_ids(tokens, self.document_end)
+        mask = document_mask(documents) if documents is not None else None
         if self.embed_tokens is not None:
             if tokens.shape[1] > self.args.max_seq_len:
                 raise invalid("--seq-len", tokens.shape[1], f"at most the model's max_seq_len {self.args.max_seq_len}")
             x = self.embed_tokens(tokens)
         for key, layer in self.layers.items():
             if self._checkpoint_fn is not None and self.training and int(key) % self._checkpoint_every == 0:
-                x = self._checkpoint_fn(layer, x, self.rope_cos, self.rope_sin)
+                x = self._checkpoint_fn(layer, x, self.rope_cos, self.rope_sin, mask)
             else:
-                x = layer(x, self.rope_cos, self.rope_sin)
+                x = layer(x, self.rope_cos, self.rope_sin, mask)
         if self.lm_head is None:
             return x
         hidden = self.norm(x)
         if targets is None:
             return self.lm_head(hidden)
-        return self._output_loss(hidden, self.lm_head, targets)
+        loss = self._output_loss(hidden, self.lm_head, targets)
+        if self.args.is_moe and self.training:
+            balance = torch.stack([layer.mlp.balance_loss for layer in self.layers.values()]).mean()
+            loss = loss + self.args.router_aux_loss_coef * balance
+        return loss
+
+
+def document_ids(tokens: torch.Tensor, document_end: int) -> torch.Tensor:
+    """Each token's document within its row: the count of end-of-document tokens before it (an end token belongs to
+    the document it ends)."""
+    ends = (tokens == document_end).to(torch.int32)
+    return ends.cumsum(dim=1) - ends
+
+
+def document_mask(documents: torch.Tensor) -> torch.Tensor:
+    """``(batch, 1, seq, seq)``: True where a token may attend (itself and earlier tokens of its own document)."""
+    seq = documents.shape[1]
+    causal = torch.ones(seq, seq, dtype=torch.bool, device=documents.device).tril()
+    return ((documents[:, :, None] == documents[:, None, :]) & causal)[:, None]
 
 
 class HuggingFaceCausalLM(nn.Module):
@@ -257,24 +297,33 @@ def weights_folder(spec: str) -> Path | None:
     return folder
 
 
+def _lookup_only_ids(model: nn.Module) -> set[int]:
+    """Parameters used only as embedding lookups (not matmuls): an embedding the output layer shares is a matmul."""
+    linear = {id(p) for m in model.modules() if isinstance(m, nn.Linear) for p in m.parameters()}
+    return {id(p) for m in model.modules() if isinstance(m, nn.Embedding) for p in m.parameters()} - linear
+
+
 def non_embedding_parameters(model: nn.Module) -> int:
     """Parameter count without the input embedding (a lookup, not a matmul)."""
-    embedding_ids = {id(p) for m in model.modules() if isinstance(m, nn.Embedding) for p in m.parameters()}
+    embedding_ids = _lookup_only_ids(model)
     return sum(p.numel() for p in model.parameters() if id(p) not in embedding_ids)
 
 
 def flops_per_token(model: nn.Module, seq_len: int) -> float:
-    """Training FLOPs per token (PaLM): 6 per trainable weight (forward, input gradient, weight gradient),
+    """Training FLOPs per token (PaLM): 6 per trainable weight a token uses (forward, input gradient, weight gradient),
     4 per frozen one (LoRA's base: no weight gradient), plus 12 * layers * dim * seq for attention scores."""
     if isinstance(model, LlamaDecoder):
         layers, dim = model.args.n_layers, model.args.dim
     else:
         config = model.inner.config
         layers, dim = config.num_hidden_layers, config.hidden_size
-    embedding_ids = {id(p) for m in model.modules() if isinstance(m, nn.Embedding) for p in m.parameters()}
+    embedding_ids = _lookup_only_ids(model)
     matmul = [p for p in model.parameters() if id(p) not in embedding_ids]
-    trainable = sum(p.numel() for p in matmul if p.requires_grad)
-    frozen = sum(p.numel() for p in matmul if not p.requires_grad)
+    # A token runs through top-k of a block's experts: the others' weights do no work for it.
+    active = {id(p): model.args.experts_per_token / model.args.n_experts for m in model.modules()
+              if isinstance(m, Expert) for p in m.parameters()} if isinstance(model, LlamaDecoder) else {}
+    trainable = sum(p.numel() * active.get(id(p), 1.0) for p in matmul if p.requires_grad)
+    frozen = sum(p.numel() * active.get(id(p), 1.0) for p in matmul if not p.requires_grad)
     return 6.0 * trainable + 4.0 * frozen + 12.0 * layers * dim * seq_len
 
 

@@ -24,6 +24,7 @@ from eks_training.training.layout import Layout
 from eks_training.training.lora import apply_lora, freeze_base_to
 from eks_training.training.mesh import ParallelMesh
 from eks_training.training.model import Attention, LlamaDecoder, build_model, flops_per_token, weights_folder
+from eks_training.training.moe import MoEFeedForward, expert_parameter_names
 from eks_training.training.pipeline import Pipeline, merged_view, split_stages
 from eks_training.training.tensor_parallel import apply_tensor_parallel
 from eks_training.training.weights import load_folder_weights
@@ -81,6 +82,11 @@ def _shard(model: nn.Module, config: TrainConfig, runtime: Runtime, precision: s
 
 
 def _check_layout(config: TrainConfig, runtime: Runtime, layout: Layout, model: nn.Module, seq_len: int) -> None:
+    if layout.expert > 1:
+        if not isinstance(model, LlamaDecoder):
+            raise invalid("--expert-parallel", layout.expert, f"1 for {config.model} (expert parallelism splits the "
+                          "built-in decoder's experts: a named size or a Mixtral/Llama folder it reads)")
+        layout.check_model(model.args, seq_len)
     if layout.is_data_parallel_only:
         return
     flag, degree = ("--tensor-parallel", layout.tensor) if layout.tensor > 1 else ("--pipeline-parallel",
@@ -130,6 +136,11 @@ def build_for_training(config: TrainConfig, runtime: Runtime, precision: str, se
             _shard(part, config, runtime, precision, mesh)
         if on_meta:
             _materialize(part, config, runtime)
+    experts = [m for m in model.modules() if isinstance(m, MoEFeedForward)]
+    if experts and runtime.distributed:
+        mesh.build_expert_groups()
+        for moe in experts:
+            moe.shard_experts(mesh.expert_group, mesh.data_stats_group)
     pipeline = None
     if layout.pipeline > 1:
         pipeline = Pipeline(parts, layout, mesh.pipeline_group, runtime.device, config.grad_accum)
@@ -140,6 +151,8 @@ def build_for_training(config: TrainConfig, runtime: Runtime, precision: str, se
     if (config.parallel == "ddp" and runtime.distributed and runtime.kind != "xla"
             and layout.is_data_parallel_only):
         device_ids = [runtime.local_rank] if runtime.kind == "cuda" else None
+        if layout.expert > 1:  # each rank's experts are its own: their gradients are settled by hand
+            DistributedDataParallel._set_params_and_buffers_to_ignore_for_model(model, expert_parameter_names(model))
         model = DistributedDataParallel(model, device_ids=device_ids)
     return BuiltModel(model, inner, token_flops, compiled, mesh, pipeline)
 

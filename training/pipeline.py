@@ -21,7 +21,7 @@ import torch
 from torch import nn
 
 from eks_training.training.layout import Layout, stage_blocks, stage_ids
-from eks_training.training.model import LlamaDecoder
+from eks_training.training.model import LlamaDecoder, document_ids
 
 
 def split_stages(model: LlamaDecoder, layout: Layout, pipeline_rank: int) -> list[tuple[int, LlamaDecoder]]:
@@ -85,8 +85,12 @@ class Pipeline:
         losses: list[torch.Tensor] = []
         args = (inputs,) if self.has_first else ()
         run = self.schedule.step if backward else self.schedule.eval
+        # Document indices travel with the microbatches like the targets: a stage without the embedding has no token
+        # ids to find the documents in.
+        document_end = self.parts[0].document_end
+        extra = {"documents": document_ids(inputs, document_end)} if document_end is not None else {}
         run(*args, target=targets if self.has_last else None, losses=losses if self.has_last else None,
-            return_outputs=False, targets=targets)
+            return_outputs=False, targets=targets, **extra)
         if not self.has_last:
             return torch.zeros((), device=self.device)
         return torch.stack([loss.detach() for loss in losses]).mean()

@@ -94,8 +94,8 @@ def apply_tensor_parallel(model: LlamaDecoder, tp_mesh) -> None:
         "input_norm": SequenceParallel(),
         # Attention and the feed-forward see the whole sequence: their input is gathered once, and their
         # row-parallel output projection reduce-scatters back to sequence slices.
-        "self_attn": PrepareModuleInput(input_layouts=(Shard(1), None, None),
-                                        desired_input_layouts=(Replicate(), None, None)),
+        "self_attn": PrepareModuleInput(input_layouts=(Shard(1), None, None, None),
+                                        desired_input_layouts=(Replicate(), None, None, None)),
         "self_attn.q_proj": ColwiseParallel(),
         "self_attn.k_proj": ColwiseParallel(),
         "self_attn.v_proj": ColwiseParallel(),

@@ -7,7 +7,9 @@ logs ``resumed from step N``; the data position is the number of samples the job
 on another world size or micro-batch size continues the same sample order. Metrics are strict JSON lines on
 stdout (or ``--metrics-file``) from rank 0. Exit codes: 0 done, 1 a checkpoint upload failed, 2 a bad
 flag, 3 training diverged (NaN/inf, or too many loss spikes), 4 the run could not exit cleanly in time, 5 a
-collective or barrier failed or timed out (``--collective-timeout``: a peer died or stopped answering).
+collective or barrier failed or timed out (``--collective-timeout``: a peer died or stopped answering), 6 the job
+requested EFA interfaces but NCCL is not using them (``--allow-tcp true`` trains on; training/fabric.py), 75 stopped
+by SIGTERM after saving a checkpoint: start it again and it resumes (training/preemption.py).
 Run with ``--help`` for the flags; ``--config FILE`` reads the source document's ``training:`` block.
 This module is the command line; the loop itself is :class:`eks_training.training.trainer.Trainer`.
 """
@@ -23,7 +25,9 @@ from typing import Any, Sequence
 from eks_training.training.config import ConfigError, TrainConfig, parse_config
 from eks_training.training.device import (Runtime, ShutdownError, first_line, is_peer_failure, running,
                                            select_runtime)
+from eks_training.training.fabric import EXIT_NO_EFA, EfaNotInUse, require_efa
 from eks_training.training.guard import TrainingDiverged
+from eks_training.training.preemption import EXIT_RESUME, StopRequest, record_stop
 from eks_training.training.shutdown import EXIT_DIVERGED, EXIT_HUNG, EXIT_PEER_LOST, ExitWatchdog, exit_now
 from eks_training.training.trainer import Reporter, Trainer, TrainResult, resolve_precision
 
@@ -36,22 +40,38 @@ _KEPT_UNTIL_EXIT: list[Any] = []
 
 
 def train(config: TrainConfig, runtime: Runtime, reporter: Reporter | None = None,
-          watchdog: ExitWatchdog | None = None, compile_backend: str = "inductor") -> TrainResult:
+          watchdog: ExitWatchdog | None = None, compile_backend: str = "inductor",
+          stop: StopRequest | None = None) -> TrainResult:
     """Run (or resume) training to ``config.max_steps``; the process group must already be joined.
 
-    ``watchdog`` (the command line's) is armed after the last step, bounding the final writes and uploads.
+    ``watchdog`` (the command line's) is armed after the last step, bounding the final writes and uploads;
+    ``stop`` (the command line's SIGTERM handler) ends the run at a step boundary after a checkpoint.
     """
-    return Trainer(config, runtime, reporter, watchdog=watchdog, compile_backend=compile_backend).fit()
+    return Trainer(config, runtime, reporter, watchdog=watchdog, compile_backend=compile_backend, stop=stop).fit()
+
+
+def check_network(config: TrainConfig, runtime: Runtime) -> None:
+    """EFA or nothing (training/fabric.py): NCCL's network is known once a communicator exists, so a CUDA job of
+    several ranks first runs a barrier, then reads NCCL's log. A single process uses no network."""
+    if runtime.kind == "cuda" and runtime.distributed:
+        runtime.barrier()
+        require_efa(allow_tcp=config.allow_tcp, rank=runtime.rank)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """CLI entry point; user errors print one line and exit 2 (see the module docstring for the others)."""
     try:
         config = parse_config(argv)
-        watchdog = ExitWatchdog(config.exit_timeout, rank=int(os.environ.get("RANK", "0")))
+        rank = int(os.environ.get("RANK", "0"))
+        watchdog = ExitWatchdog(config.exit_timeout, rank=rank)
+        stop = StopRequest(rank).install()
         with running(select_runtime(config.device), watchdog, config.collective_timeout) as runtime:
-            result = train(config, runtime, watchdog=watchdog)
+            check_network(config, runtime)
+            result = train(config, runtime, watchdog=watchdog, stop=stop)
             _KEPT_UNTIL_EXIT.append(result)
+    except EfaNotInUse as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_NO_EFA
     except (ConfigError, TrainingDiverged, ShutdownError, RuntimeError) as error:
         peer_lost = not isinstance(error, ShutdownError) and is_peer_failure(error)
         if not isinstance(error, (ConfigError, TrainingDiverged, ShutdownError)) and not peer_lost:
@@ -68,7 +88,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if result.upload_failures:
         names = ", ".join(name for name, _ in result.upload_failures)
         print(f"error: checkpoint upload to S3 failed for {names}: {result.upload_failures[0][1]}", file=sys.stderr)
-        return 1
+        if not result.stopped:
+            return 1
+        # A stopped run's checkpoint is on the shared folder all the same: the restart resumes from it.
+    if result.stopped:
+        record_stop(result.final_step)
+        return EXIT_RESUME
     return 0
 
 

@@ -33,9 +33,12 @@ from eks_training.training.lora import lora_settings
 from eks_training.training.memory import PeakMemory
 from eks_training.training.mesh import clip_gradients_
 from eks_training.training.metrics import MetricsLogger, mfu, peak_flops_for
-from eks_training.training.model import default_seq_len, vocab_size_of
-from eks_training.training.parallel import DTYPES, build_for_training, resolve_switch
+from eks_training.training.model import LlamaDecoder, default_seq_len, vocab_size_of
+from eks_training.training.moe import expert_parallel_grad_norm, expert_parameters, settle_expert_gradients
+from eks_training.training.parallel import DTYPES, BuiltModel, build_for_training, resolve_switch
+from eks_training.training.preemption import StopRequest
 from eks_training.training.profiling import StepProfiler
+from eks_training.training.safe_load import load_rank_state
 from eks_training.training.s3_sync import BackgroundUploader, S3CheckpointStore
 from eks_training.training.schedule import build_scheduler
 from eks_training.training.shutdown import ExitWatchdog
@@ -61,6 +64,8 @@ class TrainResult:
     evals: dict[int, dict[str, float]] = field(default_factory=dict)
     samples_consumed: int = 0
     upload_failures: list[tuple[str, str]] = field(default_factory=list)
+    #: Stopped on request (SIGTERM) after saving ``final_step``: the process exits "resume", not "done".
+    stopped: bool = False
 
 
 @dataclass
@@ -110,6 +115,27 @@ def build_optimizer(model: nn.Module, config: TrainConfig, runtime: Runtime) -> 
     return torch.optim.AdamW([g for g in groups if g["params"]], lr=config.lr, betas=(0.9, 0.95), fused=fused or None)
 
 
+def enable_document_masking(config: TrainConfig, document_end: int | None, built: BuiltModel) -> bool:
+    """Keep attention inside each packed document (``--document-masking``); returns whether it is on."""
+    switch = config.document_masking
+    if switch == "false":
+        return False
+    if document_end is None:
+        if switch == "true":
+            raise invalid("--document-masking", switch, "auto or false for --data whose meta.json names no "
+                          "end-of-document token (eod_token_id, as data prep writes it)")
+        return False
+    decoders = built.pipeline.parts if built.pipeline is not None else [built.inner]
+    if not all(isinstance(decoder, LlamaDecoder) for decoder in decoders):
+        if switch == "true":
+            raise invalid("--document-masking", switch, f"auto or false for {config.model} (a model run through "
+                          "transformers attends across documents; the built-in decoder masks them)")
+        return False
+    for decoder in decoders:
+        decoder.document_end = document_end
+    return True
+
+
 def gradient_sync(model: nn.Module, enabled: bool) -> contextlib.AbstractContextManager:
     """Skip the gradient all-reduce on non-final micro-steps of an accumulation."""
     if isinstance(model, DistributedDataParallel):
@@ -148,11 +174,14 @@ class Trainer:
     """A run built from its configuration; the process group must already be joined.
 
     ``watchdog`` (the command line's) is armed after the last step, bounding the final writes and uploads.
+    ``stop`` (the command line's SIGTERM handler) ends the run early at a step boundary, after a checkpoint.
     """
 
     def __init__(self, config: TrainConfig, runtime: Runtime, reporter: Reporter | None = None, *,
-                 watchdog: ExitWatchdog | None = None, compile_backend: str = "inductor") -> None:
+                 watchdog: ExitWatchdog | None = None, compile_backend: str = "inductor",
+                 stop: StopRequest | None = None) -> None:
         self.config, self.runtime, self.reporter, self.watchdog = config, runtime, reporter, watchdog
+        self.stop = stop
         if config.metrics_file:
             prepare_metrics_file(config.metrics_file)
         self.precision = resolve_precision(config, runtime)
@@ -167,6 +196,7 @@ class Trainer:
             raise invalid("--data", config.data, f"token ids below the model's vocab size "
                           f"{vocab_size_of(built.inner)} (meta.json says vocab_size {dataset.vocab_size})")
         self.data = DataIterator(dataset)
+        self.document_masking = enable_document_masking(config, dataset.document_end, built)
         self.evaluator = (Evaluator(config.eval_data, self.seq_len, config.micro_batch_size, runtime,
                                     config.eval_batches, self.mesh, self.pipeline) if config.eval_data else None)
         # Under FSDP the mixed-precision policy casts parameters; elsewhere autocast does.
@@ -180,6 +210,8 @@ class Trainer:
                                 vocab_size=vocab_size_of(built.inner))
         self.guard = DivergenceGuard(config.loss_spike_factor, config.max_loss_spikes)
         self._params = [p for p in self.model.parameters() if p.requires_grad]
+        # Under expert parallelism each rank's experts are its own (not DDP's): settled and normed by hand.
+        self._experts = expert_parameters(built.inner) if self.mesh.layout.expert > 1 else []
         self.tokens_per_step = dataset.samples_per_micro_step * self.seq_len * config.grad_accum
         self.peak_flops = config.peak_flops or peak_flops_for(runtime.peak_flops_name())
         self.store = S3CheckpointStore(config.s3_uri) if config.s3_uri else None
@@ -222,7 +254,7 @@ class Trainer:
         if latest is None:
             return None
         folder = self.checkpointer.folder(latest)
-        self.state.refuse_other_run(torch.load(folder / "trainer-rank-0.pt", weights_only=False), folder)
+        self.state.refuse_other_run(load_rank_state(folder / "trainer-rank-0.pt"), folder)
         return self.checkpointer.load(latest)
 
     def _forward_backward(self, micro_batches: Sequence[Batch]) -> torch.Tensor:
@@ -246,6 +278,10 @@ class Trainer:
     def _clip(self) -> torch.Tensor:
         """Clip to ``--grad-clip`` by the global norm, which it returns (over every shard and pipeline stage)."""
         clip = self.config.grad_clip if self.config.grad_clip > 0 else float("inf")
+        if self._experts:
+            norm = expert_parallel_grad_norm(self._params, self._experts, self.mesh.expert_group)
+            clip_gradients_(self._params, clip, norm)
+            return norm
         if self.mesh.layout.is_data_parallel_only:
             return torch.nn.utils.clip_grad_norm_(self._params, clip)
         norm = self.mesh.grad_norm(self._params)
@@ -256,6 +292,8 @@ class Trainer:
         """One optimizer step over ``micro_batches`` (gradients accumulated, all-reduced once at the end)."""
         runtime, scaler, optimizer = self.runtime, self.scaler, self.optimizer
         loss_sum = self._forward_backward(micro_batches)
+        if self._experts:
+            settle_expert_gradients(self._experts, self.mesh.expert_replica_group, self.mesh.data_size)
         if not self.mesh.layout.is_data_parallel_only:
             self.mesh.settle_gradients(self._params)
         if self.mesh.replicates_by_hand:
@@ -319,12 +357,19 @@ class Trainer:
                 if step % config.log_every == 0 or last:
                     record = self._log(output, window, logger)
                     result.losses[step] = record["loss"]
-                folders = self._evaluate_and_save(step, last, window, logger, result)
+                stopping = not last and self._stop_agreed(record is not None)
+                if stopping and self.watchdog is not None:
+                    self.watchdog.arm(f"the checkpoint of step {step} on SIGTERM")
+                folders = self._evaluate_and_save(step, last, window, logger, result, stopping)
                 if self.reporter is not None and (record is not None or folders):
                     self.reporter.report(record or {"step": step}, folders[-1] if folders else None)
                 if record is not None:
                     window.restart()
                 profiler.after_step(step)
+                if stopping:
+                    result.stopped = True
+                    self._announce_stop(step, logger)
+                    break
             finished = True
         except TrainingDiverged as error:
             logger.event(event="diverged", step=self.state.step, reason=str(error))
@@ -333,6 +378,21 @@ class Trainer:
             self._shut_down(finished, profiler, logger, result)
         result.final_step, result.samples_consumed = self.state.step, self.data.samples_consumed
         return result
+
+    def _stop_agreed(self, logged: bool) -> bool:
+        """Whether any rank was asked to stop; checked by every rank after every step (on XLA, where a host read
+        runs the graph, only at logging steps)."""
+        if self.stop is None or not (logged or self.runtime.reads_host_every_step):
+            return False
+        return self.stop.agreed(self.runtime.device, self.runtime.distributed)
+
+    def _announce_stop(self, step: int, logger: MetricsLogger) -> None:
+        saved = self.checkpointer is not None
+        logger.event(event="stopped", step=step, signal="SIGTERM", checkpoint_saved=saved)
+        if self.runtime.is_main:
+            where = f"saved {self.checkpointer.folder(step)}" if saved else "no --checkpoint-dir: nothing saved"
+            print(f"stopped on SIGTERM after step {step}: {where}; the next start resumes there",
+                  file=sys.stderr, flush=True)
 
     def _log(self, output: StepOutput, window: _ThroughputWindow, logger: MetricsLogger) -> dict[str, Any]:
         """The logging step's record; the only host reads of a step (on XLA this is where the graph runs)."""
@@ -371,11 +431,13 @@ class Trainer:
         return value.item()
 
     def _evaluate_and_save(self, step: int, last: bool, window: _ThroughputWindow, logger: MetricsLogger,
-                           result: TrainResult) -> list[Path]:
-        """Evaluate and checkpoint when their cadence (or the last step) says so; returns completed folders."""
+                           result: TrainResult, stopping: bool = False) -> list[Path]:
+        """Evaluate and checkpoint when their cadence (or the last step, or a stop) says so; returns completed
+        folders. A stopping run saves and skips the evaluation: the grace period is for the checkpoint."""
         config = self.config
-        save_now = self.checkpointer is not None and (step % config.checkpoint_every == 0 or last)
-        eval_now = self.evaluator is not None and (last or (config.eval_every and step % config.eval_every == 0))
+        save_now = self.checkpointer is not None and (step % config.checkpoint_every == 0 or last or stopping)
+        eval_now = self.evaluator is not None and not stopping and \
+            (last or (config.eval_every and step % config.eval_every == 0))
         if not (save_now or eval_now):
             return []
         self.guard.raise_if_diverged(step)  # a diverged model is neither evaluated nor saved

@@ -2,7 +2,7 @@
 
 The export command writes a Llama model this way (``LlamaForCausalLM``), so transformers, vLLM, TGI and the Hub
 load it. A Hugging Face Llama folder that the built-in :class:`~eks_training.training.model.LlamaDecoder`
-computes exactly (no biases, SiLU, plain rotary without scaling, untied embeddings) is read back as that decoder,
+computes exactly (no biases, SiLU, plain rotary without scaling, tied or untied embeddings) is read back as that decoder,
 without transformers: each rank maps only the rows of each weight that its shard holds (safetensors slices are
 read lazily from the memory-mapped files, one file or an ``model.safetensors.index.json`` set of shards).
 Folders of the first export format (``{"format": "eks-training-llama"}``, our own tensor names) still load.
@@ -25,6 +25,9 @@ from eks_training.training.shards import local_block
 # `format` in config.json of a folder written by the first export format (a LlamaDecoder under its own names).
 LEGACY_EXPORT_FORMAT = "eks-training-llama"
 ARCHITECTURE = "LlamaForCausalLM"
+#: A mixture-of-experts decoder's architecture (Mixtral's layout of the same blocks, experts in place of the MLP).
+MOE_ARCHITECTURE = "MixtralForCausalLM"
+_MODEL_TYPES = {"llama": ARCHITECTURE, "mixtral": MOE_ARCHITECTURE}
 WEIGHTS_FILE = "model.safetensors"
 WEIGHTS_INDEX = "model.safetensors.index.json"
 # The Llama default when a config names no rotary base (transformers' LlamaConfig).
@@ -35,9 +38,12 @@ _TO_HF = ((re.compile(r"^embed_tokens\."), "model.embed_tokens."),
           (re.compile(r"^norm\."), "model.norm."),
           (re.compile(r"^layers\.(\d+)\.input_norm\."), r"model.layers.\1.input_layernorm."),
           (re.compile(r"^layers\.(\d+)\.post_attention_norm\."), r"model.layers.\1.post_attention_layernorm."),
+          # Experts and their router: Mixtral's block_sparse_moe (the files transformers writes for Mixtral).
+          (re.compile(r"^layers\.(\d+)\.mlp\.(gate|experts)\."), r"model.layers.\1.block_sparse_moe.\2."),
           (re.compile(r"^layers\."), "model.layers."))
 _FROM_HF = ((re.compile(r"^model\.layers\.(\d+)\.input_layernorm\."), r"layers.\1.input_norm."),
             (re.compile(r"^model\.layers\.(\d+)\.post_attention_layernorm\."), r"layers.\1.post_attention_norm."),
+            (re.compile(r"^model\.layers\.(\d+)\.block_sparse_moe\."), r"layers.\1.mlp."),
             (re.compile(r"^model\."), ""))
 
 _DTYPE_NAMES = {torch.float32: "float32", torch.bfloat16: "bfloat16", torch.float16: "float16"}
@@ -63,41 +69,60 @@ def our_name(name: str) -> str:
 
 
 def hf_config(args: dict[str, Any], dtype: torch.dtype) -> dict[str, Any]:
-    """``config.json`` of a ``LlamaForCausalLM`` with the sizes ``args`` (a ModelArgs as a dict)."""
+    """``config.json`` of a ``LlamaForCausalLM`` (a ``MixtralForCausalLM`` for a mixture of experts) with the sizes
+    ``args`` (a ModelArgs as a dict)."""
     dtype_name = _DTYPE_NAMES[dtype]
+    experts = {}
+    if args.get("n_experts", 0):
+        experts = {"architectures": [MOE_ARCHITECTURE], "model_type": "mixtral",
+                   "num_local_experts": args["n_experts"], "num_experts_per_tok": args["experts_per_token"],
+                   "router_aux_loss_coef": args["router_aux_loss_coef"], "router_jitter_noise": 0.0,
+                   "sliding_window": None, "output_router_logits": False}
     return {
         "architectures": [ARCHITECTURE], "model_type": "llama",
         "vocab_size": args["vocab_size"], "hidden_size": args["dim"], "intermediate_size": args["ffn_dim"],
         "num_hidden_layers": args["n_layers"], "num_attention_heads": args["n_heads"],
         "num_key_value_heads": args["n_kv_heads"], "head_dim": args["dim"] // args["n_heads"],
         "max_position_embeddings": args["max_seq_len"], "rms_norm_eps": args["norm_eps"],
-        "hidden_act": "silu", "attention_bias": False, "mlp_bias": False, "tie_word_embeddings": False,
+        "hidden_act": "silu", "attention_bias": False, "mlp_bias": False,
+        "tie_word_embeddings": bool(args.get("tie_embeddings", False)),
         # transformers 5 reads rope_parameters; 4.x (and vLLM/TGI builds on it) read rope_theta.
         "rope_parameters": {"rope_type": "default", "rope_theta": args["rope_theta"]},
         "rope_theta": args["rope_theta"],
         # `dtype` for transformers 5, `torch_dtype` for 4.x.
         "dtype": dtype_name, "torch_dtype": dtype_name,
+        **experts,
     }
 
 
 def decoder_args(config: dict[str, Any]) -> dict[str, Any] | None:
     """The LlamaDecoder sizes of a Hugging Face ``config.json``, or None when that decoder would not compute
-    the same function (another architecture, biases, tied embeddings, rotary scaling, another activation)."""
-    if config.get("model_type") != "llama" or ARCHITECTURE not in config.get("architectures", [ARCHITECTURE]):
+    the same function (another architecture, biases, rotary scaling, another activation, a sliding window or
+    router noise in a Mixtral)."""
+    architecture = _MODEL_TYPES.get(config.get("model_type"))
+    if architecture is None or architecture not in config.get("architectures", [architecture]):
         return None
+    experts = {}
+    if architecture == MOE_ARCHITECTURE:
+        if config.get("sliding_window") is not None or config.get("router_jitter_noise", 0.0):
+            return None
+        experts = {"n_experts": int(config["num_local_experts"]),
+                   "experts_per_token": int(config.get("num_experts_per_tok", 2)),
+                   "router_aux_loss_coef": float(config.get("router_aux_loss_coef", 0.001))}
     rope = config.get("rope_parameters") or {}
     rope_type = rope.get("rope_type", rope.get("type", "default"))
     hidden, heads = config.get("hidden_size"), config.get("num_attention_heads")
     if (rope_type != "default" or config.get("rope_scaling") or config.get("attention_bias")
-            or config.get("mlp_bias") or config.get("tie_word_embeddings", False)
+            or config.get("mlp_bias")
             or config.get("hidden_act", "silu") != "silu" or not hidden or not heads
-            or config.get("head_dim", hidden // heads) != hidden // heads):
+            or (config.get("head_dim") or hidden // heads) != hidden // heads):
         return None
     return {"vocab_size": int(config["vocab_size"]), "dim": int(hidden), "n_layers": int(config["num_hidden_layers"]),
             "n_heads": int(heads), "n_kv_heads": int(config.get("num_key_value_heads") or heads),
             "ffn_dim": int(config["intermediate_size"]), "max_seq_len": int(config["max_position_embeddings"]),
             "rope_theta": float(rope.get("rope_theta", config.get("rope_theta", _DEFAULT_ROPE_THETA))),
-            "norm_eps": float(config.get("rms_norm_eps", 1e-6))}
+            "norm_eps": float(config.get("rms_norm_eps", 1e-6)),
+            "tie_embeddings": bool(config.get("tie_word_embeddings", False)), **experts}
 
 
 def _weight_files(folder: Path) -> dict[str, Path] | None:

@@ -39,6 +39,7 @@ from eks_training.core.names import (
     WORKSPACE_SUBDIRS,
     workspace_dir,
 )
+from eks_training.core.fsx import SMALLEST_LUSTRE_GIB
 from eks_training.core.validation import invalid
 from eks_training.core.versions import ALPINE_IMAGE
 from eks_training.workloads.k8s_objects import check_dns_subdomain, check_int, emit
@@ -74,6 +75,13 @@ _ROOT_MOUNT_PATH = "/fsx-root"
 WORKSPACE_MODE = "1777"
 #: A shell with mkdir and chmod: the platform's one small utility image, pinned by digest in core.versions.
 WORKSPACE_JOB_IMAGE = ALPINE_IMAGE
+
+
+#: What each static claim requests. A claim binds to a volume whose capacity covers its request, and Kubernetes
+#: never changes a static claim's request (PersistentVolumeClaimResize admits growth only through a StorageClass
+#: that allows expansion): fixed at the smallest file system, so growing FSx updates the volumes' capacity (which
+#: may change) and no claim. Lustre enforces no per-volume size; pods see the file system's.
+STATIC_CLAIM_REQUEST = f"{SMALLEST_LUSTRE_GIB}Gi"
 
 
 @dataclass(frozen=True)
@@ -122,12 +130,11 @@ def _bound_pair(*, fsx: FsxVolume, namespace: str, claim_name: str, directory: s
     """A static PV of ``directory`` and the claim in ``namespace`` it is reserved for, bound both ways."""
     volume_name = check_dns_subdomain("fsx persistent volume name",
                                       claim_name if namespace == ROOT_NAMESPACE else f"{claim_name}-{namespace}")
-    storage = f"{fsx.capacity_gib}Gi"
     return [
         static_volume(name=volume_name, component=FSX_COMPONENT, claim_namespace=namespace, claim_name=claim_name,
-                      storage=storage, mount_options=LUSTRE_MOUNT_OPTIONS, csi=_csi(fsx, directory),
+                      storage=f"{fsx.capacity_gib}Gi", mount_options=LUSTRE_MOUNT_OPTIONS, csi=_csi(fsx, directory),
                       read_only=read_only),
-        volume_claim(name=claim_name, namespace=namespace, component=FSX_COMPONENT, storage=storage,
+        volume_claim(name=claim_name, namespace=namespace, component=FSX_COMPONENT, storage=STATIC_CLAIM_REQUEST,
                      storage_class=STATIC_STORAGE_CLASS, volume_name=volume_name, read_only=read_only),
     ]
 

@@ -18,7 +18,7 @@ from eks_training.workloads.job_healthcheck import health_check
 from eks_training.workloads.job_indexed import neuron_job, pytorch_job
 from eks_training.workloads.job_mpi import mpi_job
 from eks_training.workloads.job_pods import TrainingJob
-from eks_training.workloads.job_volcano import volcano_job
+from eks_training.workloads.job_volcano import volcano_disruption_budget, volcano_job
 from eks_training.workloads.jobs import PlacementNames, job_kind
 from eks_training.workloads.kuberay import RayClusterConfig, RayGpuWorkers, RayHead, ray_cluster
 from eks_training.workloads.typed_objects import emit_object
@@ -71,7 +71,7 @@ class VolcanoJobChart(_ObjectsChart):
     """One gang-scheduled Volcano Job (see :func:`eks_training.workloads.job_volcano.volcano_job`)."""
 
     def __init__(self, scope: constructs.Construct, id: str, *, job: TrainingJob, queue: str, max_retry: int = 3) -> None:
-        super().__init__(scope, id, [volcano_job(job, queue=queue, max_retry=max_retry)])
+        super().__init__(scope, id, [volcano_job(job, queue=queue, max_retry=max_retry), volcano_disruption_budget(job)])
 
 
 class BioNemoJobChart(_ObjectsChart):

@@ -123,7 +123,8 @@ def nccom_all_reduce_command(*, ranks: int, nodes: int, max_bytes: str) -> list[
 def _mpirun(job: TrainingJob, hosts_var: str, ranks_expr: str) -> list[str]:
     """`mpirun` over the hosts in shell variable ``hosts_var`` (``h:slots,...``), one rank per GPU."""
     per_node = job.facts.accelerators
-    env_flags = [flag for item in fabric_env(job) for flag in ("-x", f"{item['name']}={item['value']}")]
+    env_flags = [flag for item in fabric_env(job, for_trainer=False)
+                 for flag in ("-x", f"{item['name']}={item['value']}")]
     return ["mpirun", "--allow-run-as-root", "-np", ranks_expr, "-H", f"${hosts_var}",
             "--map-by", f"ppr:{per_node}:node", "--bind-to", "none", *env_flags]
 
@@ -198,7 +199,7 @@ def health_check_init_container(job: TrainingJob) -> dict:
     """
     node_env = {"name": "NODE_NAME", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}}
     return training_container(job, ["sh", "-c", node_check_script(job)], name="node-health-check",
-                              extra_env=[node_env])
+                              extra_env=[node_env], runs_trainer=False)
 
 
 def launcher_script(job: TrainingJob) -> str:
@@ -276,7 +277,7 @@ def health_check(job: TrainingJob) -> list[dict]:
     # sshd does not pass the container's environment to mpirun's sessions: the node name goes into a file.
     worker = training_container(
         job, ["sh", "-c", f'printf "%s" "$NODE_NAME" > {NODE_NAME_FILE} && exec /usr/sbin/sshd -De'],
-        name="worker", extra_env=[node_env])
+        name="worker", extra_env=[node_env], runs_trainer=False)
     worker_template = {
         "metadata": {"labels": common_labels(COMPONENT)},
         "spec": training_pod_spec(job, [worker], restart_policy="Never",

@@ -14,8 +14,12 @@ from eks_training.workloads.fsx_volumes import WORKSPACE_VOLUME
 from eks_training.workloads.job_pods import (
     RENDEZVOUS_PORT,
     TrainingJob,
+    disruption_budget,
+    resumable,
+    resume_failure_policy,
     torchrun_command,
     training_container,
+    training_pod_metadata,
     training_pod_spec,
 )
 from eks_training.workloads.k8s_objects import check_int
@@ -73,7 +77,8 @@ def indexed_job(job: TrainingJob, *, component: str, init_containers: list[dict]
                 extra_mounts: list[dict] = (), extra_volumes: list[dict] = (), max_restarts: int = 3) -> dict:
     """The indexed batch Job: one pod per node, each running torchrun with its completion index as node rank."""
     env = [_NODE_RANK_ENV, *extra_env]
-    trainer = training_container(job, torchrun_command(job, *_static_rendezvous(job)), extra_env=env, extra_mounts=extra_mounts)
+    trainer = training_container(job, resumable(torchrun_command(job, *_static_rendezvous(job))), extra_env=env,
+                                 extra_mounts=extra_mounts)
     pod_spec = training_pod_spec(
         job, [trainer], restart_policy="Never", init_containers=list(init_containers), extra_volumes=list(extra_volumes),
         subdomain=job.name,
@@ -87,7 +92,9 @@ def indexed_job(job: TrainingJob, *, component: str, init_containers: list[dict]
             "completions": job.nodes,
             "parallelism": job.nodes,
             **restart_limits(max_restarts),
-            "template": {"metadata": {"labels": common_labels(component)}, "spec": pod_spec},
+            # A stop that saved (exit 75) or a preemption/drain is started again without using up the budget.
+            "podFailurePolicy": resume_failure_policy(trainer["name"]),
+            "template": {"metadata": training_pod_metadata(common_labels(component)), "spec": pod_spec},
         },
     }
 
@@ -95,7 +102,8 @@ def indexed_job(job: TrainingJob, *, component: str, init_containers: list[dict]
 def pytorch_job(job: TrainingJob, *, max_restarts: int = 3) -> list[dict]:
     """GPU torchrun on an indexed Job plus its headless Service (no operator needed)."""
     job.require_accelerator("pytorch-job", "nvidia")
-    return [headless_service(job, COMPONENT), indexed_job(job, component=COMPONENT, max_restarts=max_restarts)]
+    return [headless_service(job, COMPONENT), indexed_job(job, component=COMPONENT, max_restarts=max_restarts),
+            disruption_budget(job, {JOB_NAME_LABEL: job.name}, COMPONENT)]
 
 
 def neuron_job(job: TrainingJob, *, precompile_steps: int | None = None, max_restarts: int = 3) -> list[dict]:
@@ -119,4 +127,5 @@ def neuron_job(job: TrainingJob, *, precompile_steps: int | None = None, max_res
         headless_service(job, "neuron"),
         indexed_job(job, component="neuron", init_containers=inits, extra_env=cache_env, extra_mounts=[cache_mount],
                     max_restarts=max_restarts),
+        disruption_budget(job, {JOB_NAME_LABEL: job.name}, "neuron"),
     ]

@@ -20,16 +20,31 @@ from eks_training.core.catalog import (
 )
 from eks_training.core.names import (
     LABEL_INSTANCE_TYPE,
+    NCCL_DEBUG_FILE_ENV,
+    NCCL_DEBUG_FILE_PATTERN,
+    REQUIRE_EFA_ENV,
     TRAINING_SERVICE_ACCOUNT,
     WORKSPACE_DATASET_PREFIX,
     checkpoint_path,
     dataset_paths,
 )
+from eks_training.core.preemption import (
+    DO_NOT_DISRUPT_ANNOTATION,
+    EXIT_RESUME,
+    TORCHRUN_SHUTDOWN_ENV,
+    UNKNOWN_MODEL_GRACE_S,
+    torchrun_shutdown_seconds,
+)
 from eks_training.core.validation import invalid
 from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
 from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int
+from eks_training.workloads.labels import common_labels
 
 TRAIN_MODULE = "eks_training.training.train"
+#: The pod's first process around torchrun: passes SIGTERM on, exits 75 when the trainers saved and stopped.
+LAUNCH_MODULE = "eks_training.training.launch"
+#: The smallest grace period a job may ask for: below it not even the tiny model's stop fits.
+MIN_GRACE_PERIOD_S = 30
 CHECKPOINT_SYNC_MODULE = "eks_training.training.checkpoint_sync"
 RENDEZVOUS_PORT = 29500
 # Job names become prefixes of pod host names (`<name>-worker-12`, `<name>-3`), which must stay DNS labels.
@@ -67,6 +82,9 @@ class TrainingJob:
     #: Run the single-node all-reduce check (job_healthcheck) before training on every node: a broken GPU, Neuron
     #: device or NVLink fails the pod fast, naming the node, instead of hanging the job.
     health_check: bool = False
+    #: Seconds Kubernetes waits after SIGTERM before SIGKILL: the trainer's save on stop must fit
+    #: (:func:`eks_training.core.preemption.grace_period_seconds` from the model's size and the node count).
+    grace_period_s: int = UNKNOWN_MODEL_GRACE_S
 
     def __post_init__(self) -> None:
         check_dns_label("name", self.name)
@@ -87,6 +105,7 @@ class TrainingJob:
             check_dataset("dataset", self.dataset)
         if self.model is not None and not _MODEL.match(str(self.model)):
             raise invalid("model", self.model, "use a model size such as 1b or 8b, or a folder path")
+        check_int("grace_period_s", self.grace_period_s, minimum=MIN_GRACE_PERIOD_S, maximum=86400)
         if self.nccl_debug not in _NCCL_DEBUG_LEVELS:
             raise invalid("nccl_debug", self.nccl_debug, f"use one of {', '.join(_NCCL_DEBUG_LEVELS)}")
 
@@ -150,6 +169,11 @@ def torchrun_command(job: TrainingJob, *rendezvous: str) -> list[str]:
     ]
 
 
+def resumable(command: list[str]) -> list[str]:
+    """``command`` under the launcher, so the pod exits 75 ("resume") when its trainers saved on SIGTERM."""
+    return ["python", "-m", LAUNCH_MODULE, *command]
+
+
 def c10d_rendezvous(job: TrainingJob, endpoint_host: str) -> tuple[str, ...]:
     """torchrun flags for c10d rendezvous at `endpoint_host` (no node rank needed: the store assigns them)."""
     return ("--rdzv_backend=c10d", f"--rdzv_endpoint={endpoint_host}:{RENDEZVOUS_PORT}", f"--rdzv_id={job.name}")
@@ -164,10 +188,23 @@ def node_resources(facts: InstanceFacts, *, with_efa: bool = True) -> dict[str, 
     return resources
 
 
-def fabric_env(job: TrainingJob, *, with_efa: bool = True) -> list[dict[str, str]]:
-    """Environment for NCCL / Neuron collectives over EFA (nothing EFA-specific on a type without EFA)."""
-    env = [{"name": "NCCL_DEBUG", "value": job.nccl_debug}]
-    if with_efa and job.facts.efa_supported:
+def fabric_env(job: TrainingJob, *, with_efa: bool = True, for_trainer: bool = True) -> list[dict[str, str]]:
+    """Environment for NCCL / Neuron collectives over EFA (nothing EFA-specific on a type without EFA).
+
+    A GPU job with EFA also gets what the trainer's EFA-or-nothing check reads (training/fabric.py): NCCL's log of
+    each process in a file of its own, at INFO for the INIT and NET subsystems at least, and the switch that makes
+    the trainer refuse a run whose NCCL fell back to TCP sockets (``for_trainer``; the health check's all-reduce
+    judges the fabric by its bandwidth instead)."""
+    efa = with_efa and job.facts.efa_supported
+    check_efa = efa and for_trainer and job.facts.accelerator == "nvidia"
+    verbose = _NCCL_DEBUG_LEVELS.index(job.nccl_debug) >= _NCCL_DEBUG_LEVELS.index("INFO")
+    env = [{"name": "NCCL_DEBUG", "value": job.nccl_debug if verbose or not check_efa else "INFO"}]
+    if check_efa:
+        if not verbose:
+            # NCCL's network choice only: the level the user asked for elsewhere is WARN, which INFO includes.
+            env.append({"name": "NCCL_DEBUG_SUBSYS", "value": "INIT,NET"})
+        env += [{"name": NCCL_DEBUG_FILE_ENV, "value": NCCL_DEBUG_FILE_PATTERN}, {"name": REQUIRE_EFA_ENV, "value": "1"}]
+    if efa:
         env += [
             {"name": "FI_PROVIDER", "value": "efa"},
             {"name": "FI_EFA_USE_DEVICE_RDMA", "value": "1"},
@@ -216,15 +253,18 @@ def job_identity_env(job: TrainingJob) -> list[dict]:
 
 
 def training_container(job: TrainingJob, command: list[str], *, name: str = "trainer", extra_env: list[dict] = (),
-                       extra_mounts: list[dict] = (), with_efa: bool = True) -> dict:
+                       extra_mounts: list[dict] = (), with_efa: bool = True, runs_trainer: bool = True) -> dict:
     """The container that runs `command` with the whole node's accelerators, EFA (unless `with_efa` is
-    False: single-node jobs), FSx and /dev/shm."""
+    False: single-node jobs), FSx and /dev/shm; `runs_trainer` False leaves out what only the trainer reads."""
     resources = node_resources(job.facts, with_efa=with_efa)
+    # torchrun waits for its saving workers until just before the kubelet's SIGKILL (its own default is 30 s).
+    shutdown = {"name": TORCHRUN_SHUTDOWN_ENV, "value": str(torchrun_shutdown_seconds(job.grace_period_s))}
     return {
         "name": name,
         "image": job.image,
         "command": command,
-        "env": [*fabric_env(job, with_efa=with_efa), *job_identity_env(job), *extra_env],
+        "env": [*fabric_env(job, with_efa=with_efa, for_trainer=runs_trainer), *job_identity_env(job), shutdown,
+                *extra_env],
         # Extended resources need requests == limits; equal CPU/memory also make the pod Guaranteed.
         "resources": {"requests": resources, "limits": dict(resources)},
         "volumeMounts": [*training_mounts(), *extra_mounts],
@@ -263,6 +303,7 @@ def training_pod_spec(job: TrainingJob, containers: list[dict], *, restart_polic
     spec: dict = {
         "serviceAccountName": job.service_account_name,
         "restartPolicy": restart_policy,
+        "terminationGracePeriodSeconds": job.grace_period_s,
         "nodeSelector": {LABEL_INSTANCE_TYPE: job.instance_type},
         "tolerations": accelerator_tolerations(job.facts.accelerator),
         **extra,
@@ -273,3 +314,29 @@ def training_pod_spec(job: TrainingJob, containers: list[dict], *, restart_polic
         spec["initContainers"] = inits
     return restricted(spec)
 
+
+
+def training_pod_metadata(labels: dict[str, str]) -> dict:
+    """A training pod template's metadata: ``labels`` and Karpenter's do-not-disrupt (no consolidation, drift or
+    expiry under a running job: those stops cost a checkpoint interval and a restart for no gain)."""
+    return {"labels": dict(labels), "annotations": {DO_NOT_DISRUPT_ANNOTATION: "true"}}
+
+
+def disruption_budget(job: TrainingJob, selector: dict[str, str], component: str) -> dict:
+    """A PodDisruptionBudget that refuses every eviction of the job's pods (a drain waits for the job instead of
+    breaking its collectives); Kueue's preemption and a deletion stop the job through SIGTERM, not an eviction."""
+    return {
+        "apiVersion": "policy/v1",
+        "kind": "PodDisruptionBudget",
+        "metadata": {"name": job.name, "namespace": job.namespace, "labels": common_labels(component)},
+        "spec": {"maxUnavailable": 0, "selector": {"matchLabels": dict(selector)}},
+    }
+
+
+def resume_failure_policy(container: str) -> dict:
+    """A batch Job's podFailurePolicy: a pod whose ``container`` exited 75 (saved and stopped) does not count
+    against the Job's backoff limits, so a stopped job is started again however often it is stopped."""
+    return {"rules": [{"action": "Ignore", "onExitCodes": {"containerName": container, "operator": "In",
+                                                            "values": [EXIT_RESUME]}},
+                      # A pod deleted or evicted by the cluster (preemption, drain) is not the job's failure either.
+                      {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]}]}

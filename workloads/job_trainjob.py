@@ -22,7 +22,16 @@ import copy
 from eks_training.core.catalog import instance_facts
 from eks_training.core.validation import invalid
 from eks_training.workloads.job_healthcheck import health_check_init_container
-from eks_training.workloads.job_pods import TrainingJob, torchrun_command, training_container, training_pod_spec
+from eks_training.core.preemption import EXIT_RESUME
+from eks_training.workloads.job_pods import (
+    TrainingJob,
+    disruption_budget,
+    resumable,
+    torchrun_command,
+    training_container,
+    training_pod_metadata,
+    training_pod_spec,
+)
 from eks_training.workloads.job_queueing import TRAINJOB_NODE_JOB
 from eks_training.workloads.k8s_objects import check_int
 from eks_training.workloads.labels import common_labels
@@ -35,6 +44,8 @@ TRAINER_CONTAINER = "node"
 #: Labels Trainer reads on a runtime: the step a replicated job runs, and the ML framework.
 ANCESTOR_LABEL = "trainer.kubeflow.org/trainjob-ancestor-step"
 FRAMEWORK_LABEL = "trainer.kubeflow.org/framework"
+#: The label JobSet puts on every pod of the JobSet Trainer makes for a TrainJob (named as the TrainJob).
+JOBSET_NAME_LABEL = "jobset.sigs.k8s.io/jobset-name"
 #: Env the TrainJob sets itself (Trainer refuses PET_* there: its torch plugin owns them).
 _JOB_NAME_ENV = "JOB_NAME"
 
@@ -76,19 +87,39 @@ def cluster_training_runtime(*, instance_type: str, image: str, max_restarts: in
         "spec": {
             "mlPolicy": {"numNodes": 1, "torch": {}},
             "template": {"spec": {
-                "failurePolicy": {"maxRestarts": max_restarts, "restartStrategy": "Recreate"},
+                "failurePolicy": {
+                    "maxRestarts": max_restarts, "restartStrategy": "Recreate",
+                    # A node Job failed by its podFailurePolicy (the trainers saved and stopped, or the pod was
+                    # evicted): restart the whole JobSet, not counted against maxRestarts.
+                    "rules": [{"name": "resume", "action": "RestartJobSetAndIgnoreMaxRestarts",
+                               "onJobFailureReasons": ["PodFailurePolicy"]}],
+                },
                 "replicatedJobs": [{
                     "name": TRAINJOB_NODE_JOB,
                     "template": {
                         "metadata": {"labels": {ANCESTOR_LABEL: "trainer"}},
                         # One failed pod fails its Job, so the JobSet restarts every rank together.
-                        "spec": {"backoffLimit": 0,
-                                 "template": {"metadata": {"labels": common_labels(COMPONENT)}, "spec": pod_spec}},
+                        "spec": {"backoffLimit": 0, "podFailurePolicy": _resume_fails_the_job(),
+                                 "template": {"metadata": training_pod_metadata(common_labels(COMPONENT)),
+                                              "spec": pod_spec}},
                     },
                 }],
             }},
         },
     }
+
+
+def _resume_fails_the_job() -> dict:
+    """The node Job's podFailurePolicy: a saved stop (exit 75) or an eviction fails the Job with reason
+    PodFailurePolicy, which the JobSet's `resume` rule restarts without using up maxRestarts."""
+    return {"rules": [{"action": "FailJob", "onExitCodes": {"containerName": TRAINER_CONTAINER, "operator": "In",
+                                                           "values": [EXIT_RESUME]}},
+                      {"action": "FailJob", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]}]}
+
+
+def trainjob_disruption_budget(job: TrainingJob) -> dict:
+    """The PodDisruptionBudget of the TrainJob's pods (see :func:`disruption_budget`)."""
+    return disruption_budget(job, {JOBSET_NAME_LABEL: job.name}, COMPONENT)
 
 
 def train_job(job: TrainingJob) -> dict:
@@ -112,7 +143,7 @@ def train_job(job: TrainingJob) -> dict:
                 "numNodes": job.nodes,
                 "numProcPerNode": facts.accelerators,
                 # Rendezvous flags come from the PET_* variables Trainer sets (rank 0's host, the node rank).
-                "command": torchrun_command(job),
+                "command": resumable(torchrun_command(job)),
                 "env": [{"name": _JOB_NAME_ENV, "value": job.name}],
             },
         },

@@ -26,8 +26,8 @@ from eks_training.workloads.job_queueing import (
     submit,
 )
 from eks_training.workloads.job_ray import ray_cluster_for, ray_job_for
-from eks_training.workloads.job_trainjob import train_job
-from eks_training.workloads.job_volcano import volcano_job
+from eks_training.workloads.job_trainjob import train_job, trainjob_disruption_budget
+from eks_training.workloads.job_volcano import volcano_disruption_budget, volcano_job
 from eks_training.workloads.sbatch import sbatch_script
 
 
@@ -59,6 +59,9 @@ class JobKind:
     service: str | None = None
     #: (API group, resource) of every object it renders: what a team member's role lets them create and delete.
     creates: tuple[tuple[str, str], ...] = ()
+    #: Its trainers save on SIGTERM and it restarts them without counting that stop: grace period, launcher,
+    #: restart rule, do-not-disrupt and disruption budget (the deploy check verifies them, check/stopping.py).
+    saves_on_stop: bool = False
 
     @property
     def is_script(self) -> bool:
@@ -80,25 +83,27 @@ def _needs(value: str | None, field: str, kind: str) -> str:
 
 
 _MPIJOBS, _BATCH_JOBS = ("kubeflow.org", "mpijobs"), ("batch", "jobs")
-#: An indexed Job and the headless Service its pods find each other through.
-_INDEXED_JOB = (("", "services"), _BATCH_JOBS)
+_PDBS = ("policy", "poddisruptionbudgets")
+#: An indexed Job, the headless Service its pods find each other through, and the budget that protects its pods.
+_INDEXED_JOB = (("", "services"), _BATCH_JOBS, _PDBS)
 
 JOB_KINDS: dict[str, JobKind] = {kind.name: kind for kind in (
     JobKind("mpijob", "nvidia", "MPIJob kubeflow.org/v2beta1: mpirun launcher + GPU workers over EFA",
             lambda job, names: [mpi_job(job)], kueue=MPIJOB, creates=(_MPIJOBS,)),
     JobKind("volcano-job", "nvidia", "Volcano Job: gang-scheduled torchrun in a queue",
             lambda job, names: [volcano_job(job, queue=_needs(names.queue, "queue", "volcano-job"),
-                                            max_retry=names.max_restarts)],
-            creates=(("batch.volcano.sh", "jobs"),)),
+                                            max_retry=names.max_restarts),
+                                volcano_disruption_budget(job)],
+            creates=(("batch.volcano.sh", "jobs"), _PDBS), saves_on_stop=True),
     JobKind("neuron-job", "neuron", "indexed batch Job on Trainium with a headless Service and compile cache",
             lambda job, names: neuron_job(job, precompile_steps=10, max_restarts=names.max_restarts), kueue=BATCH_JOB,
-            creates=_INDEXED_JOB),
+            creates=_INDEXED_JOB, saves_on_stop=True),
     JobKind("pytorch-job", "nvidia", "indexed batch Job running torchrun on GPUs (no operator needed)",
             lambda job, names: pytorch_job(job, max_restarts=names.max_restarts), kueue=BATCH_JOB,
-            creates=_INDEXED_JOB),
+            creates=_INDEXED_JOB, saves_on_stop=True),
     JobKind("trainjob", "nvidia", "Kubeflow Trainer TrainJob: torchrun on the platform's runtime, restarted whole",
-            lambda job, names: [train_job(job)], kueue=TRAINJOB, service="kubeflow_trainer",
-            creates=(("trainer.kubeflow.org", "trainjobs"),)),
+            lambda job, names: [train_job(job), trainjob_disruption_budget(job)], kueue=TRAINJOB,
+            service="kubeflow_trainer", creates=(("trainer.kubeflow.org", "trainjobs"), _PDBS), saves_on_stop=True),
     # Under Kueue the cluster runs at its full size: Kueue reserves quota for all of it and refuses autoscaling.
     JobKind("raycluster", "nvidia", "KubeRay RayCluster ray.io/v1 with autoscaling GPU workers",
             lambda job, names: [ray_cluster_for(job)], image="ray", kueue=RAYCLUSTER,

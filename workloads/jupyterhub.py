@@ -21,11 +21,12 @@ from eks_training.core.catalog import (
     whole_node_requests,
 )
 from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int, check_unique
-from eks_training.core.names import system_placement
-from eks_training.core.validation import check_oidc_sign_in, invalid, split_pinned_image
+from eks_training.core.names import SYSTEM_NODE_SELECTOR, system_placement
+from eks_training.core.validation import check_certificate_arn, check_oidc_sign_in, invalid, split_pinned_image
 from eks_training.core.versions import JUPYTERHUB
 from eks_training.core.names import DATA_PATH, WORKSPACE_PATH
 from eks_training.workloads.fsx_volumes import WORKSPACE_VOLUME, fsx_mounts, fsx_pod_volumes
+from eks_training.workloads.internal_load_balancer import InternalLoadBalancer
 
 JUPYTERHUB_CHART_VERSION = JUPYTERHUB.version
 #: Claims a user cannot change at their provider (OIDC's subject identifier; Cognito's own copy of it).
@@ -254,6 +255,47 @@ class OidcSignIn:
         }
 
 
+#: The z2jh chart's Service in front of the proxy (its name with the chart's default ``fullnameOverride: ""``).
+PROXY_PUBLIC_SERVICE = "proxy-public"
+
+
+@dataclass(frozen=True)
+class HubLoadBalancer:
+    """The hub reached by its users' browsers over HTTPS through an internal NLB (no kubectl, no Kubernetes identity:
+    they sign in with the OIDC provider). ``certificate_arn``: the ACM certificate of the hub's host name (the one
+    in the sign-in ``callback_url``), in the cluster's region; ``source_ranges``: the client networks it admits."""
+
+    certificate_arn: str
+    source_ranges: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        # Required: without a certificate the listener would be plain TCP, sign-in cookies in the clear.
+        check_certificate_arn("hub load_balancer certificate_arn", self.certificate_arn)
+        object.__setattr__(self, "source_ranges", self.internal_load_balancer().source_ranges)
+
+    def internal_load_balancer(self) -> InternalLoadBalancer:
+        # Targets: the system nodes, where the proxy runs (its nodeSelector below).
+        return InternalLoadBalancer(tuple(self.source_ranges), dict(SYSTEM_NODE_SELECTOR),
+                                    certificate_arn=self.certificate_arn, tls_port="https", where="hub load_balancer")
+
+
+def _proxy_values(load_balancer: HubLoadBalancer | None) -> dict[str, Any]:
+    chp = {**system_placement(), "networkPolicy": {"enabled": False}}
+    if load_balancer is None:
+        # ClusterIP: the chart's default LoadBalancer would be an internet-facing load balancer (kubectl
+        # port-forward reaches it).
+        return {"service": {"type": "ClusterIP"}, "chp": chp}
+    nlb = load_balancer.internal_load_balancer()
+    return {
+        # "offload": the Service's https port (443) forwards to the proxy's plain http port, the NLB ends TLS; the
+        # plain http port 80 is not on the Service at all.
+        "https": {"enabled": True, "type": "offload"},
+        "service": {"type": "LoadBalancer", "annotations": nlb.annotations(),
+                    "loadBalancerSourceRanges": list(nlb.source_ranges), "disableHttpPort": True},
+        "chp": chp,
+    }
+
+
 def jupyterhub_values(
     *,
     namespace: str,
@@ -262,6 +304,7 @@ def jupyterhub_values(
     gpu_image: str,
     neuron_image: str,
     sign_in: OidcSignIn | None = None,
+    load_balancer: HubLoadBalancer | None = None,
 ) -> dict[str, Any]:
     """Values for the z2jh chart `JUPYTERHUB_CHART_VERSION`, to install as a release in `namespace`.
 
@@ -270,6 +313,8 @@ def jupyterhub_values(
     the namespace's workspace. The GPU image serves nvidia profiles and is the default image; the Neuron image serves
     Trainium profiles. ``sign_in`` replaces the chart's default (the dummy authenticator, which lets anyone in):
     without it the values keep the chart's default, which `eks-training check` reports as an open door.
+    ``load_balancer`` puts the hub behind an internal NLB with TLS (:class:`HubLoadBalancer`); it needs ``sign_in``
+    with an https:// callback on the certificate's host. Without it the hub is reached by `kubectl port-forward`.
     """
     check_dns_label("namespace", namespace)
     check_dns_subdomain("training_service_account", training_service_account)
@@ -282,6 +327,13 @@ def jupyterhub_values(
     if not profiles or not all(isinstance(p, NotebookProfile) for p in profiles):
         raise invalid("profiles", profiles, "give one or more NotebookProfile objects")
     check_unique("profile slugs", [p.slug for p in profiles])
+    if load_balancer is not None:
+        if not isinstance(load_balancer, HubLoadBalancer):
+            raise invalid("load_balancer", load_balancer, "use a HubLoadBalancer")
+        if sign_in is None or not sign_in.callback_url.startswith("https://"):
+            raise invalid("sign-in callback_url", sign_in.callback_url if sign_in else None,
+                          "https://<the hub's host name>/hub/oauth_callback with a load balancer: the provider sends "
+                          "the browser back there, over the TLS listener")
     if sum(p.default for p in profiles) > 1:
         raise invalid("profiles default", [p.slug for p in profiles if p.default], "mark at most one default")
     return {
@@ -291,10 +343,7 @@ def jupyterhub_values(
         # hub <-> proxy <-> notebooks, DNS, HTTPS and the storage ports.
         "hub": {**system_placement(), "networkPolicy": {"enabled": False},
                 **(sign_in.hub_values() if sign_in else {})},
-        # ClusterIP: a LoadBalancer Service here would be an internet-facing load balancer (kubectl port-forward,
-        # or an ingress of the user's choosing, reaches it).
-        "proxy": {"service": {"type": "ClusterIP"}, "chp": {**system_placement(),
-                                                            "networkPolicy": {"enabled": False}}},
+        "proxy": _proxy_values(load_balancer),
         # Placeholders and the hook pre-puller would sit on system nodes (user pods go to accelerator nodes that
         # Karpenter creates per notebook): off. The user scheduler too: it packs user pods onto few nodes, which
         # Karpenter's consolidation does here, and z2jh 4.4.0 runs it as kube-scheduler v1.30, outside the supported

@@ -109,6 +109,9 @@ class KarpenterPool:
     consolidate_after: str = "10m"
     #: The IAM role its nodes get (EC2NodeClass ``spec.role``); None: the chart's ``node_role_name``.
     node_role_name: str | None = None
+    #: The tag (key, value) of the pool's own security groups, selected beside the cluster security group instead
+    #: of the groups tagged for discovery (the shared EFA group); None: those.
+    security_group_tag: tuple[str, str] | None = None
 
     def __post_init__(self) -> None:
         where = f"pool {self.name!r}"
@@ -135,6 +138,12 @@ class KarpenterPool:
                                                 or not _IAM_ROLE_NAME.match(self.node_role_name)):
             raise invalid(f"{where} node_role_name", self.node_role_name,
                           "use an IAM role name (not an ARN): 1-64 of [A-Za-z0-9+=,.@_-]")
+        if self.security_group_tag is not None:
+            tag = tuple(self.security_group_tag) if isinstance(self.security_group_tag, (tuple, list)) else ()
+            if len(tag) != 2 or not all(isinstance(t, str) and t for t in tag) or tag[0] == DISCOVERY_TAG:
+                raise invalid(f"{where} security_group_tag", self.security_group_tag,
+                              f"a (key, value) pair of non-empty strings, the key not {DISCOVERY_TAG}")
+            object.__setattr__(self, "security_group_tag", tag)
         if not isinstance(self.consolidate_after, str) or not re.match(r"^([0-9]+(s|m|h))+$", self.consolidate_after):
             raise invalid(f"{where} consolidate_after", self.consolidate_after,
                           "use a duration of s, m or h, e.g. '10m' or '1h30m'")
@@ -199,8 +208,9 @@ def ec2_node_class(
         "role": node_role_name,
         "subnetSelectorTerms": [{"tags": subnet_tags}],
         # Terms are ORed: the cluster security group EKS creates (tagged by EKS with the cluster name; nodes reach the
-        # API endpoint and FSx through it) and our groups tagged for discovery (the EFA group).
-        "securityGroupSelectorTerms": [{"tags": {EKS_CLUSTER_NAME_TAG: cluster_name}}, {"tags": {DISCOVERY_TAG: cluster_name}}],
+        # API endpoint and FSx through it) and our groups tagged for discovery (the EFA group), or the pool's own.
+        "securityGroupSelectorTerms": [{"tags": {EKS_CLUSTER_NAME_TAG: cluster_name}}, {"tags": dict(
+            [pool.security_group_tag] if pool.security_group_tag else [(DISCOVERY_TAG, cluster_name)])}],
         "blockDeviceMappings": [
             {
                 "deviceName": "/dev/xvda",  # the AL2023 root device

@@ -38,6 +38,11 @@ Inside a namespace:
   instance metadata to the hub: all three are turned off (``networkPolicy.enabled: false``), so these alone bound
   what the hub, the proxy and the notebooks reach.
 
+From outside the cluster, only: the internal load balancers in front of the hub's proxy and the Slurm login pods
+(:mod:`eks_training.workloads.internal_load_balancer`), from their client networks and the VPC (the NLB's health
+checks, and kube-proxy's source address when a target node forwards to a pod on another node), to the proxy's
+HTTP port and the login pods' SSH port only.
+
 Across namespaces, only: the KubeRay operator to the Ray dashboard/job API (8265, to submit and follow RayJobs),
 and the Slinky operator and webhook to slurmrestd (6820). Nothing else in another namespace reaches a workload
 pod; in particular the Ray dashboard, which runs any job it is given, is closed to every other namespace.
@@ -100,6 +105,11 @@ KUBERAY_OPERATOR_POD_LABELS = {"app.kubernetes.io/name": "kuberay-operator"}
 #: z2jh labels each pod with its component.
 JUPYTERHUB_HUB, JUPYTERHUB_PROXY, JUPYTERHUB_NOTEBOOK = ({"component": c} for c in ("hub", "proxy", "singleuser-server"))
 JUPYTERHUB_HUB_PORT, JUPYTERHUB_PROXY_API_PORT, JUPYTERHUB_NOTEBOOK_PORT = 8081, 8001, 8888
+#: The proxy's HTTP port, where the hub's load balancer forwards after ending TLS.
+JUPYTERHUB_PROXY_HTTP_PORT = 8000
+#: Slinky labels its login pods app.kubernetes.io/name=login (slurm-operator 1.2.1, internal/builder/labels).
+SLURM_LOGIN_POD_LABELS = {"app.kubernetes.io/name": "login"}
+SSH_PORT = 22
 
 
 @dataclass(frozen=True)
@@ -178,6 +188,28 @@ class CrossNamespaceIngress:
 
 
 @dataclass(frozen=True)
+class CidrIngress:
+    """Clients of the IPv4 networks ``cidrs`` (outside the cluster: a load balancer's) may reach this namespace's
+    pods with ``to_labels`` on ``ports``."""
+
+    name: str
+    cidrs: Sequence[str]
+    ports: Sequence[Port]
+    to_labels: Mapping[str, str]
+
+    def __post_init__(self) -> None:
+        check_dns_label("allowance name", self.name)
+        where = f"allowance {self.name!r}"
+        if isinstance(self.cidrs, (str, bytes)) or not self.cidrs:
+            raise invalid(f"{where} cidrs", self.cidrs, "use a non-empty list of IPv4 networks")
+        for cidr in self.cidrs:
+            _check_cidr(cidr, f"{where} cidrs")
+        if not check_labels(f"{where} to_labels", self.to_labels):
+            raise ValueError(f"{where} to_labels={{}} would select every pod: name the pods' labels")
+        _check_ports(where, self.ports)
+
+
+@dataclass(frozen=True)
 class NamespacePolicy:
     """One workload namespace: default deny, the common egress, and its own allowances.
 
@@ -191,6 +223,8 @@ class NamespacePolicy:
     cross_namespace: Sequence[CrossNamespaceIngress] = ()
     #: Egress of some of the namespace's pods beyond what every workload pod may reach (the hub's sign-in provider).
     egress: Sequence["EgressAllowance"] = ()
+    #: Ingress from networks outside the cluster (an internal load balancer's clients).
+    ingress: Sequence[CidrIngress] = ()
 
     def __post_init__(self) -> None:
         check_dns_label("namespace", self.namespace)
@@ -198,12 +232,12 @@ class NamespacePolicy:
         if not isinstance(self.same_namespace_all, bool):
             raise invalid(f"{where} same_namespace_all", self.same_namespace_all, "use True or False")
         for field_name, kind in (("in_namespace", InNamespaceAllowance), ("cross_namespace", CrossNamespaceIngress),
-                                 ("egress", EgressAllowance)):
+                                 ("egress", EgressAllowance), ("ingress", CidrIngress)):
             value = getattr(self, field_name)
             if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not all(isinstance(a, kind) for a in value):
                 raise invalid(f"{where} {field_name}", value, f"use a list of {kind.__name__}")
         check_unique(f"{where} allowance names", [a.name for a in (*self.in_namespace, *self.cross_namespace,
-                                                                    *self.egress)])
+                                                                    *self.egress, *self.ingress)])
 
 
 @dataclass(frozen=True)
@@ -212,6 +246,8 @@ class WorkloadNamespaces:
 
     ``slurm``/``jupyterhub``: the namespace of the Slurm cluster / JupyterHub, None when off.
     ``kuberay_operator``/``slinky_operator``: the operator's namespace, None when that operator is off.
+    ``hub_clients``/``login_clients``: the networks the hub's / the Slurm login's internal load balancer forwards
+    from (its source ranges and the VPC); empty when the service has no load balancer.
     """
 
     training: Sequence[str]
@@ -219,6 +255,8 @@ class WorkloadNamespaces:
     jupyterhub: str | None = None
     kuberay_operator: str | None = None
     slinky_operator: str | None = None
+    hub_clients: tuple[str, ...] = ()
+    login_clients: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if isinstance(self.training, (str, bytes)) or not isinstance(self.training, Sequence) or not self.training:
@@ -229,6 +267,11 @@ class WorkloadNamespaces:
             if getattr(self, field_name) is not None:
                 check_dns_label(field_name, getattr(self, field_name))
         check_unique("workload namespaces", self.workload())
+        for field_name, namespace in (("hub_clients", self.jupyterhub), ("login_clients", self.slurm)):
+            clients = getattr(self, field_name)
+            if clients and namespace is None:
+                raise invalid(field_name, clients, f"none without the {field_name.split('_')[0]}'s namespace")
+            object.__setattr__(self, field_name, tuple(_check_cidr(c, field_name) for c in clients))
 
     def workload(self) -> list[str]:
         """The namespaces that get policies, training first."""
@@ -303,11 +346,15 @@ def platform_policies(namespaces: WorkloadNamespaces) -> list[NamespacePolicy]:
             cross.append(CrossNamespaceIngress(
                 name="slurmrestd-from-slinky", from_namespace=namespaces.slinky_operator,
                 ports=(Port(SLURMRESTD_PORT),)))
-        policies.append(NamespacePolicy(namespaces.slurm, cross_namespace=tuple(cross)))
+        ingress = (CidrIngress("ssh-from-load-balancer", namespaces.login_clients, (Port(SSH_PORT),),
+                               SLURM_LOGIN_POD_LABELS),) if namespaces.login_clients else ()
+        policies.append(NamespacePolicy(namespaces.slurm, cross_namespace=tuple(cross), ingress=ingress))
     if namespaces.jupyterhub:
         # The hub signs people in: it calls the provider's token and user-info endpoints, somewhere on the internet.
         sign_in = EgressAllowance("hub-to-sign-in-provider", "0.0.0.0/0", (Port(HTTPS_PORT),), selects=JUPYTERHUB_HUB)
-        policies.append(NamespacePolicy(namespaces.jupyterhub, same_namespace_all=False, egress=(sign_in,), in_namespace=(
+        ingress = (CidrIngress("proxy-from-load-balancer", namespaces.hub_clients, (Port(JUPYTERHUB_PROXY_HTTP_PORT),),
+                               JUPYTERHUB_PROXY),) if namespaces.hub_clients else ()
+        policies.append(NamespacePolicy(namespaces.jupyterhub, same_namespace_all=False, egress=(sign_in,), ingress=ingress, in_namespace=(
             InNamespaceAllowance("proxy-to-hub", JUPYTERHUB_PROXY, JUPYTERHUB_HUB, (Port(JUPYTERHUB_HUB_PORT),)),
             # Notebooks report activity to the hub and call its API with their token.
             InNamespaceAllowance("notebook-to-hub", JUPYTERHUB_NOTEBOOK, JUPYTERHUB_HUB, (Port(JUPYTERHUB_HUB_PORT),)),
@@ -319,13 +366,13 @@ def platform_policies(namespaces: WorkloadNamespaces) -> list[NamespacePolicy]:
     return policies
 
 
-def _check_cidr(vpc_cidr: object) -> str:
+def _check_cidr(vpc_cidr: object, field_name: str = "vpc_cidr") -> str:
     try:
         network = ipaddress.ip_network(vpc_cidr, strict=True) if isinstance(vpc_cidr, str) else None
     except ValueError:
         network = None
     if network is None or network.version != 4:
-        raise invalid("vpc_cidr", vpc_cidr, "use an IPv4 network such as '10.0.0.0/16' (host bits zero)")
+        raise invalid(field_name, vpc_cidr, "use an IPv4 network such as '10.0.0.0/16' (host bits zero)")
     return str(network)
 
 
@@ -416,6 +463,12 @@ def add_namespace_policies(scope: constructs.Construct, policy: NamespacePolicy,
         into = network_policy(scope, ns, f"allow-{allowance.name}", selects=allowance.to_labels)
         into.add_ingress_rule(pods_peer(into, "from", allowance.from_labels, namespace=allowance.from_namespace),
                               [p.plus() for p in allowance.ports])
+        policies.append(into)
+    for allowance in policy.ingress:
+        into = network_policy(scope, ns, f"allow-{allowance.name}", selects=allowance.to_labels)
+        for cidr in allowance.cidrs:
+            into.add_ingress_rule(kplus.NetworkPolicyIpBlock.ipv4(into, f"cidr:{cidr}", cidr),
+                                  [p.plus() for p in allowance.ports])
         policies.append(into)
     for allowance in (*egress_limits.allowances, *policy.egress):
         out = network_policy(scope, ns, f"allow-{allowance.name}", selects=allowance.selects)

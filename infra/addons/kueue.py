@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import yaml
 from constructs import Construct, IConstruct
@@ -33,10 +34,61 @@ KUEUE_WEBHOOKS = (("mutatingwebhookconfiguration", "kueue-mutating-webhook-confi
                   ("validatingwebhookconfiguration", "kueue-validating-webhook-configuration"))
 
 
-def manager_configuration(namespaces: Sequence[str], frameworks: Sequence[str]) -> dict:
+@dataclass(frozen=True)
+class GangAdmission:
+    """All-or-nothing admission (Kueue's ``waitForPodsReady``): an admitted job whose pods are not all Ready within
+    ``timeout_minutes`` is evicted, gives its quota back and is requeued after an exponential backoff.
+
+    * ``timeout_minutes``: admission to every pod Ready. Default: 15 (a cold start of a multi-node job is a node
+      launch and join, a few minutes for an accelerated AMI, plus a pull of a training image of tens of GB; Kueue's
+      own default, 30, holds a gang that can never start on its quota for half an hour at every try).
+    * ``recovery_timeout_minutes``: for a running job that lost a pod, until its replacement is Ready (else the job
+      is suspended and requeued, so it resumes from its checkpoint elsewhere). Default: 15, as a first start.
+    * ``backoff_base_seconds`` / ``backoff_max_seconds``: the n-th requeue waits about base x 2^(n-1), at most max.
+      Default: 60 and 1800 (1, 2, 4, 8, 16, then 30 minutes).
+    * ``backoff_limit_count``: requeues before Kueue deactivates the job (``spec.active: false``, visible on its
+      Workload) rather than let it take quota for a timeout out of every backoff for ever; None: never. Default: 6
+      (7 tries over about 2.8 hours).
+
+    ``blockAdmission`` stays false: true stops admission on every queue while any admitted job is not Ready, so one
+    team's cold start would stall every other team for up to the timeout. Quotas never exceed what their node sources
+    can hold (the config refuses more), so two gangs can only deadlock on capacity the cloud does not deliver, and
+    the timeout frees both; requeuing by eviction time puts the evicted job behind those that waited meanwhile.
+    """
+
+    timeout_minutes: int = 15
+    recovery_timeout_minutes: int = 15
+    backoff_base_seconds: int = 60
+    backoff_max_seconds: int = 1800
+    backoff_limit_count: int | None = 6
+
+    def __post_init__(self) -> None:
+        for name in ("timeout_minutes", "recovery_timeout_minutes", "backoff_base_seconds", "backoff_max_seconds"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise invalid(f"GangAdmission.{name}", value, "a whole number of at least 1")
+        if self.backoff_max_seconds < self.backoff_base_seconds:
+            raise invalid("GangAdmission.backoff_max_seconds", self.backoff_max_seconds,
+                          f"at least backoff_base_seconds ({self.backoff_base_seconds})")
+        limit = self.backoff_limit_count
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+            raise invalid("GangAdmission.backoff_limit_count", limit, "a whole number of at least 0, or None (never)")
+
+    def wait_for_pods_ready(self) -> dict:
+        """The ``waitForPodsReady`` block of Kueue's Configuration."""
+        strategy: dict = {"timestamp": "Eviction", "backoffBaseSeconds": self.backoff_base_seconds,
+                          "backoffMaxSeconds": self.backoff_max_seconds}
+        if self.backoff_limit_count is not None:
+            strategy["backoffLimitCount"] = self.backoff_limit_count
+        return {"timeout": f"{self.timeout_minutes}m", "recoveryTimeout": f"{self.recovery_timeout_minutes}m",
+                "blockAdmission": False, "requeuingStrategy": strategy}
+
+
+def manager_configuration(namespaces: Sequence[str], frameworks: Sequence[str],
+                          gang_admission: GangAdmission = GangAdmission()) -> dict:
     """Kueue's `Configuration` (config.kueue.x-k8s.io/v1beta2): the chart's defaults, the job integrations our kinds
-    use, and only the training namespaces managed (its webhooks see nothing else, so no platform Job elsewhere ever
-    waits on Kueue)."""
+    use, only the training namespaces managed (its webhooks see nothing else, so no platform Job elsewhere ever
+    waits on Kueue), and all-or-nothing admission (:class:`GangAdmission`)."""
     return {
         "apiVersion": "config.kueue.x-k8s.io/v1beta2",
         "kind": "Configuration",
@@ -50,6 +102,7 @@ def manager_configuration(namespaces: Sequence[str], frameworks: Sequence[str]) 
         "clientConnection": {"qps": 300, "burst": 500},
         "managedJobsNamespaceSelector": {"matchExpressions": [
             {"key": "kubernetes.io/metadata.name", "operator": "In", "values": sorted(namespaces)}]},
+        "waitForPodsReady": gang_admission.wait_for_pods_ready(),
         "integrations": {"frameworks": list(frameworks)},
     }
 
@@ -62,30 +115,37 @@ class Kueue(ClusterAddon):
     * ``priorities``: the WorkloadPriorityClasses. Default: the training priorities.
     * ``frameworks``: Kueue's job integrations. Default: those the platform's job kinds use.
     * ``node_selector``: where Kueue's controller runs. Default: the system nodes.
+    * ``gang_admission``: how long an admitted job's pods have to be Ready before it gives its quota back, and how
+      it is requeued (:class:`GangAdmission`). Default: ``GangAdmission()``.
     * ``version``: the chart pin. Default: :data:`KUEUE`.
 
     Its namespace is made by the add-on (baseline Pod Security, default deny, DNS and the API out, the webhook and
     visibility ports in from the VPC).
 
     Attributes: ``release`` (the Helm release), ``webhooks_ready`` (waiters for its webhooks' CA bundles),
-    ``queues_manifest`` (flavors, queues, priorities), ``queues``.
+    ``queues_manifest`` (flavors, queues, priorities), ``queues``, ``gang_admission``.
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, flavors: Sequence[Flavor],
                  queues: Sequence[TeamQueue], priorities: Sequence[TrainingPriority] = TRAINING_PRIORITIES,
                  frameworks: Sequence[str] = KUEUE_FRAMEWORKS, node_selector: Mapping[str, str] = SYSTEM_NODE_SELECTOR,
-                 version: HelmPin = KUEUE, after: Sequence[IConstruct] = ()) -> None:
+                 gang_admission: GangAdmission = GangAdmission(), version: HelmPin = KUEUE,
+                 after: Sequence[IConstruct] = ()) -> None:
         super().__init__(scope, id, cluster=cluster, after=after)
         if isinstance(queues, (str, bytes)) or not queues:
             raise invalid(f"{self.node.path}: queues", queues, "at least one TeamQueue (Kueue admits nothing without)")
         #: The team queues, each with the namespaces whose LocalQueue submits to it.
         self.queues: tuple[TeamQueue, ...] = tuple(queues)
+        if not isinstance(gang_admission, GangAdmission):
+            raise invalid(f"{self.node.path}: gang_admission", gang_admission, "a GangAdmission")
+        #: All-or-nothing admission: Kueue's waitForPodsReady.
+        self.gang_admission = gang_admission
         namespaces = [namespace for queue in queues for namespace in queue.namespaces]
         values = {
             "controllerManager": {**system_placement(node_selector), "manager": {"image": {
                 "repository": KUEUE_IMAGE, "tag": f"v{version.version}", "pullPolicy": "IfNotPresent"}}},
             "managerConfig": {"controllerManagerConfigYaml": yaml.safe_dump(
-                manager_configuration(namespaces, frameworks), sort_keys=False)},
+                manager_configuration(namespaces, frameworks, gang_admission), sort_keys=False)},
         }
         self.release = self.add_release(version, values, namespace=OperatorNamespacePolicy(
             version.namespace, webhook_ports=(Port(KUEUE_WEBHOOK_PORT), Port(KUEUE_VISIBILITY_PORT))))

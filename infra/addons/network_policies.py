@@ -22,6 +22,16 @@ from eks_training.workloads.network_policies import (EgressAllowance, NetworkPol
 
 
 
+def load_balancer_clients(config: Any, service: str) -> tuple[str, ...]:
+    """The client networks of a ``PlatformConfig`` service's internal load balancer ("jupyterhub" or "slurm_login"):
+    its source ranges, by default the VPC's; empty when it has none."""
+    settings = {"jupyterhub": config.services.jupyterhub_load_balancer,
+                "slurm_login": config.services.slurm_login_load_balancer}[service]
+    if settings is None:
+        return ()
+    return settings.source_ranges or (config.network.cidr,)
+
+
 def namespaces_of(config: Any) -> WorkloadNamespaces:
     """Which namespace runs what in a ``PlatformConfig`` (the stack's and the deploy check's common view)."""
     services = config.services
@@ -31,7 +41,14 @@ def namespaces_of(config: Any) -> WorkloadNamespaces:
         slurm=SLURM_NAMESPACE if slurm else None,
         jupyterhub=JUPYTERHUB.namespace if services.jupyterhub else None,
         kuberay_operator=KUBERAY.namespace if services.kuberay else None,
-        slinky_operator=SLURM_OPERATOR.namespace if slurm else None)
+        slinky_operator=SLURM_OPERATOR.namespace if slurm else None,
+        # The internal load balancers' clients, and the VPC they forward from (health checks, node-to-pod hops).
+        hub_clients=_with_vpc(config, load_balancer_clients(config, "jupyterhub")) if services.jupyterhub else (),
+        login_clients=_with_vpc(config, load_balancer_clients(config, "slurm_login")) if slurm else ())
+
+
+def _with_vpc(config: Any, clients: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys((*clients, config.network.cidr))) if clients else ()
 
 
 def egress_of(config: Any) -> WorkloadEgress:

@@ -11,6 +11,7 @@ from eks_training.core.catalog import INSTANCE_TYPES, whole_node_requests
 from eks_training.core.names import SLURM_NAMESPACE, SYSTEM_NODE_SELECTOR, slurm_pool_name, system_placement
 from eks_training.core.versions import SLURM_OPERATOR, SLURM_OPERATOR_CRDS
 from eks_training.infra.addons import AddonEntry, ClusterAddon
+from eks_training.infra.addons.network_policies import load_balancer_clients
 from eks_training.workloads.network_policies import SLURMRESTD_PORT, NamespaceEgress, OperatorNamespacePolicy, Port
 from eks_training.workloads.slinky import SlurmClusterChart, SlurmLoginSettings, SlurmPartition
 
@@ -75,12 +76,24 @@ def _partitions(config) -> list[SlurmPartition]:
     return partitions
 
 
+def _login(config) -> SlurmLoginSettings:
+    # People log in over SSH as their directory's users; through an internal NLB when the config asks for one.
+    clients = load_balancer_clients(config, "slurm_login")
+    return SlurmLoginSettings(sssd_conf_secret=config.services.slurm_sssd_conf_secret, load_balancer=bool(clients),
+                              source_ranges=clients)
+
+
+def slurm_cluster_name(config) -> str:
+    """The Slurm cluster's name in a platform (its objects' and Services' prefix)."""
+    return f"{config.name}-slurm"
+
+
 ADDON = AddonEntry(
     "slinky", depends_on=("cert-manager",), after_enabled=("network-policies",),
     enabled=lambda config: config.services.slinky and bool(config.services.slurm_partitions),
     build=lambda scope, parts, after: Slinky(
-        scope, "Slinky", cluster=parts.cluster, cluster_name=f"{parts.config.name}-slurm",
+        scope, "Slinky", cluster=parts.cluster, cluster_name=slurm_cluster_name(parts.config),
         partitions=_partitions(parts.config), slurmd_image=parts.image("slurmd"),
-        login=SlurmLoginSettings(sssd_conf_secret=parts.config.services.slurm_sssd_conf_secret),
+        login=_login(parts.config),
         # The NodeSets' slurmd pods run on Karpenter nodes: after its NodePools, and gone before them on destroy.
         after=[*after, *(m for m in (parts.namespaces_manifest, parts.storage_manifest, parts.node_pools) if m)]))

@@ -15,8 +15,10 @@ import yaml
 
 from eks_training.core.catalog import UnsupportedInstanceTypeError
 from eks_training.core.upstream import UpstreamError
-from eks_training.infra.config import ConfigError, load_environment
+from eks_training.infra.config import ConfigError
+from eks_training.infra.tools.environment_option import add_environment_arguments, environment_from_args
 from eks_training.infra.tools.planner import deepspeed_json, plan_parallelism
+from eks_training.training.model_sizes import DEFAULT_MODEL
 
 
 class UsageError(Exception):
@@ -51,12 +53,13 @@ def _render(args: argparse.Namespace) -> int:
     from eks_training.core.names import checkpoint_path
     from eks_training.infra.tools.job_render import derived_job_name, render_job
 
-    if bool(args.env) == bool(args.app):
-        raise UsageError("render: give --env NAME (one of our environments) or --app APP (any CDK app with a team)")
+    config = environment_from_args(args, "render", alternatives="--app APP")
+    if (config is None) == (args.app is None):
+        raise UsageError("render: give --env NAME or --config FILE (an environment) or --app APP (any CDK app with a "
+                         "team), one of them")
     if args.app:
         config, images = _app_target(args.app, args.stack), None
     else:
-        config = load_environment(args.env)
         images = lambda: environment_images(config, cdk_out=Path(args.cdk_out), account=args.account)  # noqa: E731
     name = args.name or derived_job_name(args.kind)
     rendered = render_job(config, args.kind, nodes=args.nodes, instance_type=args.instance_type, image=args.image,
@@ -106,7 +109,8 @@ def _list(args: argparse.Namespace) -> int:
 def _plan(args: argparse.Namespace) -> int:
     if (args.params is None) == (args.model is None):
         raise UsageError("plan: give --params (a parameter count, e.g. 70e9) or --model (a named size, e.g. 70b)")
-    plan = plan_parallelism(params=args.params, model=args.model, instance_type=args.instance_type, nodes=args.nodes,
+    instance_type, nodes = _plan_capacity(args)
+    plan = plan_parallelism(params=args.params, model=args.model, instance_type=instance_type, nodes=nodes,
                             seq_len=args.seq_len, micro_batch=args.micro_batch, grad_accum=args.grad_accum,
                             lora_rank=args.lora_rank, tensor_parallel=args.tensor_parallel,
                             pipeline_parallel=args.pipeline_parallel)
@@ -123,6 +127,37 @@ def _plan(args: argparse.Namespace) -> int:
             raise UsageError(f"--deepspeed-config: cannot write {args.deepspeed_config!r}: {err.strerror}") from None
         print(f"deepspeed config: {args.deepspeed_config}")
     return 0
+
+
+def _plan_capacity(args: argparse.Namespace) -> tuple[str, int]:
+    """The instance type and node count to plan for: as given, and with --env/--config ones that environment can
+    provide (the instance type may then be left out where it has one accelerated type)."""
+    config = environment_from_args(args, "plan", alternatives="--instance-type TYPE --nodes N")
+    if config is None:
+        for option, value in (("--instance-type", args.instance_type), ("--nodes", args.nodes)):
+            if value is None:
+                raise UsageError(f"plan: {option} is required (or --env NAME / --config FILE to plan on an "
+                                 "environment's capacity)")
+        return args.instance_type, args.nodes
+    from eks_training.infra.tools.job_render import instance_type_limits
+
+    limits = instance_type_limits(config)
+    if not limits:
+        raise UsageError(f"plan: environment {config.name!r} has no accelerated capacity to plan on")
+    instance_type = args.instance_type
+    if instance_type is None:
+        if len(limits) > 1:
+            raise UsageError(f"plan: --instance-type is required: environment {config.name!r} has "
+                             f"{', '.join(limits)}")
+        instance_type, = limits
+    if instance_type not in limits:
+        raise UsageError(f"--instance-type: {instance_type!r} is not in environment {config.name!r} (allowed: "
+                         f"{', '.join(limits)})")
+    nodes = args.nodes if args.nodes is not None else limits[instance_type]
+    if nodes > limits[instance_type]:
+        raise UsageError(f"--nodes: {nodes} is more {instance_type} nodes than environment {config.name!r} provides "
+                         f"(at most {limits[instance_type]})")
+    return instance_type, nodes
 
 
 def _preflight(args: argparse.Namespace) -> int:
@@ -184,6 +219,14 @@ def _fill_plot(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(handler=plot.run)
 
 
+def _fill_review_diff(parser: argparse.ArgumentParser) -> None:
+    """`review-diff`: what changes in the cluster between two review folders (eks_training.infra.tools.review.diff)."""
+    from eks_training.infra.tools.review import diff
+
+    diff.add_arguments(parser)
+    parser.set_defaults(handler=diff.run)
+
+
 def _float(text: str) -> float:
     try:
         return float(text)
@@ -193,12 +236,15 @@ def _float(text: str) -> float:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `eks-training`."""
+    from eks_training.core.version import __version__
+
     parser = _Parser(prog="eks-training", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"eks-training {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     render = subparsers.add_parser("render", help="write a job manifest (or sbatch script) to stdout")
     render.add_argument("kind")
-    render.add_argument("--env", help="one of our environments (infra/environments/NAME.yaml)")
-    render.add_argument("--app", help="instead of --env: any CDK app with a team (TrainingTeam), as its cloud assembly "
+    add_environment_arguments(render)
+    render.add_argument("--app", help="instead of --env/--config: any CDK app with a team (TrainingTeam), as its cloud assembly "
                         "folder (cdk.out) or the command that synthesizes it; the job's image is then --image")
     render.add_argument("--stack", help="with --app: the stack (default: the one with an EKS cluster)")
     render.add_argument("--nodes", type=int)
@@ -206,7 +252,8 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--image", help="your own image (default: the environment's, from the synthesized app)")
     render.add_argument("--dataset", help="a prepared dataset: NAME under /fsx/data (shared, read-only) or "
                         "workspace/NAME (written by the data-prep kind in the namespace's workspace)")
-    render.add_argument("--model", default="1b", help="the trainer's --model size (default 1b)")
+    render.add_argument("--model", default=DEFAULT_MODEL, help=f"the trainer's --model: a named size (default "
+                        f"{DEFAULT_MODEL}, the trainer's too) or a model folder the pod reads")
     render.add_argument("--account", help="the deploy account, when the environment file names none (image URIs)")
     render.add_argument("--cdk-out", default="cdk.out", help="the synthesized app to read image tags from")
     render.add_argument("--data-input", help="data-prep: the corpus, s3://bucket/prefix or a path under /fsx/data "
@@ -237,8 +284,11 @@ def build_parser() -> argparse.ArgumentParser:
     plan = subparsers.add_parser("plan", help="pick the trainer's data/tensor/pipeline layout and print its flags")
     plan.add_argument("--params", type=_float, help="the model's parameter count, e.g. 70e9 (or --model)")
     plan.add_argument("--model", help="a named size of the trainer's, e.g. 8b, 70b, 405b (or --params)")
-    plan.add_argument("--instance-type", required=True)
-    plan.add_argument("--nodes", type=int, required=True)
+    plan.add_argument("--instance-type", help="the nodes' instance type (with --env/--config: one the environment has; "
+                      "default: its only accelerated one)")
+    plan.add_argument("--nodes", type=int, help="how many nodes (with --env/--config default: as many as the "
+                      "environment provides)")
+    add_environment_arguments(plan)
     plan.add_argument("--seq-len", type=int, default=4096)
     plan.add_argument("--micro-batch", type=int, default=1)
     plan.add_argument("--grad-accum", type=int, default=8)
@@ -255,6 +305,8 @@ def build_parser() -> argparse.ArgumentParser:
     _lazy_command(subparsers, "fetch-upstream", "download and verify the pinned upstream charts, CRDs and policies the "
                   "check and tests read", _fill_fetch_upstream)
     _lazy_command(subparsers, "plot", "draw loss, eval loss, tokens/s and MFU curves from a metrics file", _fill_plot)
+    _lazy_command(subparsers, "review-diff", "show what changes in the cluster between two review folders "
+                  "(cdk.out/manifests/ENV of two synths), object by object", _fill_review_diff)
     _lazy_command(subparsers, "status", "show a job's pods, nodes and progress (read-only, needs credentials)", _fill_status)
     return parser
 

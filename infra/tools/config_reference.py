@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
+from eks_training.core.version import CONFIG_SCHEMA_VERSION
 from eks_training.infra.config import PlatformConfig
 
 DEFAULT_OUTPUT = Path("docs/config-reference.md")
@@ -117,10 +118,13 @@ def render_reference(root: type[BaseModel] = PlatformConfig) -> str:
             queue += _models_in(field.annotation)
     lines = ["# Configuration reference", "",
              "Generated from `infra/config.py` by `python -m eks_training.infra.tools.config_reference`; do not edit by hand.",
-             "An environment file (`infra/environments/<name>.yaml`, or `cdk synth -c config=FILE`) holds one",
+             "An environment file (`infra/environments/<name>.yaml`, or one of your own anywhere: `cdk synth -c",
+             "config=FILE`, `--config FILE` on every command, `make synth CONFIG=FILE`) holds one",
              "[PlatformConfig](#platformconfig). Unknown keys are errors, and so are YAML anchors, aliases, merge keys,",
              "repeated keys and booleans other than `true`/`false`. Its `name` must be its file name (`prod.yaml` holds",
-             "`name: prod`) unless `-c allow_name_mismatch=true` (or `eks-training check --allow-name-mismatch`).", ""]
+             "`name: prod`) unless `-c allow_name_mismatch=true` (or `--allow-name-mismatch`). It may state the",
+             f"format it is written for, `schema_version: {CONFIG_SCHEMA_VERSION}` (this release's); a file of an older release",
+             "loads, or is refused in one line naming what changed (CHANGELOG.md).", ""]
     for model in ordered:
         comments = _field_comments(model)
         summary = inspect.cleandoc(model.__doc__ or "").split("\n\n")[0].replace("\n", " ")

@@ -15,10 +15,9 @@ from dataclasses import dataclass, field
 from eks_training.core.catalog import INSTANCE_TYPES, node_capacity
 from eks_training.core.names import DATA_PATH, FSX_MOUNT_PATH, WORKSPACE_DATASET_PREFIX, checkpoint_key_prefix
 from eks_training.infra.config import PlatformConfig
+from eks_training.training.model_sizes import DEFAULT_MODEL
 
 
-#: The model a training job trains when the user names none: a real size (tiny is for tests).
-DEFAULT_MODEL = "1b"
 #: Kinds that run no training (so take no dataset or model).
 _NO_DATASET = ("health-check", "bionemo", "raycluster")
 
@@ -236,9 +235,10 @@ def render_job(config: PlatformConfig | RenderTarget, kind_name: str, *, nodes: 
             raise RenderError(f"--checkpoint-s3-uri: {target.described} generates its checkpoint bucket name at "
                               "deploy time; give s3://BUCKET/PREFIX")
         s3_uri = checkpoint_s3_uri or f"s3://{bucket}/{checkpoint_key_prefix(namespace, name)}"
+    model = model if kind.name not in _NO_DATASET else None
     job = TrainingJob(name=name, namespace=namespace, instance_type=instance_type, nodes=nodes, image=image,
                       train_args=tuple(shlex.split(train_args or "")), checkpoint_s3_uri=s3_uri, dataset=dataset,
-                      model=model if kind.name not in _NO_DATASET else None, health_check=health_check)
+                      model=model, health_check=health_check, grace_period_s=job_grace_period(model, nodes))
     if kind.name not in _NO_DATASET:
         check_trainer_layout(job)
     request = topology_request(target, kind, instance_type, topology, topology_layer)
@@ -246,6 +246,16 @@ def render_job(config: PlatformConfig | RenderTarget, kind_name: str, *, nodes: 
                            kueue=_kueue_submission(target, kind, namespace, priority, request),
                            max_restarts=target.max_restarts)
     return kind.render(job, names)
+
+
+def job_grace_period(model: str | None, nodes: int) -> int:
+    """The pods' grace period for training ``model`` (a named size) on ``nodes`` nodes: room for the save on stop
+    (:func:`eks_training.core.preemption.grace_period_seconds`); a model folder's size is not known here."""
+    from eks_training.core.preemption import grace_period_seconds
+    from eks_training.training.model_sizes import MODEL_SIZES
+
+    size = MODEL_SIZES.get(model) if model else None
+    return grace_period_seconds(size.parameters if size is not None else None, nodes)
 
 
 def check_trainer_layout(job) -> None:

@@ -35,7 +35,8 @@ from typing import Any, Literal, Protocol
 
 from eks_training.core.versions import EXTENDED_SUPPORT_USD_PER_HOUR, KUBERNETES_RELEASES
 from eks_training.core.catalog import INSTANCE_TYPES
-from eks_training.infra.config import ConfigError, PlatformConfig, load_environment
+from eks_training.infra.config import ConfigError, PlatformConfig
+from eks_training.infra.tools.environment_option import add_environment_arguments, environment_from_args
 
 #: Service Quotas codes of the On-Demand vCPU limits, by the instance family's letter prefix.
 ON_DEMAND_QUOTAS: dict[str, tuple[str, str]] = {
@@ -220,7 +221,7 @@ def format_table(results: list[CheckResult]) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``eks-training preflight``."""
-    parser.add_argument("--env", required=True, help="environment name (infra/environments/ENV.yaml)")
+    add_environment_arguments(parser)
     parser.add_argument("--region", help="AWS region (default: the environment's region)")
     parser.add_argument("--profile", help="AWS named profile (default: the usual credential chain)")
 
@@ -243,7 +244,7 @@ def run(args: argparse.Namespace, *, session: ClientSource | None = None, today:
     import botocore.exceptions
 
     try:
-        config = load_environment(args.env)
+        config = environment_from_args(args, "preflight")
         region = args.region or config.region
         if args.region and args.region != config.region:
             raise PreflightError(f"--region: '{args.region}' differs from environment {config.name}'s region "

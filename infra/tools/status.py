@@ -29,6 +29,7 @@ from eks_training.core.training_metrics import (
     TOKENS_PER_SECOND,
     metrics_object_key,
 )
+from eks_training.infra.tools.environment_option import add_environment_arguments, environment_from_args
 
 #: The platform stack names its cluster this way (infra/platform_stack.py).
 CLUSTER_NAME_FORMAT = "eks-training-{env}"
@@ -52,7 +53,7 @@ class StatusError(ValueError):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("job", nargs="?", help="the job's name (default: every platform pod of the namespace)")
-    parser.add_argument("--env", required=True, help="environment name (dev, staging, prod) or a config file")
+    add_environment_arguments(parser)
     parser.add_argument("--namespace", help="training namespace (default: the environment's first)")
     parser.add_argument("--checkpoint-bucket", help="the checkpoint bucket (default: the environment's, if named)")
     parser.add_argument("--cluster-name", help="EKS cluster name (default: eks-training-ENV)")
@@ -61,9 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from eks_training.infra.config import load_environment
-
-    config = load_environment(args.env)
+    config = environment_from_args(args, "status")
     namespaces = [n.name for n in config.training_namespaces]
     namespace = args.namespace or namespaces[0]
     if namespace not in namespaces:

@@ -215,10 +215,45 @@ def add_arguments(parser) -> None:
     parser.add_argument("--list", action="store_true", help="list the pinned artifacts and where each is found")
     parser.add_argument("--trust-on-first-use", action="store_true",
                         help="record the digest of an artifact whose upstream publishes none (later fetches must match)")
+    parser.add_argument("--if-reachable", action="store_true",
+                        help="before the tests: nothing when a mirror is set; one line and exit 0 when upstream cannot "
+                             "be reached; else fetch what is missing and exit 0 (what is not fetched, its tests skip)")
+
+
+def _reachable(artifacts: Iterable[Artifact], timeout_s: float = 5.0) -> str | None:
+    """The first upstream server (host:port) that accepts a connection, or None when none does (an offline machine)."""
+    import socket
+
+    servers = []
+    for artifact in artifacts:
+        parts = urllib.parse.urlsplit(artifact.source.replace("oci://", "https://", 1))
+        server = (parts.hostname, parts.port or (80 if parts.scheme == "http" else 443))
+        if parts.hostname and server not in servers:
+            servers.append(server)
+    for host, port in servers[:3]:  # bounded: an offline machine answers within seconds
+        try:
+            socket.create_connection((host, port), timeout=timeout_s).close()
+            return f"{host}:{port}"
+        except OSError:
+            continue
+    return None
 
 
 def run(args) -> int:
     chosen = select(args.artifacts)
+    if getattr(args, "if_reachable", False):
+        if upstream.mirror_root() is not None:
+            print(f"fetch-upstream: the mirror {upstream.mirror_root()} is set; nothing to fetch")
+            return 0
+        if _reachable(chosen) is None:
+            print("fetch-upstream: upstream is not reachable from here; tests that need an artifact skip, each naming "
+                  "the command that fetches it")
+            return 0
+        outcomes = fetch(chosen, trust_on_first_use=args.trust_on_first_use)
+        missing = [o for o in outcomes if o.status in ("refused", "failed")]
+        print(f"fetch-upstream: {len(outcomes) - len(missing)} of {len(outcomes)} artifacts in {upstream.cache_root()}"
+              + (f"; not fetched (their tests skip): {', '.join(o.artifact.name for o in missing)}" if missing else ""))
+        return 0
     if args.list:
         for artifact in chosen:
             where = upstream.locate(artifact)

@@ -258,7 +258,12 @@ def test_a_launch_template_change_rolls_its_node_group_and_evicts_the_jobs_there
     placements = [_placed("job pytorch-job: PyTorchJob worker", _source("Gpu")), _placed("helm x: Deployment y", _source("Gpu"))]
     found = _by_id(_predict(old, new, placements=placements))
     roll = found["roll:Gpu"]
-    assert roll.destructive and "BlockDeviceMappings" in roll.message and "pytorch-job" in roll.message
+    # Routine: one node at a time, the job saves on SIGTERM and requeues; a note, not a refusal.
+    assert not roll.destructive and "BlockDeviceMappings" in roll.message and "pytorch-job" in roll.message
+    assert "1 node at a time (EKS's default: no UpdateConfig)" in roll.message and "SIGTERM" in roll.message
+    paced = copy.deepcopy(new)
+    paced["Resources"]["Gpu"]["Properties"]["UpdateConfig"] = {"MaxUnavailablePercentage": 50}
+    assert "50% of its nodes at a time (UpdateConfig)" in _by_id(_predict(old, paced, placements=placements))["roll:Gpu"].message
     assert "update:Gpu" not in found and not found["update:Lt"].destructive
     platform_only = _by_id(_predict(old, new, placements=placements[1:]))["roll:Gpu"]
     assert not platform_only.destructive and "no job runs there" in platform_only.message
@@ -377,8 +382,9 @@ def test_prod_changes_are_refused_until_acknowledged_through_the_command(changed
     refused = [line.split("]")[0].split("[")[1] for line in text.splitlines() if line.startswith("  ! [")]
     assert "prune:Namespace/ai-research" in refused  # the namespace and every job in it
     assert "fail:PersistentVolumeClaim/training/fsx-data" in refused  # a static claim cannot grow
-    roll = next(line for line in text.splitlines() if line.startswith("  ! [roll:NodeGroupp5nodes"))
-    assert "BlockDeviceMappings" in roll and "pytorch-job" in roll
+    assert not any(item.startswith("roll:") for item in refused)  # a routine roll is a note
+    roll = next(line for line in text.splitlines() if line.startswith("    [roll:NodeGroupp5nodes"))
+    assert "BlockDeviceMappings" in roll and "pytorch-job" in roll and "1 node at a time (UpdateConfig)" in roll
     assert "resource specification: CloudFormation's resource specification" in text
 
     (changed_prod / "acknowledged.txt").write_text("\n".join(refused) + "\n")
@@ -388,3 +394,57 @@ def test_prod_changes_are_refused_until_acknowledged_through_the_command(changed
     assert "(acknowledged; ! destructive, + acknowledged)" in out.getvalue()
     assert not [line for line in out.getvalue().splitlines() if line.startswith("  ! [")]
     assert not [line for line in out.getvalue().splitlines() if "] " in line and "[change]" in line]
+
+
+def _deployed_at(template: dict, kubernetes_version: str) -> dict:
+    """``template`` as it was deployed at an earlier Kubernetes version: the cluster, every node group and every
+    add-on's pinned build at that version."""
+    from eks_training.core.versions import addon_version
+
+    old = copy.deepcopy(template)
+    for resource in old["Resources"].values():
+        props = resource.get("Properties") or {}
+        if resource["Type"] in ("AWS::EKS::Cluster", "AWS::EKS::Nodegroup") and isinstance(props.get("Version"), str):
+            props["Version"] = kubernetes_version
+        if resource["Type"] == "AWS::EKS::Addon" and "AddonVersion" in props:
+            props["AddonVersion"] = addon_version(props["AddonName"], kubernetes_version) or props["AddonVersion"]
+    return old
+
+
+@pytest.mark.slow
+@upstream_data.requires(*upstream_data.installed_charts())
+def test_a_one_step_kubernetes_upgrade_of_prod_ends_in_place_and_two_steps_are_refused_in_one_line(prod):
+    from eks_training.infra.tools.check.change.stage import Previous
+    from eks_training.infra.tools.check.deploy_check import run_check
+
+    assert prod.config.kubernetes_version == "1.36"
+    one = run_check(prod.template, config=prod.config,
+                    previous=Previous(_deployed_at(prod.template, "1.35"), "prod at 1.35")).change
+    rolls = [c for c in one.changes if c.verb == "roll"]
+    # Every node group rolls with the version: one node at a time, its jobs requeued, a note and no refusal.
+    assert len(rolls) == len([r for r in prod.template["Resources"].values() if r["Type"] == "AWS::EKS::Nodegroup"])
+    assert all("Version 1.35 -> 1.36" in c.message and "1 node at a time (UpdateConfig)" in c.message for c in rolls)
+    assert one.verdict == "in place" and not one.refused
+    two = run_check(prod.template, config=prod.config,
+                    previous=Previous(_deployed_at(prod.template, "1.34"), "prod at 1.34")).change
+    (refused,) = two.refused
+    assert refused.verb == "fail" and "1.34 -> 1.36 skips a minor version" in refused.message
+
+
+def test_a_replaced_or_removed_node_group_names_the_jobs_running_on_it_now_and_is_refused_until_acknowledged():
+    # The job asks for p5.48xlarge: it runs on the deployed group, and fits nothing in the new template.
+    job = PodTemplate("job pytorch-job: PyTorchJob worker", "training", {
+        "nodeSelector": {"node.kubernetes.io/instance-type": "p5.48xlarge"}, "containers": [{"name": "trainer"}]})
+    old = _template(Gpu=_node_group(None))
+    new = _template(Gpu=_node_group(None, "p5e.48xlarge"))
+    report = _predict(old, new, pods=[job])
+    replaced = _by_id(report)["replace:Gpu"]
+    assert replaced.destructive and "running pods of pytorch-job are evicted" in replaced.message
+    assert [c.id for c in report.refused] == ["replace:Gpu"]
+    assert not _predict(old, new, pods=[job], acknowledged=["replace:Gpu"]).refused
+    # Without the deployed placement it says what it cannot know instead of "no job runs there".
+    blind = _by_id(_predict(old, new))["replace:Gpu"]
+    assert "every pod still running there is evicted" in blind.message and "drain it first" in blind.message
+
+    removed = _by_id(_predict(old, _template(), pods=[job]))["delete:Gpu"]
+    assert removed.destructive and "running pods of pytorch-job are evicted" in removed.message

@@ -279,7 +279,8 @@ def test_a_roll_waits_for_held_jobs_and_then_fails_unless_forced():
     assert held.destructive and "PodEvictionFailure" in held.message and "ml/train" in held.message
     assert "are evicted" not in held.message
     loose = _by_id(_predict(old, new, placements=placements, jobs={"jobset": _training_job(4, 3)}).changes)["roll:Gpu"]
-    assert "running pods of jobset are evicted" in loose.message
+    assert not loose.destructive and "running pods of jobset are evicted as their node drains" in loose.message
     new["Resources"]["Gpu"]["Properties"]["ForceUpdateEnabled"] = True
     forced = _by_id(_predict(old, new, placements=placements, jobs={"jobset": _training_job(4, 4)}).changes)["roll:Gpu"]
+    assert forced.destructive  # the budget's job is taken down anyway
     assert "ForceUpdateEnabled" in forced.message and "running pods of jobset are evicted" in forced.message

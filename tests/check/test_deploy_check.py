@@ -270,6 +270,19 @@ def test_login_service_asking_for_an_absent_load_balancer_controller_fails(prod,
     assert "internet-facing" in services["helm jupyterhub: Service proxy-public"]
 
 
+def test_the_internal_load_balancers_pass_and_one_open_to_every_address_fails(prod, prod_jobs):
+    # prod's hub and login Services are internal NLBs of EKS's cloud provider, limited to their source ranges.
+    assert not _failures(_check(prod, prod_jobs), "service")
+    snap = load_snapshot(copy.deepcopy(prod.template))
+    login = next(obj for _, obj in snap.objects() if obj["kind"] == "LoginSet")
+    del login["spec"]["service"]["spec"]["loadBalancerSourceRanges"]
+    hub = next(r for r in snap.releases if r.release == "jupyterhub")
+    hub.values["proxy"]["service"]["annotations"]["service.beta.kubernetes.io/aws-load-balancer-internal"] = "false"
+    services = {f.subject: f.message for f in _failures(_check(prod, prod_jobs, snapshot=snap), "service")}
+    assert "0.0.0.0/0" in next(m for s, m in services.items() if "LoginSet" in s)
+    assert "internet-facing" in services["helm jupyterhub: Service proxy-public"]
+
+
 def test_claims_without_a_default_storage_class_fail(prod, prod_jobs):
     snap = load_snapshot(copy.deepcopy(prod.template))
     for objects in snap.manifests.values():
@@ -290,12 +303,16 @@ def test_releases_that_do_not_wait_for_the_system_nodes_fail(prod, prod_jobs):
     assert [f.subject for f in _failures(report, "ordering")] == ["helm release volcano"]
 
 
-def test_efa_group_without_a_self_referencing_egress_rule_fails(prod, prod_jobs):
+@pytest.mark.parametrize(("rule", "sources"), [
+    ("NetworkEfaSelfEgress", 6),  # the teams' group: two node groups and four pools, all EFA
+    ("NetworkSlurmEfaSelfEgress", 3),  # the Slurm partitions' own group: their three pools
+])
+def test_efa_group_without_a_self_referencing_egress_rule_fails(prod, prod_jobs, rule, sources):
     template = copy.deepcopy(prod.template)
-    template["Resources"] = {lid: r for lid, r in template["Resources"].items() if not lid.startswith("NetworkEfaSelfEgress")}
+    template["Resources"] = {lid: r for lid, r in template["Resources"].items() if not lid.startswith(rule)}
     report = _check(prod, prod_jobs, template=template)
     efa = [f for f in _failures(report, "network") if f.field == "EFA peers"]
-    assert len(efa) == 9  # two node groups, four pools and the three Slurm partitions' pools, all EFA
+    assert len(efa) == sources
 
 
 # --- defect 7: versions ------------------------------------------------------------------------------------------

@@ -237,7 +237,7 @@ def test_storage_mounted_before_its_data_repository_associations_fails(prod):
 
 def test_nobody_outside_the_stack_with_an_access_entry_fails(staging):
     template = copy.deepcopy(staging.template)
-    _remove(template, _lid(template, "ClusterAdmin0", "AWS::EKS::AccessEntry"))
+    _remove(template, _lid(template, "ClusterAdminekstrainingadmin", "AWS::EKS::AccessEntry"))
     findings, _ = _lifecycle(staging, template=template)
     access = _about(findings, "EKS cluster", "no principal outside the stack has an access entry")
     assert len(access) == 1 and "KarpenterControllerNodeAccess" in access[0].message

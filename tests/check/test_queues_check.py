@@ -50,7 +50,7 @@ def test_every_queued_kind_is_admitted_through_every_local_queue(prod, prod_jobs
     assert _findings(snap, prod_jobs) == []
     kueue = kueue_objects(snap)
     assert set(kueue.local_queues) == {("training", "training"), ("ai-research", "ai-research")}
-    (trainjob,) = prod_jobs["trainjob"]
+    trainjob, _budget = prod_jobs["trainjob"]
     admission = admit(podsets(trainjob, kueue.runtimes), "ai-research", kueue)
     assert admission.flavors == {"node": "gpu-h100"} and not admission.borrows
     # ai-research holds no Trainium quota: its neuron-job runs on what the training queue lends through the cohort.
@@ -124,7 +124,7 @@ def test_a_standing_block_takes_a_job_placed_within_one_network_layer(prod):
     # is the quota check's; here only the placement counts.)
     assert [f for f in _findings(snap, jobs) if not f[0].startswith("ResourceQuota ")] == []
     kueue = kueue_objects(snap)
-    (trainjob,) = jobs["trainjob"]
+    trainjob, _budget = jobs["trainjob"]
     assert admit(podsets(trainjob, kueue.runtimes), "training", kueue).flavors == {"node": "p5-nodes"}
 
 

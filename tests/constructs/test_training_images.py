@@ -1,12 +1,14 @@
 """TrainingImages: what an image's tag (the hash of its build context) depends on, and what synth stages.
 
-The images' inputs are the package's core/ and training/ folders (and the Dockerfiles inside training/). A copy of
+The images' inputs are the package's training/ folder (with the Dockerfiles) and the core/ modules it imports, not
+core's pin tables. A copy of
 those folders plus infra/, constructs/ and workloads/ stands in for a checkout; a file changed in each of them
 either moves every image's hash (core, training) or none (the rest), synthesized for real by CDK.
 """
 
 from __future__ import annotations
 
+import ast
 import shutil
 from pathlib import Path
 
@@ -14,12 +16,14 @@ import aws_cdk as cdk
 import pytest
 from aws_cdk import aws_iam as iam
 
-from eks_training.constructs.training_images import CONTEXT_PATTERNS, DEFAULT_CONTEXT, IMAGE_VARIANTS, TrainingImages
+from eks_training.constructs.training_images import (CONTEXT_PATTERNS, DEFAULT_CONTEXT, IMAGE_VARIANTS,
+                                                     TRAINER_CORE_MODULES, TrainingImages)
 from eks_training.core.validation import InvalidValue
 
 REPO = Path(__file__).resolve().parents[2]
 #: Files of the checkout that stand in for each part (small ones: the copy is made once per test).
-_PARTS = ("core/versions.py", "core/names.py", "training", "infra/config.py", "constructs/karpenter.py",
+_PARTS = ("core/__init__.py", "core/versions.py", "core/upstream.py", "core/names.py", "core/validation.py",
+          "core/training_metrics.py", "training", "infra/config.py", "constructs/karpenter.py",
           "workloads/jobs.py", "workloads/imports/sources.json", ".dockerignore", "pyproject.toml", "README.md")
 
 
@@ -47,8 +51,9 @@ def test_an_infrastructure_change_moves_no_image_tag_and_a_trainer_change_moves_
     context = _checkout(tmp_path / "checkout")
     before = _hashes(context, tmp_path / "out0")
     assert len(set(before.values())) == len(IMAGE_VARIANTS)  # one hash per Dockerfile
+    # A chart or add-on pin bump (the pin table and the digests) included: it must not retag and roll every image.
     for changed in ("infra/config.py", "constructs/karpenter.py", "workloads/jobs.py", "workloads/imports/sources.json",
-                    "pyproject.toml", "README.md"):
+                    "pyproject.toml", "README.md", "core/versions.py", "core/upstream.py"):
         (context / changed).write_text((context / changed).read_text() + "\n# changed\n")
     (context / "infra" / "new_module.py").write_text("X = 1\n")
     assert _hashes(context, tmp_path / "out1") == before
@@ -71,6 +76,41 @@ def test_synth_stages_only_core_and_training_of_the_checkout(tmp_path: Path) -> 
     print(f"\nstaged build context: {len(files)} files, {size / 1024:.0f} KiB")
     assert size < 2 * 1024 * 1024 and not any("__pycache__" in p.parts for p in files)
     assert (staged / "training" / "Dockerfile.gpu").is_file()
+    assert sorted(p.name for p in (staged / "core").iterdir()) == sorted(TRAINER_CORE_MODULES)
+
+
+def _core_imports(path: Path, *, top_level: bool = False) -> set[str]:
+    """The ``eks_training.core`` modules a file imports (any form; ``top_level``: only those its import runs, not
+    those inside its functions)."""
+    found = set()
+    tree = ast.parse(path.read_text())
+    nodes = ast.walk(tree) if not top_level else (n for stmt in tree.body if not isinstance(
+        stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) for n in ast.walk(stmt))
+    for node in nodes:
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.module == "eks_training.core":
+                found |= {alias.name for alias in node.names}
+            elif node.module.startswith("eks_training.core."):
+                found.add(node.module.split(".")[2])
+        elif isinstance(node, ast.Import):
+            found |= {a.name.split(".")[2] for a in node.names if a.name.startswith("eks_training.core.")}
+    return found
+
+
+def test_the_images_hold_every_core_module_the_trainer_imports() -> None:
+    # Every import of training/, then what importing those core modules imports: an image without one fails at
+    # import, on the node.
+    needed = set().union(*(_core_imports(p) for p in (REPO / "training").rglob("*.py")))
+    queue = list(needed)
+    while queue:
+        for module in _core_imports(REPO / "core" / f"{queue.pop()}.py", top_level=True) - needed:
+            needed.add(module)
+            queue.append(module)
+    assert needed and {f"{m}.py" for m in needed} <= set(TRAINER_CORE_MODULES)
+    assert "versions.py" not in TRAINER_CORE_MODULES and "upstream.py" not in TRAINER_CORE_MODULES
+    # validation.py reads the version tables inside two config checks only; the trainer calls neither.
+    trainer = "\n".join(p.read_text() for p in (REPO / "training").rglob("*.py"))
+    assert "check_kubernetes_version" not in trainer and "check_addon_versions" not in trainer
 
 
 def test_the_dockerignore_says_what_the_construct_sends() -> None:

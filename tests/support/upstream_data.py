@@ -1,7 +1,7 @@
 """The upstream artifacts tests need, through the product's own resolver (mirror, then user cache).
 
-A test that needs one skips with :data:`MISSING_UPSTREAM` in its reason when it is not at hand; under CI (``CI``
-set) such a skip fails the run (``tests/conftest.py``), since CI gives the mirror and must run every test.
+A test that needs one skips with :data:`MISSING_UPSTREAM` in its reason when it is not at hand; with a mirror given
+(``EKS_TRAINING_MIRROR``, as CI's first stage) such a skip fails the run (``tests/conftest.py``).
 """
 
 from __future__ import annotations

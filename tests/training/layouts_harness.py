@@ -57,7 +57,8 @@ def run_scenario(scenario: dict, runtime, out_dir: str) -> None:
         losses, evals = {}, {}
     full = get_model_state_dict(trainer.model, options=StateDictOptions(full_state_dict=True))
     name = scenario["name"]
-    if trainer.mesh.tensor_rank == 0 and trainer.mesh.data_rank == 0:
+    # Expert-parallel ranks each hold their own experts: every one of them writes its share.
+    if trainer.mesh.tensor_rank == 0 and (trainer.mesh.data_rank == 0 or config.expert_parallel > 1):
         torch.save({key: value.detach().cpu() for key, value in full.items()},
                    os.path.join(out_dir, f"{name}-params-rank-{runtime.rank}.pt"))
     if runtime.rank == 0:

@@ -115,7 +115,7 @@ def test_cli_prints_one_line_and_exits_2(token_data: Path) -> None:
                            "--model", "huge"], capture_output=True, text=True, env=quiet_env(), timeout=60)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "error: --model='huge' is not allowed: one of tiny, small, 1b, 8b, 70b, 405b, an exported model folder or a "
+        "error: --model='huge' is not allowed: one of tiny, tiny-moe, small, 1b, 8b, 70b, 405b, an exported model folder or a "
         "local Hugging Face model folder with config.json"]
 
 
@@ -157,3 +157,11 @@ def test_new_flags_reject_bad_values_in_one_line(argv: list[str], message: str) 
     with pytest.raises(ConfigError) as caught:
         parse_config(["--data", "/d", *argv])
     assert str(caught.value) == message
+
+
+def test_the_default_model_is_small_for_the_trainer_and_render() -> None:
+    # One default: the trainer's, the one `eks-training render` writes into jobs, the one the README trains.
+    from eks_training.infra.tools.cli import build_parser
+
+    assert parse_config(["--data", "/d"]).model == "small"
+    assert build_parser().parse_args(["render", "pytorch-job", "--env", "dev"]).model == "small"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import subprocess
 import sys
 import types
 from pathlib import Path
@@ -16,7 +17,7 @@ from eks_training.training.config import ConfigError, parse_config
 from eks_training.training.device import select_runtime
 from eks_training.training.train import train
 
-from training_helpers import TINY_FLAGS
+from training_helpers import TINY_FLAGS, VENV_BIN, quiet_env, read_records
 
 
 @pytest.fixture()
@@ -129,3 +130,29 @@ def test_ranks_leave_together_unless_one_failed(monkeypatch: pytest.MonkeyPatch,
             if fails:
                 raise RuntimeError("rank failed")
     assert calls == (["destroy"] if fails else ["barrier", "destroy"])
+
+
+XLA_DOUBLE = Path(__file__).parent / "xla_double_harness.py"
+
+
+def test_two_neuron_workers_train_evaluate_and_save_without_avg(token_data: Path, tmp_path: Path) -> None:
+    """Two workers on a process group that refuses ReduceOp.AVG as torch_xla's does: every reduction of the loop
+    (logged loss, peak memory, evaluation, gradients, checkpoint) gets through, and the averages are right: the
+    losses are those of one process reading both workers' samples."""
+    flags = ["--data", str(token_data), "--eval-data", str(token_data), "--eval-batches", "2", *TINY_FLAGS,
+             "--max-steps", "3"]
+    metrics = tmp_path / "metrics.jsonl"
+    command = [str(VENV_BIN / "torchrun"), "--standalone", "--nproc_per_node", "2", str(XLA_DOUBLE), "--device", "xla",
+               *flags, "--checkpoint-dir", str(tmp_path / "checkpoints"), "--metrics-file", str(metrics)]
+    completed = subprocess.run(command, env=quiet_env(), capture_output=True, text=True, timeout=240)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    records = read_records(metrics)
+    losses = {r["step"]: r["loss"] for r in records if "loss" in r}
+    (evaluation,) = [r for r in records if r.get("event") == "eval"]
+    assert (tmp_path / "checkpoints" / "step-3" / "COMPLETE").is_file()
+    one = train(parse_config([*flags, "--micro-batch-size", "8"]), select_runtime("cpu", env={}))
+    assert sorted(losses) == sorted(one.losses) == [1, 2, 3]
+    for step, loss in one.losses.items():
+        assert losses[step] == pytest.approx(loss, rel=1e-5)
+    assert evaluation["eval_loss"] == pytest.approx(one.evals[3]["eval_loss"], rel=1e-5)
+    assert evaluation["eval_tokens"] == one.evals[3]["eval_tokens"]

@@ -55,3 +55,35 @@ def test_eval_folder_errors_name_the_eval_flag(token_data: Path, tmp_path: Path)
                            "--eval-data", str(tmp_path)])
     with pytest.raises(ConfigError, match=r"^--eval-data=.* is not allowed: a folder with meta.json"):
         train(config, select_runtime("cpu", env={}))
+
+
+def test_evaluate_command_reports_a_checkpoint_in_one_line(token_data: Path, tmp_path: Path, capsys) -> None:
+    from eks_training.training import evaluate
+
+    held_out = write_token_dir(tmp_path / "heldout", [synthetic_tokens(200, 256, seed=7)], 256)
+    config = parse_config(["--data", str(token_data), *TINY_FLAGS, "--max-steps", "4", "--eval-data", str(held_out),
+                           "--eval-every", "4", "--eval-batches", "0", "--checkpoint-dir", str(tmp_path / "ckpt"),
+                           "--checkpoint-every", "4"])
+    trained = train(config, select_runtime("cpu", env={}))
+    capsys.readouterr()
+    assert evaluate.main(["--checkpoint-dir", str(tmp_path / "ckpt"), "--eval-data", str(held_out),
+                          "--micro-batch-size", "4"]) == 0  # as the run evaluated: whole micro-batches of 4
+    line = capsys.readouterr().out
+    # The trainer's own evaluation of the same step, on the same folder, with the run's --seq-len (32).
+    expected = trained.evals[4]
+    assert line == (f"step-4 of {tmp_path / 'ckpt'} on {held_out}: eval_loss {expected['eval_loss']:.4f}, "
+                    f"perplexity {expected['eval_perplexity']:.2f}, {expected['eval_tokens']} tokens\n")
+
+
+def test_evaluate_command_has_usage_and_one_line_errors(tmp_path: Path, capsys) -> None:
+    from eks_training.training import evaluate
+
+    with pytest.raises(SystemExit) as exited:
+        evaluate.main(["--help"])
+    assert exited.value.code == 0 and capsys.readouterr().out.startswith("usage: python -m eks_training.training.evaluate")
+    assert evaluate.main(["--eval-data", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == ("error: --checkpoint-dir=None is not allowed: a training run's checkpoint "
+                                       "folder, or --model FOLDER (an exported model)\n")
+    assert evaluate.main(["--checkpoint-dir", str(tmp_path), "--eval-data", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --checkpoint-dir=") and err.count("\n") == 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 from pathlib import Path
 
 import pytest
@@ -71,7 +72,13 @@ def test_export_is_a_transformers_folder_with_the_checkpoints_logits(token_data:
     (data / "meta.json").write_text(json.dumps({**meta, "eod_token": "<|endoftext|>"}))
     trained = _train(data, tmp_path / "ckpt")
     out = tmp_path / "hf"
-    assert export.main(["export", "--checkpoint-dir", str(tmp_path / "ckpt"), "--out", str(out), "--dtype", "fp32"]) == 0
+    previous = os.umask(0o077)  # a private umask: the exported folder is still for others to read (serving, sharing)
+    try:
+        assert export.main(["export", "--checkpoint-dir", str(tmp_path / "ckpt"), "--out", str(out), "--dtype", "fp32"]) == 0
+    finally:
+        os.umask(previous)
+    modes = {path.name: stat.S_IMODE(path.stat().st_mode) for path in [out, *out.iterdir()]}
+    assert modes.pop("hf") == 0o755 and set(modes.values()) == {0o644}, modes
     config = json.loads((out / "config.json").read_text())
     assert config["model_type"] == "llama" and config["architectures"] == ["LlamaForCausalLM"]
     tokenizer = transformers.AutoTokenizer.from_pretrained(out, local_files_only=True)
@@ -81,23 +88,29 @@ def test_export_is_a_transformers_folder_with_the_checkpoints_logits(token_data:
     assert (ours - _hf_logits(out)).abs().max().item() == 0.0
 
 
-def test_a_transformers_llama_folder_is_read_as_our_decoder_with_its_logits(tmp_path: Path) -> None:
-    folder = _random_llama(tmp_path / "hf")
+@pytest.mark.parametrize("tied", [False, True], ids=["untied", "tied"])
+def test_a_transformers_llama_folder_is_read_as_our_decoder_with_its_logits(tmp_path: Path, tied: bool) -> None:
+    folder = _random_llama(tmp_path / "hf", tie_word_embeddings=tied)
     model = build_model(str(folder))
     assert isinstance(model, LlamaDecoder)  # no transformers involved from here on
+    assert (model.lm_head.weight is model.embed_tokens.weight) == tied
     load_folder_weights(model, folder)
     with torch.no_grad():
         ours = model.eval()(TOKENS)
     assert (ours - _hf_logits(folder)).abs().max().item() == 0.0
+    # And written back: transformers re-ties the output layer from config.json.
+    export.write_model(model, tmp_path / "back", torch.float32)
+    assert json.loads((tmp_path / "back" / "config.json").read_text())["tie_word_embeddings"] == tied
+    assert (ours - _hf_logits(tmp_path / "back")).abs().max().item() == 0.0
 
 
-@pytest.mark.parametrize("tied", [False, True], ids=["our-decoder", "through-transformers"])
-def test_a_bf16_folder_trains_fp32_master_weights(token_data: Path, tmp_path: Path, tied: bool) -> None:
-    # Tied embeddings are not our decoder's shape, so that folder takes the transformers path.
-    folder = _random_llama(tmp_path / "bf16", torch.bfloat16, tie_word_embeddings=tied)
+@pytest.mark.parametrize("biased", [False, True], ids=["our-decoder", "through-transformers"])
+def test_a_bf16_folder_trains_fp32_master_weights(token_data: Path, tmp_path: Path, biased: bool) -> None:
+    # Attention biases are not our decoder's shape, so that folder takes the transformers path.
+    folder = _random_llama(tmp_path / "bf16", torch.bfloat16, attention_bias=biased)
     config = parse_config(["--data", str(token_data), *TINY_FLAGS, "--model", str(folder), "--lr", "1e-5"])
     built = build_for_training(config, select_runtime("cpu", env={}), "fp32", 32)
-    assert isinstance(built.inner, HuggingFaceCausalLM) == tied
+    assert isinstance(built.inner, HuggingFaceCausalLM) == biased
     assert {p.dtype for p in built.model.parameters()} == {torch.float32}
     q_proj = next(p for name, p in built.model.named_parameters() if name.endswith("layers.0.self_attn.q_proj.weight"))
     before = q_proj.detach().clone()
@@ -134,3 +147,28 @@ def test_lora_exports_a_peft_adapter_and_a_merged_folder_without_adapter_files(t
     # The merged folder has no adapter files, so transformers loads it as a model even with peft installed.
     assert not list(out.glob("adapter*"))
     torch.testing.assert_close(_hf_logits(out), trained, atol=1e-5, rtol=1e-4)
+
+
+def test_a_mixtral_folder_is_read_as_our_moe_decoder_and_written_back(tmp_path: Path) -> None:
+    """A Mixtral folder built by transformers loads into our mixture-of-experts decoder, and ours exports one that
+    transformers loads (as MixtralForCausalLM) and we read back: logits within 1e-5 every way (fp32, CPU)."""
+    config = transformers.MixtralConfig(vocab_size=256, hidden_size=64, intermediate_size=96, num_hidden_layers=2,
+                                        num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=128,
+                                        num_local_experts=4, num_experts_per_tok=2, rope_theta=500000.0,
+                                        rms_norm_eps=1e-5, tie_word_embeddings=False)
+    torch.manual_seed(5)
+    transformers.MixtralForCausalLM(config).save_pretrained(tmp_path / "mixtral")
+    model = build_model(str(tmp_path / "mixtral"))
+    assert isinstance(model, LlamaDecoder) and model.args.n_experts == 4 and model.args.experts_per_token == 2
+    load_folder_weights(model, tmp_path / "mixtral")
+    with torch.no_grad():
+        ours = model.eval()(TOKENS)
+    assert (ours - _hf_logits(tmp_path / "mixtral")).abs().max().item() <= 1e-5
+    export.write_model(model, tmp_path / "back", torch.float32)
+    written = json.loads((tmp_path / "back" / "config.json").read_text())
+    assert written["architectures"] == ["MixtralForCausalLM"] and written["num_local_experts"] == 4
+    assert (ours - _hf_logits(tmp_path / "back")).abs().max().item() <= 1e-5
+    again = build_model(str(tmp_path / "back"))
+    load_folder_weights(again, tmp_path / "back")
+    with torch.no_grad():
+        assert (ours - again.eval()(TOKENS)).abs().max().item() <= 1e-5

@@ -115,6 +115,18 @@ def test_tensor_parallel_blocks_compile(token_data: Path, reference, tmp_path: P
         assert loss == pytest.approx(reference[0][step], rel=RELATIVE), step
 
 
+def test_expert_parallel_trains_like_one_process(token_data: Path, tmp_path: Path) -> None:
+    """The mixture-of-experts model with its 4 experts split over 2 ranks (tokens exchanged by all-to-all) against
+    one process running all of them on the same global batch: losses, gradient norms and final weights (every expert,
+    gathered from the rank that holds it)."""
+    reference = _reference(token_data, "tiny-moe", tmp_path / "ref-moe.jsonl")
+    _launch(2, tmp_path, [{"name": "ep2", "argv": _flags(token_data, "tiny-moe", "--expert-parallel", "2",
+                                                         "--micro-batch-size", "8")}], 300)
+    _assert_same_run("ep2", tmp_path, reference)
+    rank0 = torch.load(tmp_path / "ep2-params-rank-0.pt")
+    assert any(".mlp.experts.0." in key for key in rank0) and not any(".mlp.experts.2." in key for key in rank0)
+
+
 @pytest.mark.slow
 def test_every_layout_trains_and_resumes_like_one_process(token_data: Path, tiny4: Path, reference,
                                                           tmp_path: Path) -> None:

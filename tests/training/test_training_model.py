@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import math
@@ -15,7 +16,7 @@ from eks_training.training.config import ConfigError
 from eks_training.training.data import TokenDataset, write_token_dir
 from eks_training.training.lora import LoRALinear, apply_lora, merge_lora
 from eks_training.training.metrics import MetricsLogger, mfu, peak_flops_for
-from eks_training.training.model import MODEL_SIZES, LlamaDecoder, build_model, flops_per_token
+from eks_training.training.model import MODEL_SIZES, LlamaDecoder, build_model, document_ids, flops_per_token
 from eks_training.training.schedule import lr_multiplier
 
 
@@ -49,10 +50,26 @@ def test_activation_checkpointing_keeps_gradients() -> None:
     torch.testing.assert_close(grads[0], grads[1])
 
 
-def test_llama_sizes_have_published_parameter_counts() -> None:
+@pytest.mark.parametrize(("size", "published"), [("1b", 1_235_814_400), ("8b", 8_030_261_248),
+                                                   ("70b", 70_553_706_496), ("405b", 405_853_388_800)])
+def test_llama_sizes_have_published_parameter_counts(size: str, published: int) -> None:
+    """Llama-3.2-1B (tied embeddings), Llama-3.1-8B/70B/405B: the counts of their safetensors headers."""
     with torch.device("meta"):
-        model = LlamaDecoder(MODEL_SIZES["8b"])
-    assert 8.0e9 < sum(p.numel() for p in model.parameters()) < 8.1e9  # Llama 3 8B: 8.03e9
+        model = LlamaDecoder(MODEL_SIZES[size])
+    assert sum(p.numel() for p in model.parameters()) == MODEL_SIZES[size].parameters == published
+
+
+def test_tied_embeddings_share_one_weight_and_count_as_a_matmul() -> None:
+    args = dataclasses.replace(MODEL_SIZES["tiny"], tie_embeddings=True)
+    model = LlamaDecoder(args)
+    assert model.lm_head.weight is model.embed_tokens.weight
+    model.to_empty(device="cpu")  # as the trainer materialises a meta model
+    model.init_weights(0)
+    assert model.lm_head.weight is model.embed_tokens.weight
+    (model(torch.randint(0, 256, (2, 8))).sum()).backward()
+    assert model.embed_tokens.weight.grad is not None
+    matmuls = sum(p.numel() for p in model.parameters())  # the shared weight is the output layer's matmul
+    assert flops_per_token(model, 32) == 6 * matmuls + 12 * args.n_layers * args.dim * 32
 
 
 def test_flops_per_token_is_six_n_plus_attention() -> None:
@@ -149,3 +166,44 @@ def test_progress_bar_only_on_a_terminal() -> None:
     MetricsLogger(io.StringIO(), 4, progress=pipe).event(step=2, loss=1.0)
     assert "2/4" in bar.getvalue() and "loss 1.0000" in bar.getvalue()
     assert pipe.getvalue() == ""
+
+
+def test_document_masking_keeps_each_packed_document_to_itself() -> None:
+    """Two documents packed in one row (the first ends with the end token 7): changing the first leaves the second's
+    logits unchanged, and they equal the second document's logits computed on its own."""
+    model = tiny().eval()
+    first, second = torch.randint(8, 256, (1, 11)), torch.randint(8, 256, (1, 13))
+    end = torch.tensor([[7]])
+    packed = torch.cat([first, end, second], dim=1)
+    other = torch.cat([torch.randint(8, 256, (1, 11)), end, second], dim=1)
+    with torch.no_grad():
+        unmasked = model(packed)[:, 12:], model(other)[:, 12:]
+        model.document_end = 7
+        masked = model(packed)[:, 12:], model(other)[:, 12:]
+        alone = model(second)
+    assert not torch.allclose(*unmasked)  # without the mask the second document sees the first
+    torch.testing.assert_close(masked[0], masked[1], rtol=0, atol=0)
+    torch.testing.assert_close(masked[0], alone, rtol=1e-5, atol=1e-5)  # rotary is relative: its offset is moot
+    # The end token belongs to the document it ends.
+    assert document_ids(packed, 7)[0, 11].item() == 0 and document_ids(packed, 7)[0, 12].item() == 1
+
+
+def test_document_masking_is_on_for_data_prep_output_and_refused_without_boundaries(tmp_path: Path) -> None:
+    from eks_training.training.config import parse_config
+    from eks_training.training.device import select_runtime
+    from eks_training.training.trainer import Trainer
+
+    flags = ["--model", "tiny", "--seq-len", "16", "--micro-batch-size", "2", "--max-steps", "2", "--precision",
+             "fp32"]
+    plain = write_token_dir(tmp_path / "plain", [list(range(8, 200))], 256)
+    prepared = write_token_dir(tmp_path / "prepared", [list(range(8, 200))], 256)
+    meta = json.loads((prepared / "meta.json").read_text())
+    (prepared / "meta.json").write_text(json.dumps({**meta, "eod_token": "<|endoftext|>", "eod_token_id": 7}))
+    runtime = select_runtime("cpu", env={})
+    trainer = Trainer(parse_config(["--data", str(prepared), *flags]), runtime)
+    assert trainer.document_masking and trainer.model.document_end == 7
+    assert not Trainer(parse_config(["--data", str(prepared), *flags, "--document-masking", "false"]),
+                       runtime).document_masking
+    assert not Trainer(parse_config(["--data", str(plain), *flags]), runtime).document_masking
+    with pytest.raises(ConfigError, match=r"^--document-masking='true' is not allowed: auto or false for --data"):
+        Trainer(parse_config(["--data", str(plain), *flags, "--document-masking", "true"]), runtime)

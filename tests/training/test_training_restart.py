@@ -38,7 +38,7 @@ def _rendered() -> tuple[list[str], int, int]:
     """The trainer pod's command (as Trainer runs the TrainJob), its world size, and the runtime's restart budget."""
     config = load_environment("dev")
     image = "registry.example/eks-training-gpu:1"
-    (trainjob,) = render_job(config, "trainjob", images={"gpu": image}, name=JOB, nodes=2, instance_type="g5.xlarge",
+    trainjob, _budget = render_job(config, "trainjob", images={"gpu": image}, name=JOB, nodes=2, instance_type="g5.xlarge",
                              dataset=DATASET, model="tiny", train_args=TRAIN_ARGS)
     # The runtime the platform installs for the type, built as the Kubeflow Trainer add-on builds it for dev.
     runtime = cluster_training_runtime(instance_type="g5.xlarge", image=image,
@@ -52,7 +52,7 @@ def _rendered() -> tuple[list[str], int, int]:
 def _torchrun(command: list[str], world_size: int, fsx: Path) -> list[str]:
     """One machine for the whole group: torchrun's standalone rendezvous with ``world_size`` processes, the trainer's
     argv exactly as rendered (only the /fsx prefix moved)."""
-    module = command.index("-m")
+    module = len(command) - 1 - command[::-1].index("-m")  # the trainer's -m (the launcher's comes first)
     argv = [str(fsx) + a[len(FSX_MOUNT_PATH):] if a.startswith(FSX_MOUNT_PATH + "/") else a for a in command[module:]]
     return [str(VENV_BIN / "torchrun"), "--standalone", f"--nproc_per_node={world_size}", *argv]
 

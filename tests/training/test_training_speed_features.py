@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from torch.utils.flop_counter import FlopCounterMode
 import torch.nn.functional as F
 
 from eks_training.training import loss as loss_module
@@ -70,6 +71,34 @@ def test_chunked_loss_matches_the_full_fp32_loss_and_gradients(monkeypatch: pyte
     # Without gradients (evaluation) only the loss is computed.
     with torch.no_grad():
         torch.testing.assert_close(chunked_cross_entropy(hidden, weight, targets), reference)
+
+
+def test_evaluation_loss_does_no_gradient_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under no_grad the bf16 loss costs one forward matmul (tokens x vocab x dim multiply-adds), not the fused
+    path's forward plus both gradient matmuls, and it allocates no fp32 weight-sized gradient buffer."""
+    monkeypatch.setattr(loss_module, "LOSS_CHUNK_ELEMENTS", 256 * 5)
+    generator = torch.Generator().manual_seed(0)
+    hidden = torch.randn(37, 16, generator=generator).bfloat16().requires_grad_()
+    weight = torch.randn(256, 16, generator=generator).bfloat16().requires_grad_()
+    targets = torch.randint(0, 256, (37,), generator=generator)
+    weight_sized_fp32: list[tuple[int, ...]] = []
+    real_zeros = torch.zeros
+
+    def zeros(*args, **kwargs):
+        made = real_zeros(*args, **kwargs)
+        if made.dtype == torch.float32 and made.shape == weight.shape:
+            weight_sized_fp32.append(tuple(made.shape))
+        return made
+
+    monkeypatch.setattr(loss_module.torch, "zeros", zeros)
+    with torch.no_grad(), FlopCounterMode(display=False) as counter:
+        loss = chunked_cross_entropy(hidden, weight, targets)
+    assert counter.get_total_flops() == 2 * 37 * 256 * 16
+    assert weight_sized_fp32 == []
+    with FlopCounterMode(display=False) as counter:  # the training path: forward and both gradients
+        chunked_cross_entropy(hidden, weight, targets)
+    assert counter.get_total_flops() == 3 * 2 * 37 * 256 * 16 and weight_sized_fp32 == [(256, 16)]
+    assert loss.dtype == torch.float32 and not loss.requires_grad
 
 
 def test_selective_activation_checkpointing_keeps_gradients() -> None:

@@ -109,7 +109,7 @@ def test_render_job_picks_the_tool_from_the_instance_type(instance_type: str) ->
     from eks_training.infra.tools.job_render import render_job
 
     (obj,) = render_job(load_environment("prod"), "health-check", instance_type=instance_type, nodes=2,
-                        image="repo/health:1")
+                        image="repo/health:1", namespace="training")
     launcher, worker = _specs(obj)
     tool = "nccom-test" if instance_type.startswith("trn") else "all_reduce_perf"
     assert tool in launcher["containers"][0]["command"][2]

@@ -70,18 +70,21 @@ def test_p4d_has_4_efa_and_trn1_has_8_per_catalog_and_design() -> None:
 
 
 def test_volcano_job_gangs_all_replicas_and_restarts_on_eviction() -> None:
-    (obj,) = _render("volcano-job", nodes=6)
+    obj, budget = _render("volcano-job", nodes=6)
     spec = obj["spec"]
     assert spec["minAvailable"] == 6 == spec["tasks"][0]["replicas"]
     assert spec["queue"] == "ml-training-queue" and "svc" in spec["plugins"]
-    assert {(p["event"], p["action"]) for p in spec["policies"]} == {("PodEvicted", "RestartJob"), ("PodFailed", "RestartJob")}
+    assert [(p.get("event"), p.get("exitCode"), p["action"]) for p in spec["policies"]] == [
+        (None, 75, "RestartJob"), ("PodEvicted", None, "RestartJob"), ("PodFailed", None, "RestartJob")]
+    assert budget["kind"] == "PodDisruptionBudget" and budget["spec"]["selector"]["matchLabels"] == {
+        "volcano.sh/job-name": obj["metadata"]["name"]}
     command = spec["tasks"][0]["template"]["spec"]["containers"][0]["command"]
     assert "--nnodes=6" in command and "--nproc_per_node=8" in command
     assert "--rdzv_endpoint=llm-worker-0.llm:29500" in command
 
 
 def test_neuron_job_is_indexed_with_rank0_dns_and_completion_index_rank() -> None:
-    service, job = _render("neuron-job", nodes=4)
+    service, job, _budget = _render("neuron-job", nodes=4)
     assert service["spec"]["clusterIP"] == "None"
     spec = job["spec"]
     assert spec["completionMode"] == "Indexed" and spec["completions"] == spec["parallelism"] == 4
@@ -94,7 +97,9 @@ def test_neuron_job_is_indexed_with_rank0_dns_and_completion_index_rank() -> Non
     assert "job-completion-index" in rank["valueFrom"]["fieldRef"]["fieldPath"]
     assert not any("status.podIP" in str(e) for e in trainer["env"])
     precompile = next(c for c in pod["initContainers"] if c["name"] == "neuron-precompile")
-    assert precompile["command"][0] == "neuron_parallel_compile" and trainer["command"][0] == "torchrun"
+    # The trainer runs under the launcher (exit 75 on a saved stop); the precompile pass runs torchrun bare.
+    assert precompile["command"][:2] == ["neuron_parallel_compile", "torchrun"]
+    assert trainer["command"][:4] == ["python", "-m", "eks_training.training.launch", "torchrun"]
     (cache,) = [m for m in trainer["volumeMounts"] if m["mountPath"] == "/var/tmp/neuron-compile-cache"]
     (volume,) = [v for v in pod["volumes"] if v["name"] == cache["name"]]
     assert volume["persistentVolumeClaim"]["claimName"] == "fsx-workspace"  # the namespace's writable workspace
@@ -117,6 +122,27 @@ def test_sbatch_runs_one_torchrun_per_node() -> None:
     assert "--nnodes=$SLURM_NNODES" in srun and "--nproc_per_node=8" in srun and "--ntasks" not in srun
     assert "--rdzv_endpoint=$head_node:29500" in srun
     assert any(line.startswith("#SBATCH --output=/fsx/") for line in lines)
+    assert "#SBATCH --requeue" in lines and "#SBATCH --signal=TERM@600" in lines  # the default grace period
+
+
+@pytest.mark.parametrize(("srun_exit", "script_exit", "requeued"), [(75, 0, True), (1, 1, False), (0, 0, False)])
+def test_sbatch_requeues_a_saved_stop_and_passes_a_failure_on(tmp_path, srun_exit, script_exit, requeued) -> None:
+    import subprocess
+
+    script = sbatch_script(_job("slurm-batch", nodes=2, checkpoint_s3_uri=None), partition="gpu-a100").replace(
+        "/fsx/", f"{tmp_path}/")
+    shims = tmp_path / "bin"
+    shims.mkdir()
+    # srun: the launcher's exit status (75: the trainers saved on SIGTERM); scontrol: records what it is asked.
+    (shims / "srun").write_text(f"#!/bin/sh\nexit {srun_exit}\n")
+    (shims / "scontrol").write_text(f'#!/bin/sh\necho "$@" >> {tmp_path}/scontrol.log\necho node-1\n')
+    for shim in shims.iterdir():
+        shim.chmod(0o755)
+    env = {"PATH": f"{shims}:/usr/bin:/bin", "SLURM_JOB_NODELIST": "node-[1-2]", "SLURM_NNODES": "2", "SLURM_JOB_ID": "42"}
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, timeout=30)
+    assert done.returncode == script_exit, done.stderr
+    calls = (tmp_path / "scontrol.log").read_text().splitlines()
+    assert ("requeue 42" in calls) is requeued, calls
 
 
 def test_bionemo_takes_8_gpus_configmap_and_models_claim() -> None:
@@ -180,3 +206,39 @@ def test_each_kinds_own_chart_writes_what_the_kind_renders(chart_name, kind, opt
 
     chart = getattr(job_charts, chart_name)(cdk8s.App(), "j", job=_job(kind), **options)
     assert validate_k8s_objects(chart_objects(chart)) == _render(kind)
+
+
+@pytest.mark.parametrize("kind", ["mpijob", "volcano-job", "pytorch-job", "neuron-job"])
+def test_gpu_trainers_with_efa_log_nccls_network_where_the_trainer_checks_it(kind: str) -> None:
+    """EFA or nothing (training/fabric.py): the trainer reads NCCL's INFO lines of INIT and NET from the file
+    NCCL_DEBUG_FILE names, and refuses TCP only where EKS_TRAINING_REQUIRE_EFA is 1. Neuron runs no NCCL."""
+    from eks_training.training.fabric import debug_file_path
+
+    gpu = JOB_KINDS[kind].accelerator == "nvidia"
+    trainers = [c for obj in _render(kind) for s in _pod_specs(obj) if "nodeSelector" in s for c in s["containers"]]
+    assert trainers
+    for container in trainers:
+        env = {e["name"]: e.get("value") for e in container["env"]}
+        if not gpu:
+            assert "EKS_TRAINING_REQUIRE_EFA" not in env and "NCCL_DEBUG_FILE" not in env and env["NCCL_DEBUG"] == "WARN"
+            continue
+        assert (env["NCCL_DEBUG"], env["NCCL_DEBUG_SUBSYS"], env["EKS_TRAINING_REQUIRE_EFA"]) == ("INFO", "INIT,NET", "1")
+        assert debug_file_path(env["NCCL_DEBUG_FILE"], host="llm-worker-0", pid=7).name == "nccl-llm-worker-0-7.log"
+    if kind == "mpijob":
+        # mpirun hands the launcher's -x variables to every rank.
+        (obj,) = _render(kind)
+        launcher = obj["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]["containers"][0]
+        assert "EKS_TRAINING_REQUIRE_EFA=1" in " ".join(launcher.get("command", []) + launcher.get("args", []))
+    # A level the user raised stays theirs, with every subsystem.
+    if gpu:
+        env = {e["name"]: e.get("value") for obj in _render(kind, nccl_debug="TRACE") for s in _pod_specs(obj)
+               if "nodeSelector" in s for e in s["containers"][0]["env"]}
+        assert env["NCCL_DEBUG"] == "TRACE" and "NCCL_DEBUG_SUBSYS" not in env
+
+
+def test_slurm_batch_exports_the_same_nccl_and_efa_environment() -> None:
+    script = sbatch_script(_job("slurm-batch", instance_type="p4d.24xlarge"), partition="gpu-a100")
+    for line in ("export NCCL_DEBUG=INFO", "export NCCL_DEBUG_SUBSYS=INIT,NET",
+                 "export NCCL_DEBUG_FILE=/tmp/nccl-%h-%p.log", "export EKS_TRAINING_REQUIRE_EFA=1",
+                 "export FI_PROVIDER=efa"):
+        assert line in script.splitlines(), line

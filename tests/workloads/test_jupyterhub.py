@@ -13,6 +13,8 @@ import yaml
 from eks_training.workloads.jupyterhub import (
     DEFAULT_NOTEBOOK_PROFILES,
     JUPYTERHUB_CHART_VERSION,
+    PROXY_PUBLIC_SERVICE,
+    HubLoadBalancer,
     NotebookProfile,
     OidcSignIn,
     jupyterhub_values,
@@ -235,3 +237,71 @@ def test_profiles_follow_the_capacity_smallest_first_each_a_whole_node():
         # KubeSpawner's G is GiB: the notebook must fit what the kubelet leaves.
         assert quantity(profile.mem_guarantee + "i") <= capacity.allocatable_memory
     assert profiles[1].efa and not profiles[0].efa
+
+
+# --- the hub behind an internal NLB with TLS: notebook users need no Kubernetes access --------------------------
+
+CERTIFICATE = "arn:aws:acm:us-west-2:123456789012:certificate/12345678-1234-4234-8234-123456789012"
+SIGN_IN = dict(authorize_url="https://idp.example.com/authorize", token_url="https://idp.example.com/token",
+               userdata_url="https://idp.example.com/userinfo", client_id="hub", client_secret_name="oidc",
+               allowed_groups=("ml",), callback_url="https://hub.example.com/hub/oauth_callback")
+
+
+def _rendered_proxy_public(**overrides) -> dict:
+    """The chart's proxy-public Service, rendered by the real helm from our values."""
+    from eks_training.infra.tools.check import helm
+
+    result = values(sign_in=OidcSignIn(**SIGN_IN),
+                    load_balancer=HubLoadBalancer(CERTIFICATE, ("10.8.0.0/16",)), **overrides)
+    objects = helm.render_chart(upstream_data.chart_dir("jupyterhub", JUPYTERHUB_CHART_VERSION), release="jupyterhub",
+                                namespace="jupyterhub", values=result, kube_version="1.33.0")
+    (service,) = [o for o in objects if o["kind"] == "Service" and o["metadata"]["name"] == PROXY_PUBLIC_SERVICE]
+    return service
+
+
+def test_the_hub_is_an_internal_tls_load_balancer_from_the_named_networks_only():
+    service = _rendered_proxy_public()
+    annotations = service["metadata"]["annotations"]
+    assert service["spec"]["type"] == "LoadBalancer"
+    assert service["spec"]["loadBalancerSourceRanges"] == ["10.8.0.0/16"]
+    assert annotations["service.beta.kubernetes.io/aws-load-balancer-type"] == "nlb"
+    assert annotations["service.beta.kubernetes.io/aws-load-balancer-internal"] == "true"
+    assert annotations["service.beta.kubernetes.io/aws-load-balancer-ssl-cert"] == CERTIFICATE
+    assert annotations["service.beta.kubernetes.io/aws-load-balancer-ssl-negotiation-policy"].startswith(
+        "ELBSecurityPolicy-TLS13")
+    # Targets: the system nodes, where the proxy runs (its nodeSelector), and no other node opens the node port.
+    proxy_nodes = values(sign_in=OidcSignIn(**SIGN_IN), load_balancer=HubLoadBalancer(CERTIFICATE, ("10.8.0.0/16",)))[
+        "proxy"]["chp"]["nodeSelector"]
+    assert annotations["service.beta.kubernetes.io/aws-load-balancer-target-node-labels"] == ",".join(
+        f"{k}={v}" for k, v in proxy_nodes.items())
+    # One port: HTTPS (the TLS listener, named in ssl-ports) to the proxy's plain http port; no plain port 80.
+    (port,) = service["spec"]["ports"]
+    assert (port["name"], port["port"], port["targetPort"]) == ("https", 443, "http")
+    assert annotations["service.beta.kubernetes.io/aws-load-balancer-ssl-ports"] == port["name"]
+    validate_k8s_object(service)
+
+
+def test_hub_values_with_a_load_balancer_pass_the_charts_schema():
+    chart = upstream_data.chart_dir("jupyterhub", JUPYTERHUB_CHART_VERSION)
+    schema = yaml.safe_load((chart / "values.schema.yaml").read_text())
+    defaults = yaml.safe_load((chart / "values.yaml").read_text())
+    result = values(sign_in=OidcSignIn(**SIGN_IN), load_balancer=HubLoadBalancer(CERTIFICATE, ("10.8.0.0/16",)))
+    jsonschema.validate(_deep_merge(defaults, result), schema)
+
+
+@pytest.mark.parametrize(("make", "expected"), [
+    (lambda: HubLoadBalancer("arn:aws:acm:us-west-2:123456789012:certificate/nope", ("10.8.0.0/16",)),
+     "hub load_balancer certificate_arn='arn:aws:acm:us-west-2:123456789012:certificate/nope'"),
+    (lambda: HubLoadBalancer(None, ("10.8.0.0/16",)), "hub load_balancer certificate_arn=None"),
+    (lambda: HubLoadBalancer(CERTIFICATE, ()), "hub load_balancer source_ranges=()"),
+    (lambda: HubLoadBalancer(CERTIFICATE, ("0.0.0.0/0",)), "hub load_balancer source_ranges=['0.0.0.0/0']"),
+    (lambda: HubLoadBalancer(CERTIFICATE, ("10.8.0.1/16",)), "hub load_balancer source_ranges[0]='10.8.0.1/16'"),
+    (lambda: values(load_balancer=HubLoadBalancer(CERTIFICATE, ("10.8.0.0/16",))), "sign-in callback_url=None"),
+    (lambda: values(sign_in=OidcSignIn(**{**SIGN_IN, "callback_url": "http://localhost:8000/hub/oauth_callback"}),
+                    load_balancer=HubLoadBalancer(CERTIFICATE, ("10.8.0.0/16",))),
+     "sign-in callback_url='http://localhost:8000/hub/oauth_callback'"),
+])
+def test_a_hub_load_balancer_that_would_not_work_or_would_open_a_door_is_refused_in_one_line(make, expected):
+    with pytest.raises(ValueError) as raised:
+        make()
+    assert f"{expected} is not allowed: " in str(raised.value) and "\n" not in str(raised.value)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from eks_training.core.preemption import DO_NOT_DISRUPT_ANNOTATION
 from eks_training.core.validation import InvalidValue
 from eks_training.workloads.job_indexed import pytorch_job
 from eks_training.workloads.job_pods import TrainingJob
@@ -113,7 +114,9 @@ def test_every_kueue_kind_is_labelled_suspended_and_asks_for_topology_only_when_
     assert obj["metadata"]["labels"][PRIORITY_LABEL] == "training-default"
     assert _suspended(obj, spec.kueue.suspend)
     templates = list(spec.kueue.multi_node_templates(obj))
-    annotations = [(t.get("metadata") or {}).get("annotations") or {} for t in templates]
+    # Karpenter's do-not-disrupt is the pods' own (job_pods.training_pod_metadata), not Kueue's.
+    annotations = [{k: v for k, v in ((t.get("metadata") or {}).get("annotations") or {}).items()
+                    if k != DO_NOT_DISRUPT_ANNOTATION} for t in templates]
     if spec.multi_node:
         assert annotations and all(a == {PREFERRED_TOPOLOGY: "topology.k8s.aws/network-node-layer-3"}
                                    for a in annotations)
@@ -150,7 +153,7 @@ def test_a_required_topology_and_no_queue():
     required = KueueSubmission("llm", topology=TopologyRequest("topology.k8s.aws/network-node-layer-2", required=True))
     job = JOB_KINDS["pytorch-job"].render(_job(), PlacementNames(kueue=required))[1]
     assert job["spec"]["template"]["metadata"]["annotations"] == {
-        REQUIRED_TOPOLOGY: "topology.k8s.aws/network-node-layer-2"}
+        DO_NOT_DISRUPT_ANNOTATION: "true", REQUIRED_TOPOLOGY: "topology.k8s.aws/network-node-layer-2"}
     unqueued = JOB_KINDS["pytorch-job"].render(_job(), PlacementNames())[1]
     assert QUEUE_LABEL not in unqueued["metadata"]["labels"] and "suspend" not in unqueued["spec"]
     with pytest.raises(ValueError, match="no batch/v1 Job among the objects"):
@@ -161,7 +164,8 @@ def test_the_runtime_restarts_the_whole_job_a_bounded_number_of_times_behind_a_h
     (runtime,) = validate_k8s_objects([cluster_training_runtime(instance_type="p5.48xlarge", image="repo/trainer:1",
                                                                 max_restarts=5)])
     template = runtime["spec"]["template"]["spec"]
-    assert template["failurePolicy"] == {"maxRestarts": 5, "restartStrategy": "Recreate"}
+    assert {k: v for k, v in template["failurePolicy"].items() if k != "rules"} == {
+        "maxRestarts": 5, "restartStrategy": "Recreate"}
     (node,) = template["replicatedJobs"]
     assert node["name"] == "node" and node["template"]["spec"]["backoffLimit"] == 0
     assert node["template"]["metadata"]["labels"] == {"trainer.kubeflow.org/trainjob-ancestor-step": "trainer"}
@@ -176,12 +180,13 @@ def test_the_runtime_restarts_the_whole_job_a_bounded_number_of_times_behind_a_h
 
 def test_a_trainjob_becomes_the_runtimes_pod_with_its_command_and_topology():
     runtime = cluster_training_runtime(instance_type="p5.48xlarge", image="registry/stack-image:abc", max_restarts=3)
-    (trainjob,) = JOB_KINDS["trainjob"].render(_job(image="registry/job-image:1"), PlacementNames(kueue=SUBMISSION))
+    trainjob, _budget = JOB_KINDS["trainjob"].render(_job(image="registry/job-image:1"), PlacementNames(kueue=SUBMISSION))
     template = trainjob_pod_spec(trainjob, runtime)
-    assert template["metadata"]["annotations"] == {PREFERRED_TOPOLOGY: "topology.k8s.aws/network-node-layer-3"}
+    assert template["metadata"]["annotations"] == {DO_NOT_DISRUPT_ANNOTATION: "true",
+                                                   PREFERRED_TOPOLOGY: "topology.k8s.aws/network-node-layer-3"}
     (node,) = template["spec"]["containers"]
-    assert node["image"] == "registry/job-image:1" and node["command"][:3] == ["torchrun", "--nnodes=4",
-                                                                               "--nproc_per_node=8"]
+    assert node["image"] == "registry/job-image:1" and node["command"][3:6] == ["torchrun", "--nnodes=4",
+                                                                                "--nproc_per_node=8"]
     assert {"name": "JOB_NAME", "value": "llm"} in node["env"]
     assert template["spec"]["initContainers"][0]["image"] == "registry/stack-image:abc"
 
@@ -191,9 +196,10 @@ def test_a_trainjob_becomes_the_runtimes_pod_with_its_command_and_topology():
     (3, {"backoffLimitPerIndex": 3, "maxFailedIndexes": 0}),
 ])
 def test_the_indexed_job_brings_every_rank_back_a_bounded_number_of_times(restarts, expected):
-    _, job = validate_k8s_objects(pytorch_job(_job(), max_restarts=restarts), kubernetes_versions=("1.31", "1.35"))
+    _, job, _budget = validate_k8s_objects(pytorch_job(_job(), max_restarts=restarts),
+                                           kubernetes_versions=("1.31", "1.35"))
     limits = {k: v for k, v in job["spec"].items() if k in ("backoffLimit", "backoffLimitPerIndex", "maxFailedIndexes")}
     assert limits == expected
-    (volcano,) = JOB_KINDS["volcano-job"].render(_job(), PlacementNames(queue="q", max_restarts=restarts))
+    volcano, _budget = JOB_KINDS["volcano-job"].render(_job(), PlacementNames(queue="q", max_restarts=restarts))
     assert volcano["spec"]["maxRetry"] == restarts
     assert {p["action"] for p in volcano["spec"]["policies"]} == {"RestartJob"}

@@ -232,3 +232,32 @@ def test_network_policy_builder_isolates_only_what_it_is_told() -> None:
     assert ingress_only.metadata.get_label("app.kubernetes.io/part-of") == "eks-training"
     with pytest.raises(ValueError, match=r"network policy 'x' isolate='ingress' is not allowed: use one of Ingress, Egress"):
         network_policy(chart, "lab", "x", isolate=("ingress",))
+
+
+def test_load_balancer_clients_reach_the_proxys_http_port_and_the_login_ssh_port_only() -> None:
+    import dataclasses
+
+    clients = ("10.8.0.0/16", "10.0.0.0/16")
+    policies = _by_namespace(validate_k8s_objects(_render(dataclasses.replace(
+        ALL, hub_clients=clients, login_clients=clients))))
+    hub = policies["jupyterhub"]["allow-proxy-from-load-balancer"]["spec"]
+    assert hub["podSelector"] == {"matchLabels": {"component": "proxy"}} and hub["policyTypes"] == ["Ingress"]
+    assert [rule["from"] for rule in hub["ingress"]] == [[{"ipBlock": {"cidr": c}}] for c in clients]
+    assert all(rule["ports"] == [{"port": 8000, "protocol": "TCP"}] for rule in hub["ingress"])
+    login = policies["slurm"]["allow-ssh-from-load-balancer"]["spec"]
+    assert login["podSelector"] == {"matchLabels": {"app.kubernetes.io/name": "login"}}
+    assert all(rule["ports"] == [{"port": 22, "protocol": "TCP"}] for rule in login["ingress"])
+    # Without load balancers, nothing outside the cluster reaches either.
+    plain = _by_namespace(_render(ALL))
+    assert not any("load-balancer" in name for ns in ("jupyterhub", "slurm") for name in plain[ns])
+
+
+@pytest.mark.parametrize(("make", "expected"), [
+    (lambda: WorkloadNamespaces(training=("a",), hub_clients=("10.8.0.0/16",)), "hub_clients=('10.8.0.0/16',)"),
+    (lambda: WorkloadNamespaces(training=("a",), slurm="slurm", login_clients=("10.8.0.1/16",)),
+     "login_clients='10.8.0.1/16'"),
+])
+def test_load_balancer_clients_need_their_namespace_and_networks(make, expected) -> None:
+    with pytest.raises(ValueError) as raised:
+        make()
+    assert f"{expected} is not allowed: " in str(raised.value)

@@ -252,10 +252,16 @@ def test_login_ssh_behind_an_internal_nlb_on_request():
     login = only(render(login=settings), "LoginSet")["spec"]
     annotations = login["service"]["metadata"]["annotations"]
     assert login["service"]["spec"]["type"] == "LoadBalancer"
-    assert annotations["service.beta.kubernetes.io/aws-load-balancer-type"] == "external"
-    assert annotations["service.beta.kubernetes.io/aws-load-balancer-nlb-target-type"] == "ip"
-    assert annotations["service.beta.kubernetes.io/aws-load-balancer-scheme"] == "internal"
+    # EKS's AWS cloud provider makes it (no controller to install): an NLB, internal, forwarding only from the nodes
+    # the login pods run on, and only from the client networks named.
+    assert annotations["service.beta.kubernetes.io/aws-load-balancer-type"] == "nlb"
+    assert annotations["service.beta.kubernetes.io/aws-load-balancer-internal"] == "true"
+    node_selector = login["template"]["spec"]["nodeSelector"]
+    assert annotations["service.beta.kubernetes.io/aws-load-balancer-target-node-labels"] == ",".join(
+        f"{k}={v}" for k, v in node_selector.items())
     assert login["service"]["spec"]["loadBalancerSourceRanges"] == ["10.8.0.0/16"]
+    # SSH is encrypted end to end: no TLS listener.
+    assert not any("ssl" in key for key in annotations)
     assert login["replicas"] == 2
 
 
@@ -263,7 +269,7 @@ def test_people_log_in_as_themselves_through_their_directory_never_as_root():
     login = only(render(login=SlurmLoginSettings(sssd_conf_secret="corp-ldap")), "LoginSet")["spec"]
     # The directory's SSSD configuration (a Secret the operator makes, like the hub's client secret): uids and keys.
     assert login["sssdConfRef"] == {"name": "corp-ldap", "key": "sssd.conf"}
-    sshd = login["extraSshdConfig"].splitlines()
+    sshd = [line.strip() for line in login["extraSshdConfig"].splitlines()]
     assert {"PermitRootLogin no", "PasswordAuthentication no", "AuthorizedKeysCommandUser nobody",
             "AuthorizedKeysCommand /usr/bin/sss_ssh_authorizedkeys %u"} <= set(sshd)
     assert "rootSshAuthorizedKeys" not in login

@@ -107,6 +107,21 @@ def test_each_namespace_mounts_only_its_workspace_read_write_and_the_data_read_o
         assert workspace["spec"]["csi"]["volumeHandle"] != data["spec"]["csi"]["volumeHandle"]
 
 
+def test_growing_the_file_system_changes_the_volumes_capacity_and_no_claim() -> None:
+    # Kubernetes refuses to change a static claim's request (PersistentVolumeClaimResize): a claim that followed the
+    # capacity would fail the deploy of every FSx growth, with the file system already grown (it never shrinks).
+    def fsx_objects(capacity_gib: int) -> list[dict]:
+        grown = FsxVolume(FSX.file_system_id, FSX.dns_name, FSX.mount_name, capacity_gib)
+        return chart_objects(_chart(namespaces=NAMESPACES, fsx=grown))
+
+    before, after = fsx_objects(4800), fsx_objects(7200)
+    claims = [[o for o in objects if o["kind"] == "PersistentVolumeClaim"] for objects in (before, after)]
+    assert claims[0] == claims[1] and len(claims[0]) == 2 * len(NAMESPACES) + 1  # + the workspace Job's root claim
+    assert {c["spec"]["resources"]["requests"]["storage"] for c in claims[0]} == {"1200Gi"}  # FSx's smallest size
+    volumes = [o for o in after if o["kind"] == "PersistentVolume"]
+    assert volumes and {v["spec"]["capacity"]["storage"] for v in volumes} == {"7200Gi"}  # may change in place
+
+
 def test_no_training_namespace_can_reach_the_file_system_root(objects) -> None:
     roots = [o for o in objects if o["kind"] == "PersistentVolume" and o["spec"]["csi"]["driver"] == "fsx.csi.aws.com"
              and o["spec"]["csi"]["volumeAttributes"]["mountname"] == FSX.mount_name]

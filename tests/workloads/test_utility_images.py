@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from eks_training.core import versions
+from support import upstream_data
 from eks_training.core.validation import split_pinned_image
 from eks_training.core.versions import KUBECTL_IMAGES, KUBERNETES_RELEASES
 from eks_training.workloads.slinky.settings import SLURM_IMAGE_REGISTRY
@@ -106,7 +107,7 @@ def test_jupyterhub_runs_no_user_scheduler_of_another_kubernetes_version() -> No
     values = jupyterhub_values(namespace="jupyterhub", training_service_account="training", gpu_image=image,
                                neuron_image=image, profiles=DEFAULT_NOTEBOOK_PROFILES)
     assert values["scheduling"]["userScheduler"] == {"enabled": False}
-    chart = helm.chart_source(versions.JUPYTERHUB.chart, versions.JUPYTERHUB.version)
+    chart = upstream_data.chart_dir(versions.JUPYTERHUB.chart, versions.JUPYTERHUB.version)
     objects = helm.render_chart(chart, release="jupyterhub", namespace="jupyterhub", values=values, kube_version="1.36")
     images = {c["image"] for _, c in _images(objects)}
     assert not [i for i in images if "kube-scheduler" in i], images

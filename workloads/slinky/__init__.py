@@ -23,6 +23,7 @@ from eks_training.workloads.slinky.builders import (
     build_login_set,
     build_nodeset,
     build_rest_api,
+    login_service_name,
 )
 from eks_training.workloads.slinky.chart import SlurmClusterChart
 from eks_training.workloads.slinky.mariadb import MARIADB_IMAGE, build_mariadb
@@ -57,5 +58,5 @@ __all__ = [
     "ExternalMariaDb", "GeneratedSecret", "InClusterMariaDb", "SlurmClusterChart", "SlurmControllerSettings",
     "SlurmLoginSettings", "SlurmPartition",
     "build_accounting", "build_controller", "build_login_set", "build_mariadb", "build_nodeset", "build_rest_api",
-    "build_secret_generator", "check_slurm_image_tag", "generated_secrets",
+    "build_secret_generator", "check_slurm_image_tag", "generated_secrets", "login_service_name",
 ]

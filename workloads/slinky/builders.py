@@ -8,6 +8,7 @@ from typing import Any
 from eks_training.core.catalog import ACCELERATOR_RESOURCE, EFA_RESOURCE, accelerator_tolerations
 from eks_training.core.names import LABEL_POOL, SLURM_PARTITION_TAINT, TEAM_NODE_SELECTOR, system_placement
 from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
+from eks_training.workloads.internal_load_balancer import InternalLoadBalancer
 from eks_training.workloads.k8s_objects import check_int
 from eks_training.workloads.slinky.parts import (
     POD_LABELS,
@@ -29,13 +30,14 @@ from eks_training.workloads.slinky.settings import (
     sidecar,
 )
 
-_NLB_ANNOTATION_PREFIX = "service.beta.kubernetes.io/aws-load-balancer-"
 _INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
 #: The partitions' own pools taint their nodes with the partition (core.names.SLURM_PARTITION_TAINT).
 _PARTITION_TAINT = SLURM_PARTITION_TAINT
 
 #: Local users only (the login image's /etc/passwd); nothing in it is secret. Point `sssdConfRef` at another
-#: Secret for LDAP/AD, whose bind credentials must then come from outside this chart.
+#: Secret for LDAP/AD, whose bind credentials must then come from outside this chart. ``min_id = 1000``: no
+#: account with a system uid logs in, root and slurm (uid 401, which owns the Slurm key in the login pod) among
+#: them, whatever its name; a directory's configuration needs the same line.
 SSSD_CONF = """\
 [sssd]
 services = nss,pam
@@ -48,6 +50,7 @@ filter_users = root,slurm
 [pam]
 
 [domain/DEFAULT]
+min_id = 1000
 id_provider = proxy
 proxy_lib_name = files
 auth_provider = proxy
@@ -210,11 +213,16 @@ def build_login_set(
     sssd_secret_name: str,
     image_tag: str,
 ) -> dict[str, Any]:
-    """The LoginSet: login pods with the shared file system, SSH behind a ClusterIP Service (or an AWS NLB)."""
-    annotations = login_load_balancer_annotations() if settings.load_balancer else {}
-    service_spec: dict[str, Any] = {"type": "LoadBalancer" if settings.load_balancer else "ClusterIP"}
-    if settings.source_ranges:
-        service_spec["loadBalancerSourceRanges"] = list(settings.source_ranges)
+    """The LoginSet: login pods with the shared file system, SSH behind a ClusterIP Service (or an internal NLB)."""
+    # People work here: the team CPU nodes, whose Lustre clients are root-squashed, never the system nodes.
+    node_selector = dict(TEAM_NODE_SELECTOR)
+    annotations: dict[str, str] = {}
+    service_spec: dict[str, Any] = {"type": "ClusterIP"}
+    if settings.load_balancer:
+        # Targets: the nodes the login pods run on (their nodeSelector), so only those open the node port.
+        nlb = InternalLoadBalancer(settings.source_ranges, node_selector, where="login load_balancer")
+        annotations = nlb.annotations()
+        service_spec = {"type": "LoadBalancer", "loadBalancerSourceRanges": list(nlb.source_ranges)}
     spec: dict[str, Any] = {
         "controllerRef": {"name": cluster_name},
         "replicas": settings.replicas,
@@ -230,15 +238,14 @@ def build_login_set(
             "securityContext": {"allowPrivilegeEscalation": False},
         },
         "initconf": sidecar(),
-        # People work here: the team CPU nodes, whose Lustre clients are root-squashed, never the system nodes.
-        "template": {"metadata": POD_LABELS, "spec": {"nodeSelector": dict(TEAM_NODE_SELECTOR),
-                                                        "volumes": fsx_pod_volumes()}},
+        "template": {"metadata": POD_LABELS, "spec": {"nodeSelector": node_selector, "volumes": fsx_pod_volumes()}},
         "service": {**({"metadata": {"annotations": annotations}} if annotations else {}), "spec": service_spec},
     }
-    return api_object(SLINKY_API_VERSION, "LoginSet", object_metadata(f"{cluster_name}-login", namespace), spec=spec)
+    return api_object(SLINKY_API_VERSION, "LoginSet", object_metadata(login_service_name(cluster_name), namespace),
+                      spec=spec)
 
 
-def login_load_balancer_annotations() -> dict[str, str]:
-    """An internal NLB through the AWS Load Balancer Controller, to the login pods' addresses (IP targets)."""
-    return {_NLB_ANNOTATION_PREFIX + "type": "external", _NLB_ANNOTATION_PREFIX + "nlb-target-type": "ip",
-            _NLB_ANNOTATION_PREFIX + "scheme": "internal"}
+def login_service_name(cluster_name: str) -> str:
+    """The LoginSet's name, which the operator gives its Service too (slurm-operator 1.2.1, LoginSet.ServiceKey)."""
+    return f"{cluster_name}-login"
+

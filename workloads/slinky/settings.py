@@ -175,15 +175,21 @@ class ExternalMariaDb:
                 raise invalid(field, value, "use 1-64 letters, digits or '_'")
 
 
-#: sshd settings every login pod gets (after the operator's own: UsePAM, X11Forwarding, sftp). People log in as
-#: themselves with the keys their directory holds (SSSD's ``sss_ssh_authorizedkeys``), never as root, never with a
-#: password. sshd keeps the first value it reads of a keyword: none of these is set before them by the operator.
+#: sshd settings every login pod gets. People log in as themselves with the keys their directory holds (SSSD's
+#: ``sss_ssh_authorizedkeys``), never as root, never with a password. The operator writes them last in sshd_config,
+#: after its ``Include /etc/ssh/sshd_config.d/*.conf``, and sshd keeps the first value it reads of a global keyword:
+#: a drop-in of the login image (cloud images ship ``PasswordAuthentication yes`` there) would win over global lines.
+#: A ``Match all`` block overrides global values for every connection, so these hold whatever the image carries
+#: (tests/workloads/test_sshd_config.py runs the real sshd on it).
 SSHD_SETTINGS = """\
-PermitRootLogin no
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-AuthorizedKeysCommand /usr/bin/sss_ssh_authorizedkeys %u
-AuthorizedKeysCommandUser nobody
+Match all
+    PermitRootLogin no
+    PasswordAuthentication no
+    KbdInteractiveAuthentication no
+    PermitEmptyPasswords no
+    AuthenticationMethods publickey
+    AuthorizedKeysCommand /usr/bin/sss_ssh_authorizedkeys %u
+    AuthorizedKeysCommandUser nobody
 """
 
 
@@ -198,9 +204,10 @@ class SlurmLoginSettings:
     keys (no secret) for root's authorized_keys, refused while root login is off (always, here): kept for callers
     that name them, who get a one-line error.
 
-    By default a ClusterIP Service. `load_balancer=True` asks for an internal AWS NLB, served by the AWS Load
-    Balancer Controller (install it: the platform's add-on), admitting `source_ranges` only (required with it).
-    `internet_facing` is refused: a login node on the internet is a door for every SSH scanner.
+    By default a ClusterIP Service. `load_balancer=True` puts SSH behind an internal NLB that EKS's AWS cloud
+    provider makes (:mod:`eks_training.workloads.internal_load_balancer`), admitting `source_ranges` only (required
+    with it): Slurm users need no Kubernetes identity. `internet_facing` is refused: a login node on the internet is
+    a door for every SSH scanner.
     """
 
     replicas: int = 1
@@ -232,8 +239,8 @@ class SlurmLoginSettings:
                 raise invalid("login.source_ranges entry", cidr, "use a CIDR block such as 10.0.0.0/16") from None
         if (self.internet_facing or ranges) and not self.load_balancer:
             raise invalid("login.load_balancer", self.load_balancer,
-                          f"True with internet_facing={self.internet_facing} / source_ranges={list(ranges)} (and the AWS "
-                          "Load Balancer Controller): a ClusterIP Service ignores them")
+                          f"True with internet_facing={self.internet_facing} / source_ranges={list(ranges)}: a "
+                          "ClusterIP Service ignores them")
         if self.internet_facing and not ranges:
             raise invalid("login.source_ranges", ranges, "name at least one client CIDR block with internet_facing=True")
         keys = tuple(self.root_ssh_authorized_keys)

@@ -10,7 +10,7 @@ the object, the field and why:
   created on demand; device plugins on every node source of their accelerator (:mod:`.placement`);
 * storage and services: claims have a StorageClass, each namespace's FSx volumes expose only its own workspace
   (read-write) and the shared data (read-only), pods name only claims their namespace has, LoadBalancer Services
-  have a controller that serves them;
+  have a controller that serves them and are internal NLBs limited to their source ranges;
 * identity: every pod's ServiceAccount exists in its namespace (:mod:`.identities`);
 * people: each team member's access entry lets them submit, follow and exec into their namespace's jobs and nothing
   beyond it (:mod:`.access`, evaluated with Kubernetes RBAC's semantics and EKS's access policies);
@@ -49,6 +49,7 @@ from eks_training.core.versions import (KARPENTER, KUBERNETES_RELEASES, MPI_OPER
 from eks_training.infra.addons.network_policies import egress_of, namespaces_of
 from eks_training.infra.config import PlatformConfig
 from eks_training.infra.tools.check import helm
+from eks_training.workloads.internal_load_balancer import INTERNAL_ANNOTATION, TYPE_ANNOTATION, is_internal_nlb
 from eks_training.infra.tools.check.access import (TeamAccess, access_policies, rbac_objects_of,
                                                    team_access_findings)
 from eks_training.infra.tools.check.change.deployed_stack import read_deployed_stack
@@ -76,13 +77,14 @@ from eks_training.infra.tools.check.placement import (
 from eks_training.infra.tools.check.queues import Admitted, kueue_objects, queue_findings, trainjob_pods
 from eks_training.infra.tools.check.reachability import tunnel_findings, unreachable
 from eks_training.infra.tools.check.snapshot import DEVICE_RESOURCES, PlatformSnapshot, load_snapshot, text
+from eks_training.infra.tools.check.stopping import stop_findings
 from eks_training.core.names import (KARPENTER_SERVICE_ACCOUNT, SYSTEM_NODE_SELECTOR, SYSTEM_NODE_TAINT,
                                      system_placement)
 
 KARPENTER_REFERENCE = "reference/karpenter-1.14-cloudformation.yaml"
 MPI_OPERATOR_MANIFEST = f"charts/mpi-operator-{MPI_OPERATOR_VERSION}/mpi-operator.yaml"
-#: Annotations and classes that only the AWS Load Balancer Controller serves.
-_LBC_ANNOTATION = "service.beta.kubernetes.io/aws-load-balancer-type"
+#: "external" here (or a loadBalancerClass) only the AWS Load Balancer Controller serves; "nlb" EKS's cloud provider.
+_LBC_ANNOTATION = TYPE_ANNOTATION
 _BIONEMO_PLACEHOLDER_IMAGE = "nvcr.io/nvidia/clara/bionemo-framework:placeholder"
 #: Placement does not depend on the image: jobs are rendered with stand-ins (the images are checked elsewhere).
 _PLACEHOLDER_IMAGES = {variant: f"check.invalid/eks-training-{variant}:check" for variant in ("gpu", "neuron", "ray")}
@@ -191,6 +193,8 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
     report.placements = placements
     _check_placements(report, placements)
     _check_queues(snap, report, target, advertised)
+    for subject, field_, message in stop_findings(target.jobs or {}, runtimes):
+        report.fail("stopping", subject, field_, message)
     _check_pinned(snap, report, placements, getattr(target.namespaces, "training", ()) or ())
     _check_team_pods_off_system(snap, report, placements, target)
     _check_release_order(snap, report, releases_pods, placements)
@@ -209,9 +213,11 @@ def check_snapshot(snap: PlatformSnapshot, *, config: PlatformConfig | None = No
         report.fail("network", subject, what, why)
     _check_iam(snap, report, target)
     check_version(snap, report, today or date.today())
+    if config is not None:
+        _check_training_subnet(config, report)
     _check_lifecycle(snap, report, releases_pods, placements)
     if previous is not None:
-        _check_changes(snap, report, previous, placements, target, releases_pods)
+        _check_changes(snap, report, previous, placements, target, releases_pods, pods)
     return report
 
 
@@ -538,14 +544,20 @@ def _check_services(snap: PlatformSnapshot, report: CheckReport, rendered: Mappi
             service, subject = obj["spec"]["service"], f"{owner}: LoginSet {obj['metadata']['name']} service"
         else:
             continue
-        if (service.get("spec") or {}).get("type") != "LoadBalancer" or controller:
+        spec = service.get("spec") or {}
+        if spec.get("type") != "LoadBalancer" or controller:
             continue
         annotations = (service.get("metadata") or {}).get("annotations") or {}
-        if annotations.get(_LBC_ANNOTATION) == "external" or (service.get("spec") or {}).get("loadBalancerClass"):
+        if annotations.get(_LBC_ANNOTATION) == "external" or spec.get("loadBalancerClass"):
             why = "asks for the AWS Load Balancer Controller, which the app does not install: it never gets an address"
+        elif is_internal_nlb(annotations, spec.get("loadBalancerSourceRanges")):
+            continue  # EKS's AWS cloud provider makes it: internal, limited to its source ranges
+        elif annotations.get(INTERNAL_ANNOTATION) == "true" and annotations.get(_LBC_ANNOTATION) == "nlb":
+            why = ("has no loadBalancerSourceRanges: the cloud provider would open its node port to 0.0.0.0/0 on the "
+                   "target nodes; name the client networks")
         else:
-            why = ("falls to the legacy in-tree controller, which makes an internet-facing Classic Load Balancer; "
-                   "use ClusterIP (port-forward, or an internal load balancer through the AWS Load Balancer Controller)")
+            why = ("falls to EKS's AWS cloud provider as an internet-facing load balancer; use ClusterIP "
+                   "(port-forward), or an internal NLB (workloads.internal_load_balancer)")
         report.fail("service", subject, "spec.type", f"LoadBalancer {why}")
 
 
@@ -700,6 +712,19 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _check_training_subnet(config: PlatformConfig, report: CheckReport) -> None:
+    """A warning, not a failure: limits are ceilings, and the subnet's size is fixed once deployed (changing it
+    replaces the file system and the node groups in it), so capacity that could outgrow it is for the user to weigh."""
+    shortfall = config.training_capacity_shortfall()
+    if shortfall:
+        needed, held = shortfall
+        fields = ", ".join(f"{field}={value}" for field, value, _, _ in config.training_subnet_demand())
+        report.notes.append(f"network: the training subnet (/{config.training_prefix()}) holds {held} addresses, but the "
+                            f"accelerated capacity at full scale needs {needed} ({fields}): nodes beyond that fail to "
+                            "get addresses; lower those limits, or give a new environment a larger "
+                            "network.training_subnet_prefix (a change replaces the subnet and what is in it)")
+
+
 def check_version(snap: PlatformSnapshot, report: CheckReport, today: date) -> None:
     """The versions stage: the cluster's Kubernetes version is one EKS runs on ``today``, and every node group and
     EKS add-on says which version it runs, so that an upgrade moves them with the control plane.
@@ -770,7 +795,7 @@ def _check_lifecycle(snap: PlatformSnapshot, report: CheckReport, rendered: Mapp
 
 
 def _check_changes(snap: PlatformSnapshot, report: CheckReport, previous: Previous, placements: list[Placement],
-                   target: CheckTarget, rendered: Mapping[str, list[dict]]) -> None:
+                   target: CheckTarget, rendered: Mapping[str, list[dict]], pods: list[PodTemplate]) -> None:
     """The change stage: each destructive change nobody acknowledged fails the check (:mod:`.change`)."""
     if previous.template is None:
         report.change = ChangeReport(previous.name, acknowledged=previous.acknowledged, first_deploy=True,
@@ -778,7 +803,7 @@ def _check_changes(snap: PlatformSnapshot, report: CheckReport, previous: Previo
     else:
         report.change = predict_changes(previous.template, snap, placements=placements, jobs=target.jobs,
                                         region=target.region, acknowledged=previous.acknowledged,
-                                        previous_name=previous.name, rendered=rendered)
+                                        previous_name=previous.name, rendered=rendered, pods=pods)
     if previous.refusal:
         report.change.changes.append(Change("fail", f"stack/{previous.name}", previous.refusal, destructive=True))
     report.notes += report.change.notes
@@ -853,11 +878,9 @@ def load_template(path: Path) -> dict[str, Any]:
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--env", help="environment name (infra/environments/NAME.yaml)")
-    parser.add_argument("--config", help="an environment file of your own (instead of --env); its name must be the "
-                                         "file's name")
-    parser.add_argument("--allow-name-mismatch", action="store_true",
-                        help="with --config: check a file whose name differs from its file name")
+    from eks_training.infra.tools.environment_option import add_environment_arguments
+
+    add_environment_arguments(parser)
     parser.add_argument("--template", help="read this synthesized template (cdk.out/EksTraining-ENV.template.json) "
                                            "instead of synthesizing in-process")
     parser.add_argument("--app", help="check any CDK app instead: the command that synthesizes it (as `cdk synth --app` "
@@ -883,7 +906,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     """The ``eks-training check`` command: print the report; exit 1 when anything would not run."""
-    from eks_training.infra.config import load_config_file, load_environment
+    from eks_training.infra.tools.environment_option import environment_from_args
 
     if args.mirror:
         upstream.mirror_root(args.mirror)  # one line now if it is no folder
@@ -893,8 +916,7 @@ def run(args) -> int:
     given = read_jobs(getattr(args, "job", None) or [])
     if args.app:
         return _run_app(args.app, args.stack, args, given)
-    config = (load_config_file(args.config, name_matches_file=not getattr(args, "allow_name_mismatch", False))
-              if args.config else load_environment(args.env))
+    config = environment_from_args(args, "check")
     template = load_template(Path(args.template)) if args.template else synthesize_template(config)
     report = run_check(template, config=config, jobs={**render_all_jobs(config), **given} if given else None,
                        previous=_previous(args, f"EksTraining-{config.name}", config.region))

@@ -43,6 +43,7 @@ from eks_training.workloads.network_policies import (
     JUPYTERHUB_NOTEBOOK_PORT,
     JUPYTERHUB_PROXY,
     JUPYTERHUB_PROXY_API_PORT,
+    JUPYTERHUB_PROXY_HTTP_PORT,
     KUBE_DNS,
     KUBERAY_OPERATOR_POD_LABELS,
     LUSTRE_LNET_PORTS,
@@ -51,6 +52,7 @@ from eks_training.workloads.network_policies import (
     POD_IDENTITY_AGENT,
     RAY_DASHBOARD_PORT,
     SLURMRESTD_PORT,
+    SSH_PORT,
     WorkloadEgress,
     WorkloadNamespaces,
     kubernetes_service_ip,
@@ -358,6 +360,17 @@ def required_flows(namespaces: WorkloadNamespaces, *, vpc_cidr: str,
             Flow("a pod of another namespace must not ssh to the login pods", outsider, login, 22, expected=False),
             Flow("a pod of another namespace must not reach slurmctld", outsider, ctld, 6817, expected=False),
         ])
+        if namespaces.login_clients:
+            client = _client_address(namespaces.login_clients[0])
+            flows.extend([
+                Flow("a Slurm user logs in over SSH through the login load balancer", client, login, SSH_PORT),
+                Flow("the login load balancer's clients reach nothing but SSH on the login pods", client, ctld, 6817,
+                     expected=False),
+                Flow("the login load balancer's clients must not reach slurmd", client, slurmd, SSH_PORT,
+                     expected=False),
+                Flow("an address outside the login load balancer's clients must not reach the login pods",
+                     Address(INTERNET_ADDRESS), login, SSH_PORT, expected=False),
+            ])
         if namespaces.slinky_operator:
             operator = Pod(namespaces.slinky_operator, {"app.kubernetes.io/name": "slurm-operator"})
             flows.extend([
@@ -402,7 +415,26 @@ def required_flows(namespaces: WorkloadNamespaces, *, vpc_cidr: str,
             Flow("a notebook must not reconfigure the proxy", notebook, proxy, JUPYTERHUB_PROXY_API_PORT, expected=False),
             Flow("a pod of another namespace must not reach the hub", outsider, hub, JUPYTERHUB_HUB_PORT, expected=False),
         ])
+        if namespaces.hub_clients:
+            client = _client_address(namespaces.hub_clients[0])
+            flows.extend([
+                Flow("a notebook user reaches the proxy through the hub's load balancer", client, proxy,
+                     JUPYTERHUB_PROXY_HTTP_PORT),
+                Flow("the hub load balancer's clients must not reach the hub but through the proxy", client, hub,
+                     JUPYTERHUB_HUB_PORT, expected=False),
+                Flow("the hub load balancer's clients must not reconfigure the proxy", client, proxy,
+                     JUPYTERHUB_PROXY_API_PORT, expected=False),
+                Flow("the hub load balancer's clients must not reach a notebook directly", client, notebook,
+                     JUPYTERHUB_NOTEBOOK_PORT, expected=False, port_name="notebook-port"),
+                Flow("an address outside the hub load balancer's clients must not reach the proxy",
+                     Address(INTERNET_ADDRESS), proxy, JUPYTERHUB_PROXY_HTTP_PORT, expected=False),
+            ])
     return flows
+
+
+def _client_address(network: str) -> Address:
+    """An address of a load balancer's client network (the NLB keeps the client's address on instance targets)."""
+    return Address(str(next(ipaddress.ip_network(network).hosts())))
 
 
 def check_flows(objects: Iterable[Mapping[str, Any]], flows: Iterable[Flow]) -> list[tuple[Flow, bool, bool]]:

@@ -24,7 +24,8 @@ from typing import Any, Sequence
 
 import yaml
 
-from eks_training.infra.config import ConfigError, PlatformConfig, load_environment
+from eks_training.infra.config import ConfigError, PlatformConfig
+from eks_training.infra.tools.environment_option import add_environment_arguments, environment_from_args
 from eks_training.infra.tools.review.render import (
     KUBERNETES_RESOURCE,
     ReviewError,
@@ -71,13 +72,13 @@ def write_review(outdir: Path, config: PlatformConfig, *, prices: Prices | None 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: ``--env NAME --out CDK_OUT``; a mistake prints one line and exits 2."""
+    """Command line: ``--env NAME`` or ``--config FILE``, ``--out CDK_OUT``; a mistake prints one line and exits 2."""
     parser = argparse.ArgumentParser(prog="python -m eks_training.infra.tools.review", description=__doc__.split("\n")[0])
-    parser.add_argument("--env", required=True, help="environment name (infra/environments/NAME.yaml)")
+    add_environment_arguments(parser)
     parser.add_argument("--out", default="cdk.out", type=Path, help="the cdk synth output folder")
     args = parser.parse_args(argv)
     try:
-        config = load_environment(args.env)
+        config = environment_from_args(args, "review")
         summary = write_review(args.out, config)
     except (ConfigError, ReviewError, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)

@@ -57,7 +57,12 @@ def read_deployed_stack(name: str, region: str | None, *, client: Any = None) ->
         if client is None:
             import boto3
 
-            client = boto3.client("cloudformation", region_name=region)
+            # A session of its own: boto3's default session caches the credentials it resolved first (another
+            # caller's, or none), so the chain is read anew for the stack's account.
+            session = boto3.session.Session()
+            if session.get_credentials() is None:
+                raise botocore.exceptions.NoCredentialsError()
+            client = session.client("cloudformation", region_name=region)
         where = client.meta.region_name
         try:
             stacks = client.describe_stacks(StackName=name)["Stacks"]
@@ -87,7 +92,7 @@ def read_deployed_stack(name: str, region: str | None, *, client: Any = None) ->
         raise DeployedStackError(f"--previous-stack {name}: CloudFormation refused: {error.get('Code')}: "
                                  f"{error.get('Message')}") from None
     except botocore.exceptions.BotoCoreError as err:
-        raise DeployedStackError(f"--previous-stack {name}: {err}") from None
+        raise DeployedStackError(f"--previous-stack {name}: {' '.join(str(err).split())}") from None
     return DeployedStack(name, where, _template(body, name), status)
 
 

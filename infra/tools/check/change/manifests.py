@@ -85,6 +85,13 @@ _STATEFULSET_MUTABLE = frozenset({"replicas", "ordinals", "template", "updateStr
 _PV_NOT_SOURCE = frozenset({"capacity", "accessModes", "claimRef", "persistentVolumeReclaimPolicy", "mountOptions",
                             "storageClassName", "nodeAffinity", "volumeAttributesClassName"})
 _NEW_AT_DEPLOY = " (new at deploy)"
+#: Kinds left behind on purpose (their manifests never prune, see TrainingPlatformStack): what stays is named, and
+#: removing it is a step of its own (README, "Rename or remove a namespace, pool, queue or node group").
+_KEPT_ON_REMOVAL = {
+    "Namespace": "delete it by hand once its work has moved (`kubectl delete namespace {name}`)",
+    "PersistentVolume": "its storage stays bound to it; delete it by hand when no claim needs it",
+    "PersistentVolumeClaim": "it keeps its volume; delete it by hand when nothing mounts it",
+}
 
 
 @dataclass(frozen=True)
@@ -229,6 +236,12 @@ def _updated_manifest(lid: str, before: Manifests, after: Manifests, snap: Platf
             changes.append(Change("prune", str(ident), f"{ident} is deleted: removed from {lid}, whose update runs "
                                                        f"`kubectl apply --prune`, and {ident.kind} is in kubectl's "
                                                        f"default prune list{_loss(ident, obj, before)}", destructive=True))
+        elif not isinstance(prune_label, str) and ident.kind in _KEPT_ON_REMOVAL and ident.group == "":
+            contents = (f" with everything in it: {namespace_contents(ident.name, before)}"
+                        if ident.kind == "Namespace" else "")
+            changes.append(Change("orphan", str(ident), (
+                f"{ident} is left behind{contents}: removed from {lid}, whose updates never prune; "
+                f"{_KEPT_ON_REMOVAL[ident.kind].format(name=ident.name)}")))
         else:
             why = ("the manifest has no prune label" if not isinstance(prune_label, str) else
                    f"{ident.kind} is not in kubectl's default prune list" if not _prunable_kind(ident) else

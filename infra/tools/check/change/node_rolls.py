@@ -11,6 +11,12 @@ minutes on its node, fails, and the stack rolls back; ``karpenter.sh/do-not-disr
 properties (labels, taints, scaling, ``UpdateConfig``) go through ``UpdateNodegroupConfig`` and keep the nodes;
 create-only ones replace the group (:mod:`.template_diff`), whose deletion drains with the same budgets.
 
+A roll is routine, a note and no refusal, when nothing a budget holds runs there: EKS replaces the nodes
+``UpdateConfig`` at a time, each evicted pod gets SIGTERM and its grace period (the trainer saves a checkpoint on it),
+and its job requeues and resumes from that checkpoint. A roll through a budget is refused: unforced, the deploy fails
+while that job runs; forced, the job the budget protects is taken down anyway. A replacement (a new instance or
+capacity type) is refused until acknowledged: the old group is deleted in the same deploy, whatever runs there.
+
 Karpenter (kubernetes-sigs/karpenter v1.14.1 ``pkg/controllers/nodeclaim/disruption/drift.go``, aws/karpenter-provider-aws
 v1.14.1 ``pkg/cloudprovider/drift.go``): a node drifts when its NodePool's ``spec.template`` hash changes (the hash
 leaves out ``requirements`` and ``resources``: ``hash:"ignore"`` in ``pkg/apis/v1/nodeclaim.go``), when it no
@@ -53,29 +59,53 @@ def node_group_changes(diff: TemplateDiff, placements: Sequence[Placement],
         why = ", ".join(_why_rolls(prop, change, diff) for prop in rolling)
         props = change.new.get("Properties") or {}
         name = props.get("NodegroupName") or change.logical_id
+        jobs, _ = evicted(placements, lambda s: s.logical_id == change.logical_id)
+        force = bool(props.get("ForceUpdateEnabled"))
+        held_here = [kind for kind in jobs if kind in (held or {})]
         changes.append(Change("roll", change.logical_id, (
-            f"node group {name} rolls every node ({why}): each is drained and replaced; "
-            f"{_drain(change.logical_id, placements, held or {}, bool(props.get('ForceUpdateEnabled')))}"),
-            destructive=bool(evicted(placements, lambda s: s.logical_id == change.logical_id)[0])))
+            f"node group {name} rolls every node, {_pace(props)} ({why}): each is drained and replaced; "
+            f"{_drain(change.logical_id, placements, held or {}, force, rolling=True)}"),
+            # Routine unless a budget holds a job there: the deploy then fails (or, forced, breaks the budget).
+            destructive=bool(held_here)))
     return changes
+
+
+def _pace(props: Mapping[str, Any]) -> str:
+    """How many nodes EKS takes down at once (``UpdateConfig``; EKS's default is one)."""
+    config = props.get("UpdateConfig") or {}
+    if "MaxUnavailablePercentage" in config:
+        return f"{config['MaxUnavailablePercentage']}% of its nodes at a time (UpdateConfig)"
+    count = config.get("MaxUnavailable", 1)
+    source = "UpdateConfig" if "MaxUnavailable" in config else "EKS's default: no UpdateConfig"
+    return f"{count} node{'s' if str(count) != '1' else ''} at a time ({source})"
 
 
 def replaced_node_group_evictions(logical_id: str, placements: Sequence[Placement],
                                   held: Mapping[str, str] | None = None, force: bool = False) -> str:
+    """What deleting the group's nodes (a replacement or a removal) does to the pods that may run there now."""
+    jobs, others = evicted(placements, lambda s: s.logical_id == logical_id)
+    if not jobs:
+        # The check places the jobs it renders for the new config; jobs submitted before the change may still run.
+        return ("every pod still running there is evicted with its node (no job kind rendered for the new config "
+                f"lands there{f'; {others} platform pod templates move' if others else ''}): drain it first "
+                "(README: Rename or remove a namespace, pool, queue or node group)")
     return _drain(logical_id, placements, held or {}, force)
 
 
-def _drain(logical_id: str, placements: Sequence[Placement], held: Mapping[str, str], force: bool) -> str:
-    """What EKS's drain of a managed node group does to the pods that may run there."""
+def _drain(logical_id: str, placements: Sequence[Placement], held: Mapping[str, str], force: bool,
+           rolling: bool = False) -> str:
+    """What EKS's drain of a managed node group does to the pods that may run there (``rolling``: one node at a time,
+    each replaced, rather than the whole group deleted)."""
     jobs, others = evicted(placements, lambda s: s.logical_id == logical_id)
+    evictions = _requeued if rolling else _evictions
     if force:
         return ("pods are deleted even where a PodDisruptionBudget holds them (ForceUpdateEnabled); "
-                + _evictions(jobs, others))
+                + evictions(jobs, others))
     waiting = [kind for kind in jobs if kind in held]
     free = [kind for kind in jobs if kind not in held]
     parts = []
     if free or not waiting:
-        parts.append(_evictions(free, others))
+        parts.append(evictions(free, others))
     if waiting:
         budgets = ", ".join(f"{kind} ({held[kind]})" for kind in waiting)
         parts.append(f"while a job of {budgets} runs on a node, its PodDisruptionBudget refuses the eviction: EKS "
@@ -218,6 +248,14 @@ def _pod_template_annotations(objects: Iterable[Any]) -> Iterable[Mapping[str, A
             yield from _pod_template_annotations(obj.values())
         elif isinstance(obj, list):
             yield from _pod_template_annotations(obj)
+
+
+def _requeued(jobs: Sequence[str], others: int) -> str:
+    if jobs:
+        return (f"running pods of {', '.join(jobs)} are evicted as their node drains: each gets SIGTERM and its grace "
+                "period to save a checkpoint, and its job requeues and resumes from it"
+                + (f"; {others} platform pod templates move" if others else ""))
+    return _evictions(jobs, others)
 
 
 def _evictions(jobs: Sequence[str], others: int) -> str:

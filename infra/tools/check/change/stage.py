@@ -7,6 +7,7 @@ comments), never a config field, so an acknowledgement covers the changes a pers
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,8 +24,9 @@ from eks_training.infra.tools.check.change.node_rolls import (held_job_kinds, ka
                                                              protected_job_kinds, replaced_node_group_evictions)
 from eks_training.infra.tools.check.change.schemas import ResourceSchemas
 from eks_training.infra.tools.check.change.template_diff import Move, ResourceChange, TemplateDiff, diff_templates
-from eks_training.infra.tools.check.placement import Placement
-from eks_training.infra.tools.check.snapshot import HELM_CHART, KUBERNETES_RESOURCE, PlatformSnapshot, references
+from eks_training.infra.tools.check.placement import Placement, PodTemplate, advertised_by_source, place
+from eks_training.infra.tools.check.snapshot import (HELM_CHART, KUBERNETES_RESOURCE, PlatformSnapshot, load_snapshot,
+                                                     references)
 
 #: Resource types whose changes the handler models report object by object (:mod:`.manifests`).
 _HANDLED = (KUBERNETES_RESOURCE, HELM_CHART)
@@ -91,9 +93,12 @@ def predict_changes(previous: Mapping[str, Any], snap: PlatformSnapshot, *, plac
                     jobs: Mapping[str, list[dict]] | None = None, region: str | None = None,
                     acknowledged: Iterable[str] = (), previous_name: str = "the deployed template",
                     schemas: ResourceSchemas | None = None,
-                    rendered: Mapping[str, list[dict]] | None = None) -> ChangeReport:
+                    rendered: Mapping[str, list[dict]] | None = None,
+                    pods: Sequence[PodTemplate] = ()) -> ChangeReport:
     """Every change from the deployed ``previous`` template to ``snap``'s (the new one). ``rendered``: the new
-    template's Helm releases as the deploy check rendered them, by release name (rendered here where absent)."""
+    template's Helm releases as the deploy check rendered them, by release name (rendered here where absent).
+    ``pods``: every pod template the check placed (DaemonSets too), placed again on the deployed node sources to say
+    what a node group's drain evicts (default: ``placements``, the new template's)."""
     schemas = schemas or ResourceSchemas(region)
     report = ChangeReport(previous_name, acknowledged=frozenset(acknowledged))
     if not schemas.available:
@@ -104,8 +109,9 @@ def predict_changes(previous: Mapping[str, Any], snap: PlatformSnapshot, *, plac
     report.sources = schemas.sources()
     new = snap.template
     diff = diff_templates(previous, new, schemas)
-    rolls = node_group_changes(diff, placements, held_job_kinds(jobs))
-    report.changes += _resource_changes(diff, placements, {c.subject for c in rolls})
+    running = _placed_on(previous, pods) if pods else placements
+    rolls = node_group_changes(diff, running, held_job_kinds(jobs))
+    report.changes += _resource_changes(diff, running, {c.subject for c in rolls})
     report.changes += manifest_changes(previous, new, diff, snap)
     crds, crd_notes = crd_changes(previous, new, rendered=rendered)
     report.changes += crds
@@ -131,6 +137,14 @@ def predict_changes(previous: Mapping[str, Any], snap: PlatformSnapshot, *, plac
     return report
 
 
+def _placed_on(previous: Mapping[str, Any], pods: Sequence[PodTemplate]) -> list[Placement]:
+    """``pods`` on the deployed template's node sources: what may run on a node group now, before the deploy changes
+    or removes it (a new instance type's group may take none of the jobs its predecessor runs)."""
+    sources = load_snapshot(copy.deepcopy(dict(previous))).node_sources
+    advertised, _ = advertised_by_source(sources, list(pods))
+    return place([p for p in pods if not p.daemonset], sources, advertised)
+
+
 def _resource_changes(diff: TemplateDiff, placements: Sequence[Placement], rolled: set[str]) -> list[Change]:
     changes = []
     for change in sorted(diff.changes.values(), key=lambda c: c.logical_id):
@@ -139,7 +153,7 @@ def _resource_changes(diff: TemplateDiff, placements: Sequence[Placement], rolle
         if change.action == "replace":
             changes.append(_replacement(change, placements))
         elif change.action == "delete":
-            changes.append(_deletion(change))
+            changes.append(_deletion(change, placements))
         elif change.action == "create":
             changes.append(Change("create", change.logical_id, f"{change.type} {change.logical_id} is created"))
         elif change.logical_id not in rolled:
@@ -178,7 +192,7 @@ def _replacement(change: ResourceChange, placements: Sequence[Placement]) -> Cha
     return Change("replace", lid, f"{type_} {lid} {verb} ({reason}): {loss}", destructive=True)
 
 
-def _deletion(change: ResourceChange) -> Change:
+def _deletion(change: ResourceChange, placements: Sequence[Placement] = ()) -> Change:
     lid, type_ = change.logical_id, change.type
     policy = change.old.get("DeletionPolicy")
     held = holding(type_)
@@ -189,7 +203,10 @@ def _deletion(change: ResourceChange) -> Change:
     if held is None:
         return Change("delete", lid, f"{type_} {lid} is deleted; it holds nothing a re-creation loses")
     snapshot = " (a snapshot is taken first)" if policy == "Snapshot" else ""
-    return Change("delete", lid, f"{type_} {lid} is deleted{snapshot}: loses {held.what}", destructive=True)
+    loss = f"loses {held.what}"
+    if type_ == "AWS::EKS::Nodegroup":
+        loss += f"; {replaced_node_group_evictions(lid, placements)}"
+    return Change("delete", lid, f"{type_} {lid} is deleted{snapshot}: {loss}", destructive=True)
 
 
 def _update(change: ResourceChange, diff: TemplateDiff) -> list[Change]:

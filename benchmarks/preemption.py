@@ -1,0 +1,109 @@
+"""Save on SIGTERM, measured: for each model size, SIGTERM the pod's launcher (launcher, torchrun, 2 CPU ranks on
+gloo) at N random steps; report the exit code and the time from the signal to the exit (median, max), and, with
+--resume, restart each stopped run to the end and check its final model and optimizer state equals an uninterrupted
+run's bit for bit. Not part of CI (a torchrun start per run).
+
+    python benchmarks/preemption.py [--runs 20] [--models tiny small] [--steps 16] [--resume]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import torch
+from torch.distributed.checkpoint.format_utils import dcp_to_torch_save
+
+from eks_training.training.checkpoint import complete_steps
+from eks_training.training.data import synthetic_tokens, write_token_dir
+from eks_training.training.preemption import EXIT_RESUME
+
+EVERY = 5
+
+
+def command(data: Path, ckpt: Path, metrics: Path, model: str, steps: int) -> list[str]:
+    return [sys.executable, "-m", "eks_training.training.launch", str(Path(sys.executable).parent / "torchrun"),
+            "--standalone", "--nproc_per_node=2", "-m", "eks_training.training.train", "--data", str(data),
+            "--model", model, "--seq-len", "32", "--micro-batch-size", "4", "--lr", "3e-3", "--warmup-steps", "2",
+            "--precision", "fp32", "--log-every", "1", "--max-steps", str(steps), "--checkpoint-dir", str(ckpt),
+            "--checkpoint-every", str(EVERY), "--metrics-file", str(metrics)]
+
+
+def logged(metrics: Path) -> int:
+    if not metrics.exists():
+        return 0
+    return max((int(line.split('"step": ')[1].split(",")[0]) for line in metrics.read_text().splitlines()
+                if '"loss"' in line), default=0)
+
+
+def final_state(ckpt: Path, step: int, scratch: Path) -> dict:
+    target = scratch / f"state-{time.monotonic_ns()}.pt"
+    dcp_to_torch_save(ckpt / f"step-{step}", target)
+    return torch.load(target, weights_only=False)
+
+
+def identical(a: object, b: object) -> bool:
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(identical(a[k], b[k]) for k in a)
+    if isinstance(a, torch.Tensor):
+        return isinstance(b, torch.Tensor) and torch.equal(a, b)
+    return a == b
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--models", nargs="+", default=["tiny", "small"])
+    parser.add_argument("--steps", type=int, default=16)
+    parser.add_argument("--resume", action="store_true", help="restart each stopped run and compare final states")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    chooser = random.Random(args.seed)
+    failures = 0
+    with tempfile.TemporaryDirectory() as scratch_name:
+        scratch = Path(scratch_name)
+        data = write_token_dir(scratch / "tokens", [synthetic_tokens(12000, 256, seed=1),
+                                                    synthetic_tokens(9000, 256, seed=1)], 256)
+        for model in args.models:
+            reference = None
+            if args.resume:
+                subprocess.run(command(data, scratch / f"{model}-ref", scratch / f"{model}-ref.jsonl", model,
+                                       args.steps), check=True, capture_output=True)
+                reference = final_state(scratch / f"{model}-ref", args.steps, scratch)
+            times: list[float] = []
+            for run in range(args.runs):
+                step = chooser.randrange(1, args.steps - 1)
+                ckpt, metrics = scratch / f"{model}-{run}", scratch / f"{model}-{run}.jsonl"
+                process = subprocess.Popen(command(data, ckpt, metrics, model, args.steps),
+                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                while logged(metrics) < step and process.poll() is None:
+                    time.sleep(0.005)
+                signalled = time.monotonic()
+                process.send_signal(signal.SIGTERM)
+                code = process.wait(600)
+                seconds = time.monotonic() - signalled
+                times.append(seconds)
+                saved = complete_steps(ckpt)
+                verdict = "ok" if code == EXIT_RESUME else f"FAILED (exit {code})"
+                if code == EXIT_RESUME and reference is not None:
+                    subprocess.run(command(data, ckpt, metrics, model, args.steps), check=True, capture_output=True)
+                    same = identical(final_state(ckpt, args.steps, scratch), reference)
+                    verdict += ", resumed bit for bit" if same else ", resumed DIFFERENT"
+                    failures += not same
+                failures += code != EXIT_RESUME
+                print(f"{model} run {run + 1}: SIGTERM at step {step}, saved step {saved[-1] if saved else None}, "
+                      f"exit {code} in {seconds:.2f} s: {verdict}", flush=True)
+            print(f"{model}: {args.runs} runs, time from SIGTERM to exit median {statistics.median(times):.2f} s, "
+                  f"max {max(times):.2f} s", flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

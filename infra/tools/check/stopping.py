@@ -1,0 +1,112 @@
+"""Stopped jobs keep their work: every rendered job of a kind that saves on SIGTERM (``JobKind.saves_on_stop``) gives
+its trainer the time to save, restarts it without counting the saved stop as a failure, and is shielded from
+voluntary disruption.
+
+Per training pod template: ``terminationGracePeriodSeconds`` at least the smallest grace period, the trainer under the
+launcher (exit 75 on a saved stop; torchrun alone exits 1), torchrun's shutdown wait inside the grace period, and
+Karpenter's do-not-disrupt. Per job: a PodDisruptionBudget that allows no eviction, and the restart rule of its
+controller that treats exit 75 as "resume": a batch Job's podFailurePolicy (Ignore), a Volcano policy (RestartJob on
+the exit code), a TrainJob's runtime (FailJob on 75 in the node Job, RestartJobSetAndIgnoreMaxRestarts in the JobSet).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Mapping
+
+from eks_training.core.preemption import DO_NOT_DISRUPT_ANNOTATION, EXIT_RESUME, TORCHRUN_SHUTDOWN_ENV
+from eks_training.workloads.job_pods import LAUNCH_MODULE, MIN_GRACE_PERIOD_S
+from eks_training.workloads.job_trainjob import trainjob_pod_spec
+from eks_training.workloads.jobs import JOB_KINDS
+
+Finding = tuple[str, str, str]  # (subject, field, message)
+
+
+def stop_findings(jobs: Mapping[str, list[dict]], runtimes: Mapping[str, dict]) -> list[Finding]:
+    """What keeps a stopped job of ``jobs`` (kind -> rendered objects) from saving and resuming; ``runtimes``: the
+    app's ClusterTrainingRuntimes by name (a TrainJob's pods and restart rules are its runtime's)."""
+    findings: list[Finding] = []
+    for kind_name, objects in jobs.items():
+        kind = JOB_KINDS.get(kind_name)
+        if kind is None or not kind.saves_on_stop:
+            continue
+        trained = False
+        for obj in objects:
+            subject = f"job {kind_name}: {obj.get('kind')} {(obj.get('metadata') or {}).get('name')}"
+            templates = list(_training_templates(obj, runtimes))
+            for label, template in templates:
+                findings += [(f"{subject}{label}", f, m) for f, m in _pod_findings(template)]
+            if templates:
+                trained = True
+                findings += [(subject, f, m) for f, m in _restart_findings(obj, runtimes)]
+        budgets = [o for o in objects if o.get("kind") == "PodDisruptionBudget"
+                   and (o.get("spec") or {}).get("maxUnavailable") == 0]
+        if trained and not budgets:
+            findings.append((f"job {kind_name}", "PodDisruptionBudget",
+                             "none with maxUnavailable 0: a node drain evicts the job's pods one by one, each "
+                             "eviction breaking every rank's collectives"))
+    return findings
+
+
+def _training_templates(obj: Mapping[str, Any], runtimes: Mapping[str, dict]) -> Iterator[tuple[str, dict]]:
+    kind, spec = obj.get("kind"), obj.get("spec") or {}
+    if kind == "Job" and "tasks" in spec:  # Volcano
+        for task in spec["tasks"]:
+            yield f" task {task.get('name')}", task.get("template") or {}
+    elif kind == "Job":
+        yield "", spec.get("template") or {}
+    elif kind == "TrainJob":
+        runtime = runtimes.get((spec.get("runtimeRef") or {}).get("name"))
+        if runtime is not None:  # a missing runtime is the queues check's finding
+            yield " (its runtime's pod)", trainjob_pod_spec(obj, runtime)
+
+
+def _pod_findings(template: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    spec, meta = template.get("spec") or {}, template.get("metadata") or {}
+    grace = spec.get("terminationGracePeriodSeconds")
+    if not isinstance(grace, int) or grace < MIN_GRACE_PERIOD_S:
+        yield ("terminationGracePeriodSeconds", f"{grace!r}: the trainer's save on SIGTERM needs at least "
+               f"{MIN_GRACE_PERIOD_S} s (Kubernetes' default 30 s SIGKILLs a larger model mid-save)")
+    if (meta.get("annotations") or {}).get(DO_NOT_DISRUPT_ANNOTATION) != "true":
+        yield ("metadata.annotations", f"no {DO_NOT_DISRUPT_ANNOTATION}: \"true\": Karpenter may consolidate or "
+               "replace the node under a running job")
+    trainers = [c for c in spec.get("containers") or [] if LAUNCH_MODULE in (c.get("command") or [])]
+    if not trainers:
+        yield ("containers.command", f"no container runs the trainer under {LAUNCH_MODULE}: torchrun alone exits 1 "
+               f"after a saved stop, so the job cannot tell a stop ({EXIT_RESUME}) from a failure")
+    for container in trainers if isinstance(grace, int) else ():  # (a missing grace period is its own finding)
+        env = {e.get("name"): e.get("value") for e in container.get("env") or []}
+        wait = env.get(TORCHRUN_SHUTDOWN_ENV)
+        if not (isinstance(wait, str) and wait.isdigit() and int(wait) < grace):
+            yield (f"containers[{container.get('name')}].env", f"{TORCHRUN_SHUTDOWN_ENV}={wait!r}: torchrun must "
+                   f"wait for its saving workers less than the grace period ({grace!r} s; its default is 30 s)")
+
+
+def _exit_rule(rules: list, action: str) -> bool:
+    return any(r.get("action") == action and (r.get("onExitCodes") or {}).get("operator") == "In"
+               and EXIT_RESUME in ((r.get("onExitCodes") or {}).get("values") or []) for r in rules)
+
+
+def _restart_findings(obj: Mapping[str, Any], runtimes: Mapping[str, dict]) -> Iterator[tuple[str, str]]:
+    kind, spec = obj.get("kind"), obj.get("spec") or {}
+    if kind == "Job" and "tasks" in spec:
+        if not any(p.get("exitCode") == EXIT_RESUME and p.get("action") == "RestartJob"
+                   for p in spec.get("policies") or []):
+            yield ("spec.policies", f"no RestartJob on exitCode {EXIT_RESUME}: a saved stop ends the job instead "
+                   "of resuming it")
+    elif kind == "Job":
+        if not _exit_rule((spec.get("podFailurePolicy") or {}).get("rules") or [], "Ignore"):
+            yield ("spec.podFailurePolicy", f"no Ignore rule for exit code {EXIT_RESUME}: every saved stop uses up "
+                   "the Job's backoff limit")
+    elif kind == "TrainJob":
+        runtime = runtimes.get((spec.get("runtimeRef") or {}).get("name")) or {}
+        jobset = (runtime.get("spec") or {}).get("template", {}).get("spec") or {}
+        rules = (jobset.get("failurePolicy") or {}).get("rules") or []
+        if not any(r.get("action") == "RestartJobSetAndIgnoreMaxRestarts"
+                   and "PodFailurePolicy" in (r.get("onJobFailureReasons") or []) for r in rules):
+            yield ("runtime failurePolicy.rules", "no RestartJobSetAndIgnoreMaxRestarts on PodFailurePolicy: every "
+                   "saved stop uses up maxRestarts")
+        for replicated in jobset.get("replicatedJobs") or []:
+            job_spec = (replicated.get("template") or {}).get("spec") or {}
+            if not _exit_rule((job_spec.get("podFailurePolicy") or {}).get("rules") or [], "FailJob"):
+                yield (f"runtime replicatedJobs[{replicated.get('name')}].podFailurePolicy",
+                       f"no FailJob rule for exit code {EXIT_RESUME}: a saved stop is not told from a failure")

@@ -1,0 +1,131 @@
+"""Routine changes of a running platform leave what they do not change in place: each test puts back the defect it
+guards against (a value that followed capacity, a prune that reached a namespace...) and sees it named.
+
+The whole-template proof (a synthesized prod changed several ways, through the change stage) is
+tests/check/test_change_stage.py's ``changed_prod``; these tests hold each rule on its own, without a synth.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from change_scenarios import _double_dev_pool, _halve_partition, _halve_pool, _remove_pool
+from test_change_stage import _by_id, _manifest, _obj, _predict, _template
+
+from eks_training.core.subnets import default_training_prefix
+from eks_training.infra.config import ENVIRONMENTS_DIR, ConfigError, PlatformConfig, parse_config, read_yaml
+from eks_training.infra.tools.check.change.stage import predict_changes
+from eks_training.infra.tools.check.deploy_check import CheckReport, _check_training_subnet
+from eks_training.infra.tools.check.snapshot import load_snapshot
+
+
+def _environment(name: str, edit=None) -> PlatformConfig:
+    data = read_yaml((ENVIRONMENTS_DIR / f"{name}.yaml").read_text(), source=f"{name}.yaml")
+    if edit is not None:
+        data = copy.deepcopy(data)
+        edit(data)
+    return parse_config(data, source=f"{name}.yaml")
+
+
+def _grow_dev_pool(data: dict[str, Any]) -> None:
+    for _ in range(6):  # 8 -> 512 GPUs: more nodes than dev's training subnet has addresses for
+        _double_dev_pool(data)
+
+
+# --- the training subnet -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("environment, edit", [("prod", _halve_pool), ("prod", _remove_pool),
+                                               ("prod", _halve_partition), ("dev", _double_dev_pool),
+                                               ("dev", _grow_dev_pool)])
+def test_capacity_edits_leave_the_training_subnet_where_it_is(environment, edit):
+    shipped, edited = _environment(environment), _environment(environment, edit)
+    assert shipped.training_subnet_demand() != edited.training_subnet_demand()  # the edit did change capacity
+    assert edited.training_prefix() == shipped.training_prefix() == default_training_prefix(shipped.network.cidr)
+
+
+def test_a_configured_prefix_is_kept_and_one_that_cannot_fit_is_refused_in_one_line():
+    def prefix(value):
+        def edit(data):
+            data["network"]["training_subnet_prefix"] = value
+        return edit
+    assert _environment("prod", prefix(19)).training_prefix() == 19
+    with pytest.raises(ConfigError, match=r"^prod.yaml: network.training_subnet_prefix=16 is not allowed: a prefix "
+                                         r"from /17 to /28 fits network.cidr 10.0.0.0/16 beside 3 zones'"):
+        _environment("prod", prefix(16))
+
+
+def test_the_deploy_check_warns_when_capacity_could_outgrow_the_training_subnet():
+    report = CheckReport("dev", "1.35")
+    _check_training_subnet(_environment("dev"), report)
+    assert report.notes == []
+    grown = _environment("dev", _grow_dev_pool)
+    _check_training_subnet(grown, report)
+    (note,) = report.notes
+    assert note.startswith("network: the training subnet (/17) holds 32763 addresses")
+    assert "capacity.karpenter_pools[0].max_accelerators=512" in note and report.ok  # a warning, not a failure
+
+
+# --- namespaces and volumes: left behind, never pruned ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("prune", [False, True])
+def test_a_removed_namespace_and_volume_are_left_behind_by_a_manifest_that_never_prunes(prune):
+    claim = _obj("PersistentVolumeClaim", "fsx-data", "ai-research", spec={"volumeName": "fsx-data-ai-research"})
+    kept = [_obj("Namespace", "training"), _obj("PersistentVolume", "fsx-data-training")]
+    old = _template(Namespaces=_manifest(_obj("Namespace", "ai-research"), kept[0], prune=prune),
+                    Storage=_manifest(_obj("PersistentVolume", "fsx-data-ai-research"), claim, kept[1], prune=prune))
+    new = _template(Namespaces=_manifest(kept[0], prune=prune), Storage=_manifest(kept[1], prune=prune))
+    report = _predict(old, new)
+    found = _by_id(report)
+    if prune:  # the defect: kubectl apply --prune deletes both, and the namespace's jobs with it
+        assert found["prune:Namespace/ai-research"].destructive and report.verdict == "refused"
+        assert found["prune:PersistentVolume/fsx-data-ai-research"].destructive
+        return
+    namespace, volume = found["orphan:Namespace/ai-research"], found["orphan:PersistentVolume/fsx-data-ai-research"]
+    assert not namespace.destructive and not volume.destructive and report.verdict == "in place"
+    assert "left behind with everything in it: PersistentVolumeClaim fsx-data" in namespace.message
+    assert "kubectl delete namespace ai-research" in namespace.message
+    assert "delete it by hand" in volume.message
+    assert not any(c.id.startswith(("prune:", "delete:")) for c in report.changes)
+
+
+# --- admin access entries --------------------------------------------------------------------------------------------
+
+
+def _cluster_template(admins: list[str]) -> dict:
+    import aws_cdk as cdk
+    from aws_cdk import assertions
+
+    from eks_training.constructs.cluster import TrainingCluster
+    from eks_training.constructs.network import TrainingNetwork
+
+    stack = cdk.Stack(cdk.App(), "Admins", env=cdk.Environment(region="us-west-2"))
+    network = TrainingNetwork(stack, "Network", availability_zones=["us-west-2a", "us-west-2b"],
+                              training_az="us-west-2a", vpc_endpoints=False)
+    TrainingCluster(stack, "Cluster", vpc=network.vpc, version="1.35", cluster_name="admins",
+                    admin_role_arns=admins, training_subnet=network.training_subnet)
+    return assertions.Template.from_stack(stack).to_json()
+
+
+def test_dropping_the_first_admin_leaves_the_second_admins_entry_in_place():
+    first, second = ("arn:aws:iam::${AWS::AccountId}:role/platform-admin",
+                     "arn:aws:iam::111122223333:role/ops/oncall")
+    both, one = _cluster_template([first, second]), _cluster_template([second])
+    found = predict_changes(both, load_snapshot(copy.deepcopy(one)), region="us-west-2").changes
+    # The first admin's entry goes and nothing else of the admins' changes (keyed by position, the second's entry
+    # would take the first's logical ID and be replaced: PrincipalArn is create-only).
+    admins = [(c.verb, c.subject) for c in found if c.subject.startswith("ClusterAdmin")]
+    assert len(admins) == 1 and admins[0][0] == "delete" and admins[0][1].startswith("ClusterAdminplatformadmin")
+    (lid,) = [lid for lid, r in one["Resources"].items()
+              if r["Type"] == "AWS::EKS::AccessEntry" and lid.startswith("ClusterAdmin")]
+    assert lid.startswith("ClusterAdminopsoncall111122223333") and one["Resources"][lid]["Properties"]["PrincipalArn"] == second
+
+
+def test_an_admin_named_twice_is_refused_in_one_line():
+    arn = "arn:aws:iam::111122223333:role/admin"
+    with pytest.raises(ConfigError, match=r"^prod.yaml: cluster.admin_role_arns\[1\]='arn:aws:iam::111122223333:"
+                                          r"role/admin' is not allowed: each role once"):
+        _environment("prod", lambda data: data["cluster"].__setitem__("admin_role_arns", [arn, arn]))

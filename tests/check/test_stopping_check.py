@@ -1,0 +1,135 @@
+"""Stopped jobs keep their work, on the rendered objects: every kind whose trainers save on SIGTERM carries the grace
+period, the launcher, the restart rule that treats exit 75 as "resume", do-not-disrupt and a PodDisruptionBudget;
+Kueue preemption and Volcano reclaim stop such a job through SIGTERM and start it again; the deploy check names each
+piece that is missing."""
+
+from __future__ import annotations
+
+import copy
+import math
+
+import pytest
+
+from eks_training.infra.tools.check.deploy_check import render_all_jobs
+from eks_training.infra.tools.check.queues import kueue_objects
+from eks_training.infra.tools.check.snapshot import load_snapshot
+from eks_training.infra.tools.check.stopping import stop_findings
+from eks_training.infra.tools.job_render import render_job
+from eks_training.training.model_sizes import MODEL_SIZES
+from eks_training.workloads.job_trainjob import trainjob_pod_spec
+from eks_training.workloads.jobs import JOB_KINDS
+
+IMAGES = {"gpu": "registry.example/gpu:1", "neuron": "registry.example/neuron:1", "ray": "registry.example/ray:1"}
+SAVING_KINDS = {"pytorch-job", "neuron-job", "volcano-job", "trainjob"}
+
+
+@pytest.fixture(scope="module")
+def prod_jobs(prod):
+    return render_all_jobs(prod.config)
+
+
+@pytest.fixture(scope="module")
+def runtimes(prod):
+    return kueue_objects(load_snapshot(copy.deepcopy(prod.template))).runtimes
+
+
+def _pods(obj, runtimes):
+    spec = obj["spec"]
+    if obj["kind"] == "TrainJob":
+        return [trainjob_pod_spec(obj, runtimes[spec["runtimeRef"]["name"]])]
+    if "tasks" in spec:
+        return [task["template"] for task in spec["tasks"]]
+    return [spec["template"]] if obj["kind"] == "Job" else []
+
+
+def test_the_kinds_that_save_on_stop_are_the_multi_node_torchrun_kinds():
+    assert {name for name, kind in JOB_KINDS.items() if kind.saves_on_stop} == SAVING_KINDS
+
+
+def test_every_saving_kind_prod_renders_carries_all_of_it_and_the_check_passes(prod, prod_jobs, runtimes):
+    assert SAVING_KINDS <= set(prod_jobs)
+    assert stop_findings(prod_jobs, runtimes) == []
+    for kind in SAVING_KINDS:
+        objects = prod_jobs[kind]
+        pods = [pod for obj in objects for pod in _pods(obj, runtimes)]
+        assert pods, kind
+        for pod in pods:
+            assert pod["metadata"]["annotations"]["karpenter.sh/do-not-disrupt"] == "true", kind
+            grace = pod["spec"]["terminationGracePeriodSeconds"]
+            (trainer,) = [c for c in pod["spec"]["containers"] if "eks_training.training.launch" in c["command"]]
+            assert trainer["command"][:3] == ["python", "-m", "eks_training.training.launch"], kind
+            wait = {e["name"]: e.get("value") for e in trainer["env"]}["TORCH_ELASTIC_SHUTDOWN_TIMEOUT"]
+            assert 0 < int(wait) < grace, kind
+        (budget,) = [obj for obj in objects if obj["kind"] == "PodDisruptionBudget"]
+        assert budget["spec"]["maxUnavailable"] == 0 and budget["metadata"]["namespace"] == objects[0]["metadata"]["namespace"]
+
+
+@pytest.mark.parametrize(("model", "nodes"), [("70b", 2), ("8b", 4), ("tiny", 2)])
+def test_the_grace_period_is_the_documented_formula_of_the_models_checkpoint(prod, model, nodes):
+    objects = render_job(prod.config, "pytorch-job", namespace="training", images=IMAGES, dataset="wiki",
+                         instance_type="p5.48xlarge", nodes=nodes, model=model)
+    (job,) = [obj for obj in objects if obj["kind"] == "Job"]
+    # 90 s margin + the node's share of fp32 weights and two AdamW moments (12 bytes a parameter) at 1 GB/s.
+    expected = 90 + math.ceil(MODEL_SIZES[model].parameters * 12 / nodes / 1e9)
+    assert job["spec"]["template"]["spec"]["terminationGracePeriodSeconds"] == expected
+    if model == "70b":
+        assert expected == 514  # 70.6e9 x 12 / 2 nodes / 1 GB/s = 424 s to write, plus the margin
+
+
+def test_preemption_and_reclaim_stop_through_sigterm_and_start_again(prod, prod_jobs, runtimes):
+    # Kueue preempts by suspending the job: the Job controller deletes its pods (SIGTERM, the grace period), which
+    # saved pods leave with 75; the Workload is requeued and, readmitted, unsuspends the Job, which resumes.
+    queues = [obj for _, obj in load_snapshot(copy.deepcopy(prod.template)).objects() if obj["kind"] == "ClusterQueue"]
+    assert queues and all(q["spec"]["preemption"]["withinClusterQueue"] == "LowerPriority" for q in queues)
+    (job,) = [obj for obj in prod_jobs["pytorch-job"] if obj["kind"] == "Job"]
+    assert job["spec"]["suspend"] is True  # queued: Kueue owns start and stop
+    rules = job["spec"]["podFailurePolicy"]["rules"]
+    assert {"action": "Ignore", "onExitCodes": {"containerName": "trainer", "operator": "In", "values": [75]}} in rules
+    assert {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]} in rules
+    # Volcano's reclaim evicts the pods of a reclaimable queue: evicted or saved, the whole job restarts.
+    (volcano,) = [obj for obj in prod_jobs["volcano-job"] if obj["kind"] == "Job"]
+    actions = {(p.get("event"), p.get("exitCode")): p["action"] for p in volcano["spec"]["policies"]}
+    assert actions[(None, 75)] == actions[("PodEvicted", None)] == "RestartJob"
+    # A TrainJob's saved stop fails its node Job by podFailurePolicy, which the JobSet restarts outside maxRestarts.
+    (trainjob,) = [obj for obj in prod_jobs["trainjob"] if obj["kind"] == "TrainJob"]
+    jobset = runtimes[trainjob["spec"]["runtimeRef"]["name"]]["spec"]["template"]["spec"]
+    assert {"name": "resume", "action": "RestartJobSetAndIgnoreMaxRestarts",
+            "onJobFailureReasons": ["PodFailurePolicy"]} in jobset["failurePolicy"]["rules"]
+
+
+def _without(jobs, kind, change):
+    changed = copy.deepcopy(jobs)
+    change(changed[kind])
+    return changed
+
+
+def _pod_spec_of(objects):
+    return next(o for o in objects if o["kind"] == "Job")["spec"]["template"]
+
+
+@pytest.mark.parametrize(("kind", "change", "field"), [
+    ("pytorch-job", lambda objs: _pod_spec_of(objs)["spec"].pop("terminationGracePeriodSeconds"),
+     "terminationGracePeriodSeconds"),
+    ("pytorch-job", lambda objs: _pod_spec_of(objs)["metadata"].pop("annotations"), "metadata.annotations"),
+    ("pytorch-job", lambda objs: _pod_spec_of(objs)["spec"]["containers"][0].update(
+        command=_pod_spec_of(objs)["spec"]["containers"][0]["command"][3:]), "containers.command"),
+    ("pytorch-job", lambda objs: next(o for o in objs if o["kind"] == "Job")["spec"].pop("podFailurePolicy"),
+     "spec.podFailurePolicy"),
+    ("pytorch-job", lambda objs: objs.remove(next(o for o in objs if o["kind"] == "PodDisruptionBudget")),
+     "PodDisruptionBudget"),
+    ("volcano-job", lambda objs: objs[0]["spec"].update(
+        policies=[p for p in objs[0]["spec"]["policies"] if "exitCode" not in p]), "spec.policies"),
+])
+def test_each_missing_piece_is_a_finding_naming_its_field(prod_jobs, runtimes, kind, change, field):
+    findings = stop_findings(_without(prod_jobs, kind, change), runtimes)
+    assert [f for _, f, _ in findings] == [field], findings
+    assert all(subject.startswith(f"job {kind}") for subject, _, _ in findings)
+
+
+def test_a_runtime_that_counts_saved_stops_is_a_finding(prod_jobs, runtimes):
+    changed = copy.deepcopy(runtimes)
+    for runtime in changed.values():
+        runtime["spec"]["template"]["spec"]["failurePolicy"].pop("rules")
+    findings = stop_findings({"trainjob": prod_jobs["trainjob"]}, changed)
+    assert [(f, m.split(":")[0]) for _, f, m in findings] == [
+        ("runtime failurePolicy.rules", "no RestartJobSetAndIgnoreMaxRestarts on PodFailurePolicy")]

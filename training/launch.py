@@ -1,0 +1,57 @@
+"""The pod's first process: ``python -m eks_training.training.launch torchrun [torchrun flags] -m ...train ...``.
+
+Kubernetes sends SIGTERM to a container's first process only. torchrun passes it on to its workers, waits for
+them (``TORCH_ELASTIC_SHUTDOWN_TIMEOUT`` seconds, then SIGKILL) and exits 1 whatever they did, so a pod running
+torchrun directly cannot tell Kubernetes that the trainer saved a checkpoint and wants to be started again. This
+launcher runs the command as its child, hands SIGTERM and SIGINT on to it, and exits :data:`EXIT_RESUME` when a
+trainer of this node reported a completed stop (it writes the file named by ``EKS_TRAINING_STOP_FILE`` once its
+checkpoint is saved); otherwise it exits with the child's own status.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+from eks_training.training.preemption import EXIT_RESUME, STOP_FILE_ENV
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    command = list(sys.argv[1:] if argv is None else argv)
+    if not command:
+        print("error: command: give the command to run, e.g. torchrun --nproc_per_node 8 -m "
+              "eks_training.training.train ...", file=sys.stderr)
+        return 2
+    stop_file = Path(tempfile.mkdtemp(prefix="eks-training-launch-")) / "stopped"
+    child = subprocess.Popen(command, env={**os.environ, STOP_FILE_ENV: str(stop_file)})
+
+    def forward(number: int, frame: object) -> None:
+        # Once: torchrun is then stopping its workers within its own bound, and a second signal would cut
+        # that short (its handler raises again in the middle of the shutdown).
+        if forwarded:
+            print(f"launch: {signal.Signals(number).name} again; the trainers are already saving", file=sys.stderr,
+                  flush=True)
+            return
+        forwarded.append(number)
+        child.send_signal(number)
+
+    forwarded: list[int] = []
+
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, forward)
+    status = child.wait()
+    if stop_file.exists():
+        print(f"launch: the trainer stopped after saving ({stop_file.read_text().strip()}); exiting {EXIT_RESUME} "
+              f"(resume)", file=sys.stderr, flush=True)
+        return EXIT_RESUME
+    # A child killed by a signal: the shell's convention, 128 + the signal's number.
+    return status if status >= 0 else 128 - status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
