@@ -216,11 +216,11 @@ def _admitted(synth, namespace: str, service: dict) -> bool:
     (binding,) = _k8s_objects(synth, "ValidatingAdmissionPolicyBinding")
     (selector,) = binding["spec"]["matchResources"]["namespaceSelector"]["matchExpressions"]
     assert namespace in selector["values"]  # the policy applies there
-    (rule,) = policy["spec"]["validations"]
     environment = celpy.Environment()
-    program = environment.program(environment.compile(rule["expression"]))
-    return bool(program.evaluate({"object": celpy.json_to_cel(service),
-                                  "request": celpy.json_to_cel({"namespace": namespace})}))
+    activation = {"object": celpy.json_to_cel(service), "request": celpy.json_to_cel({"namespace": namespace})}
+    # Admitted when every rule holds (load balancers; externalIPs; ExternalName).
+    return all(bool(environment.program(environment.compile(rule["expression"])).evaluate(activation))
+               for rule in policy["spec"]["validations"])
 
 
 @pytest.fixture(scope="module")
