@@ -339,7 +339,7 @@ class TrainingPlatformStack(Stack):
         slurm_efa_tag = (SLURM_EFA_GROUP_TAG, cluster_name)
         if slurm:
             self.slurm_efa_security_group = self.network.add_efa_group(
-                "SlurmEfa", tag=slurm_efa_tag, description="EFA among the Slurm partitions' nodes only")
+                "SlurmEfa", tag=slurm_efa_tag, description="EFA among the nodes of the Slurm partitions only")
         for partition in slurm:
             facts = INSTANCE_TYPES[partition.instance_type]
             pools.append(KarpenterPool(
