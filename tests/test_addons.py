@@ -155,8 +155,8 @@ def test_add_ons_take_typed_props_and_write_them_into_their_releases(other_app) 
 
     stack, cluster, made, template = other_app
     _, volcano = _resource(stack, template, made["volcano"].release)
-    # The admission webhooks see only namespaces labelled for Volcano (issue 23), by default; its pods tolerate the
-    # system nodes' taint wherever they are placed.
+    # The admission webhooks see only namespaces labelled for Volcano (issue 23), by default.
+    # Its pods tolerate the system nodes' taint wherever the selector puts them (any platform pod may run there).
     assert json.loads(volcano["Properties"]["Values"]) == {"custom": {"default_ns": {"pool": "ops"},
                                                                       "default_tolerations": [
         {"key": "CriticalAddonsOnly", "operator": "Exists"}],

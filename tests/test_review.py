@@ -100,11 +100,11 @@ def test_prod_idle_has_no_accelerators_and_full_scale_costs_more(prod: Synthesiz
     assert cost["full_scale"]["per_hour"] > cost["idle"]["per_hour"] > 0
     prices = Prices.load().table
     assert cost["idle"]["items"]["nat_gateways"] == pytest.approx(prod.config.network.nat_gateways * prices["nat_gateway_hour"])
-    # Idle, the only nodes are the platform's system nodes and the teams' CPU nodes, each group at its minimum.
-    idle_nodes = sorted(v for k, v in cost["idle"]["items"].items() if k.startswith("nodes:") and v > 0)
-    expected = sorted(group.min_size * prices["instance_hour"][group.instance_type]
-                      for group in (prod.config.system_nodes, prod.config.team_nodes))
-    assert idle_nodes == pytest.approx(expected)
+    system, team = prod.config.system_nodes, prod.config.team_nodes
+    standing = sorted(v for k, v in cost["idle"]["items"].items() if k.startswith("nodes:") and v > 0)
+    # Idle, only the system nodes and the team CPU nodes stand.
+    assert standing == pytest.approx(sorted([system.min_size * prices["instance_hour"][system.instance_type],
+                                             team.min_size * prices["instance_hour"][team.instance_type]]))
 
 
 def test_fsx_is_listed_and_priced_per_gb_month(dev: Synthesized) -> None:

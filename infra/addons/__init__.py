@@ -26,6 +26,7 @@ import cdk8s
 from aws_cdk import aws_eks_v2 as eks
 from constructs import Construct, IConstruct
 
+from eks_training.constructs.chart_source import helm_chart
 from eks_training.constructs.cluster import JOB_WAIT, TrainingCluster
 from eks_training.core.validation import invalid
 from eks_training.core.versions import HelmPin
@@ -59,7 +60,8 @@ class ClusterAddon(Construct):
     def add_release(self, pin: HelmPin, values: Mapping[str, Any], *, after: Sequence[IConstruct | None] = (),
                     create_namespace: bool = True, namespace: OperatorNamespacePolicy | None = None,
                     pod_security: PodSecurity | None = None) -> eks.HelmChart:
-        """The pinned chart as a release installed with ``wait``; it waits for the system nodes its pods need.
+        """The pinned chart as a release installed with ``wait``; it waits for the system nodes its pods need. A deploy
+        synth ships the verified package (:mod:`eks_training.constructs.chart_source`).
 
         ``namespace``: the release's namespace as the platform makes it, before the release (which then creates
         none): Pod Security labels (``pod_security``, default baseline enforced) and the operator's NetworkPolicies
@@ -73,7 +75,7 @@ class ClusterAddon(Construct):
             chart = OperatorNamespaceChart(self.k8s, f"{self.node.path}/{pin.release}-namespace", policy=namespace,
                                            pod_security=pod_security, vpc_cidr=self.cluster.vpc_cidr)
             after, create_namespace = (*after, self.add_chart(f"{pin.release}-namespace", chart)), False
-        release = eks.HelmChart(
+        release = helm_chart(
             self, _construct_id(pin.release), cluster=self.cluster.cluster, chart=pin.chart, repository=pin.repository,
             version=pin.version, namespace=pin.namespace, release=pin.release, create_namespace=create_namespace,
             values=dict(values), wait=True)

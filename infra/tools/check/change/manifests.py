@@ -33,6 +33,7 @@ from typing import Any
 from eks_training.core.cfn_text import cfn_text
 from eks_training.infra.tools.check.change.findings import Change
 from eks_training.infra.tools.check.change.template_diff import TemplateDiff
+from eks_training.core.upstream import release_chart
 from eks_training.infra.tools.check.snapshot import (HELM_CHART, KUBERNETES_RESOURCE, PlatformSnapshot, references,
                                                      token_text)
 
@@ -456,5 +457,6 @@ def release_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Chan
 
 
 def _chart(props: Mapping[str, Any]) -> str:
-    chart = str(props.get("Chart") or props.get("ChartAssetURL") or "?").rstrip("/").rsplit("/", 1)[-1]
-    return f"{chart} {props.get('Version', '')}".strip()
+    chart, version = release_chart(props)
+    chart = str(chart or props.get("ChartAssetURL") or "?").rstrip("/").rsplit("/", 1)[-1]
+    return f"{chart} {version}".strip()
