@@ -215,28 +215,49 @@ def _allows_no_eviction(spec: Mapping[str, Any], selected: list[int | None]) -> 
     return None in selected or minimum >= sum(selected)  # type: ignore[arg-type]
 
 
-def _labelled_pods(obj: Any, count: int | None = 1, namespace: str | None = None) -> Iterable[tuple[str | None, dict, int | None]]:
+#: Labels a controller puts on the pods it makes from an object's templates (their values: the object's name), which
+#: a PodDisruptionBudget may select although no template carries them.
+_CONTROLLER_LABELS = {
+    ("batch", "Job"): ("batch.kubernetes.io/job-name", "job-name"),
+    ("batch.volcano.sh", "Job"): ("volcano.sh/job-name",),
+    ("jobset.x-k8s.io", "JobSet"): ("jobset.sigs.k8s.io/jobset-name",),
+    ("trainer.kubeflow.org", "TrainJob"): ("jobset.sigs.k8s.io/jobset-name",),  # its JobSet takes its name
+}
+
+
+def _controller_labels(obj: Mapping[str, Any]) -> dict[str, str]:
+    group = str(obj.get("apiVersion") or "").rpartition("/")[0] or str(obj.get("apiVersion") or "")
+    name = (obj.get("metadata") or {}).get("name")
+    keys = _CONTROLLER_LABELS.get((group, obj.get("kind")), ()) if name else ()
+    return {key: name for key in keys}
+
+
+def _labelled_pods(obj: Any, count: int | None = 1, namespace: str | None = None,
+                   given: Mapping[str, str] | None = None) -> Iterable[tuple[str | None, dict, int | None]]:
     """(namespace, labels, how many pods) of every pod template in ``obj``, the counts multiplied down the tree
-    (``replicas``, ``parallelism``); label sets outside a pod template (a TrainJob's pod overrides) count as unknown."""
+    (``replicas``, ``parallelism``), the labels with those the object's controller adds (``given``); label sets
+    outside a pod template (a TrainJob's pod overrides) count as unknown."""
     if isinstance(obj, list):
         for item in obj:
-            yield from _labelled_pods(item, count, namespace)
+            yield from _labelled_pods(item, count, namespace, given)
         return
     if not isinstance(obj, dict):
         return
-    namespace = (obj.get("metadata") or {}).get("namespace") or namespace if "kind" in obj else namespace
+    if "kind" in obj:
+        namespace = (obj.get("metadata") or {}).get("namespace") or namespace
+        given = {**(given or {}), **_controller_labels(obj)}
     for key in ("replicas", "parallelism"):
         if isinstance(obj.get(key), int) and count is not None:
             count *= obj[key]
     template = obj.get("template")
     pod = isinstance(template, dict) and isinstance(template.get("spec"), dict) and "containers" in template["spec"]
     if pod:
-        yield namespace, dict((template.get("metadata") or {}).get("labels") or {}), count
+        yield namespace, {**dict((template.get("metadata") or {}).get("labels") or {}), **(given or {})}, count
     elif "kind" not in obj and isinstance((obj.get("metadata") or {}).get("labels"), dict):
-        yield namespace, dict(obj["metadata"]["labels"]), None
+        yield namespace, {**dict(obj["metadata"]["labels"]), **(given or {})}, None
     for key, value in obj.items():
         if key != "metadata" and not (pod and key == "template"):
-            yield from _labelled_pods(value, count, namespace)
+            yield from _labelled_pods(value, count, namespace, given)
 
 
 def _pod_template_annotations(objects: Iterable[Any]) -> Iterable[Mapping[str, Any]]:
