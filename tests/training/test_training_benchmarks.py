@@ -80,3 +80,42 @@ def test_train_step_benchmark_clocks_the_trainers_logging_as_the_plain_loops(tok
     # Steps 3 and 4 are on the clock: the trainer's window over them, plus step 4's logging (one pause).
     assert len(windows) == 2
     assert 2 * step_tokens / tokens_per_s >= 2 * step_tokens / windows[1] + pause
+
+
+def test_train_step_benchmarks_plain_tensor_parallel_loop_steps_on_settled_gradients(token_data: Path, tmp_path: Path,
+                                                                                        monkeypatch) -> None:
+    # Under tensor parallelism the sequence-parallel norms' gradients come back as partial sums; an optimizer that
+    # reads them all-reduces inside each of its operations. The trainer settles them once before clipping; the plain
+    # loop must too, or ours/plain measures that waste instead of the trainer's overhead. (One rank: the placements
+    # are the same as on two.)
+    import torch.distributed as dist
+    from torch.distributed.tensor import DTensor
+
+    from eks_training.training.config import parse_config
+    from eks_training.training.device import select_runtime
+
+    benchmark, unsettled, steps = _train_step_benchmark(), [], []
+    build_optimizer = benchmark.build_optimizer
+
+    def checked_optimizer(model, config, runtime):
+        optimizer = build_optimizer(model, config, runtime)
+        step = optimizer.step
+
+        def checked_step(*args, **kwargs):
+            steps.append(1)
+            unsettled.extend(name for name, p in model.named_parameters()
+                             if isinstance(p.grad, DTensor) and tuple(p.grad.placements) != tuple(p.placements))
+            return step(*args, **kwargs)
+
+        optimizer.step = checked_step
+        return optimizer
+
+    monkeypatch.setattr(benchmark, "build_optimizer", checked_optimizer)
+    config = parse_config(["--data", str(token_data), "--model", "tiny", "--seq-len", "32", "--micro-batch-size", "2",
+                           "--max-steps", "2", "--precision", "fp32", "--tensor-parallel", "2"])
+    dist.init_process_group("gloo", init_method=f"file://{tmp_path / 'store'}", rank=0, world_size=1)
+    try:
+        assert benchmark.plain(config, select_runtime("cpu", env={}), "tp2", 32, 1) > 0
+    finally:
+        dist.destroy_process_group()
+    assert len(steps) == 2 and unsettled == []
