@@ -53,7 +53,10 @@ ACK_FLAGS = $(foreach id,$(ACK),--acknowledge $(id)) $(if $(ACK_FILE),--acknowle
 # the deploy check with the change stage against the stack CloudFormation runs now (none yet: a first deploy), then
 # `cdk deploy` of exactly that cloud assembly. A destructive change stops it until acknowledged (ACK, ACK_FILE).
 deploy: install
-	$(CDK) synth $(CDK_FLAGS) --quiet $(CDK_ENV)
+	@# Every chart from its digest-checked package: fetched and verified first, then shipped as an asset (a chart
+	@# whose upstream publishes no digest needs `eks-training fetch-upstream --trust-on-first-use NAME` once).
+	$(PY) -m eks_training.infra.tools.cli fetch-upstream charts
+	$(CDK) synth $(CDK_FLAGS) --quiet $(CDK_ENV) -c eks-training:ship-verified-charts=true
 	$(PY) -m eks_training.infra.tools.cli check $(CHECK_ENV) --template cdk.out/$(STACK).template.json --previous-stack $(STACK) $(ACK_FLAGS)
 	$(CDK) deploy $(CDK_FLAGS) --app cdk.out $(STACK)
 

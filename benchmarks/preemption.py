@@ -74,15 +74,19 @@ def main() -> int:
         for model in args.models:
             reference = None
             if args.resume:
-                subprocess.run(command(data, scratch / f"{model}-ref", scratch / f"{model}-ref.jsonl", model,
-                                       args.steps), check=True, capture_output=True)
+                reference_run = subprocess.run(command(data, scratch / f"{model}-ref", scratch / f"{model}-ref.jsonl",
+                                                       model, args.steps), capture_output=True, text=True)
+                if reference_run.returncode != 0:
+                    print(f"{model}: the uninterrupted run failed: {reference_run.stderr[-2000:]}", flush=True)
+                    return 1
                 reference = final_state(scratch / f"{model}-ref", args.steps, scratch)
             times: list[float] = []
             for run in range(args.runs):
                 step = chooser.randrange(1, args.steps - 1)
                 ckpt, metrics = scratch / f"{model}-{run}", scratch / f"{model}-{run}.jsonl"
+                errors = scratch / f"{model}-{run}.err"
                 process = subprocess.Popen(command(data, ckpt, metrics, model, args.steps),
-                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                           stdout=subprocess.DEVNULL, stderr=errors.open("w"))
                 while logged(metrics) < step and process.poll() is None:
                     time.sleep(0.005)
                 signalled = time.monotonic()
@@ -91,7 +95,8 @@ def main() -> int:
                 seconds = time.monotonic() - signalled
                 times.append(seconds)
                 saved = complete_steps(ckpt)
-                verdict = "ok" if code == EXIT_RESUME else f"FAILED (exit {code})"
+                verdict = "ok" if code == EXIT_RESUME else \
+                    f"FAILED (exit {code}): {' | '.join(errors.read_text().splitlines()[-3:])}"
                 if code == EXIT_RESUME and reference is not None:
                     subprocess.run(command(data, ckpt, metrics, model, args.steps), check=True, capture_output=True)
                     same = identical(final_state(ckpt, args.steps, scratch), reference)

@@ -12,6 +12,7 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct, IConstruct
 
+from eks_training.constructs.chart_source import helm_chart
 from eks_training.core.names import KARPENTER_SERVICE_ACCOUNT, system_placement
 from eks_training.core.versions import KARPENTER, KARPENTER_CRD
 from eks_training.constructs.acknowledgements import acknowledge, wildcard_resource_finding
@@ -88,11 +89,13 @@ class KarpenterController(Construct):
         # Helm installs a chart's crds/ folder on first install only and never upgrades it, so a version bump would
         # leave the old CRDs (1.14 added capacitybuffers): upstream's karpenter-crd chart renders them as templates,
         # which every upgrade applies. Same version as the controller; the controller's release skips them.
-        self.crd_chart = cluster.add_helm_chart(
-            "KarpenterCrd", chart=KARPENTER_CRD.chart, version=version, namespace=KARPENTER_CRD.namespace,
+        self.crd_chart = helm_chart(
+            cluster, "KarpenterCrd", cluster=cluster, chart=KARPENTER_CRD.chart, version=version,
+            namespace=KARPENTER_CRD.namespace,
             release=KARPENTER_CRD.release, create_namespace=False)  # kube-system exists
-        self.chart = cluster.add_helm_chart(
-            "Karpenter", chart=KARPENTER.chart, version=version, namespace=KARPENTER_NAMESPACE,
+        self.chart = helm_chart(
+            cluster, "Karpenter", cluster=cluster, chart=KARPENTER.chart, version=version,
+            namespace=KARPENTER_NAMESPACE,
             release=KARPENTER.release, wait=True, skip_crds=True, create_namespace=False, values={  # kube-system exists
                 # nodeRepair (alpha in 1.14): replace nodes whose conditions (set by the EKS node monitoring agent,
                 # e.g. AcceleratedHardwareReady) stay unhealthy.

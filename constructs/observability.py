@@ -209,20 +209,7 @@ class TrainingObservability(Construct):
     # --- log encryption -------------------------------------------------------------------------------------
 
     def _allow_cloudwatch_logs(self, key: kms.IKey, log_group_names: list[str]) -> None:
-        stack = Stack.of(self)
-        # CloudWatch Logs uses the key on behalf of our log groups only: the encryption context names the group.
-        log_groups = [f"arn:{stack.partition}:logs:{stack.region}:{stack.account}:log-group:{name}"
-                      for name in log_group_names]
-        statement = iam.PolicyStatement(
-            sid="AllowCloudWatchLogsForTrainingLogGroups",
-            principals=[iam.ServicePrincipal(f"logs.{stack.region}.amazonaws.com")],
-            actions=["kms:Encrypt*", "kms:Decrypt*", "kms:ReEncrypt*", "kms:GenerateDataKey*", "kms:Describe*"],
-            resources=["*"],  # in a key policy, "*" is this key
-            conditions={"ArnLike": {"kms:EncryptionContext:aws:logs:arn": log_groups}})
-        result = key.add_to_resource_policy(statement, allow_no_op=True)
-        if not result.statement_added:
-            raise invalid("encryption_key", key.node.path, "a kms.Key created in this app (an imported key's policy "
-                                                          "cannot be changed here), or None to create one")
+        allow_cloudwatch_logs(key, log_group_names, sid="AllowCloudWatchLogsForTrainingLogGroups")
 
     # --- alarms ---------------------------------------------------------------------------------------------
 
@@ -345,3 +332,20 @@ def _check_props(*, namespaces: Sequence[str], accelerators: Sequence[str], metr
     for field, version in (("cloudwatch_addon_version", cloudwatch_addon_version),
                            ("node_monitoring_addon_version", node_monitoring_addon_version)):
         check_addon_version(field, version)
+
+
+def allow_cloudwatch_logs(key: kms.IKey, log_group_names: Sequence[str], *, sid: str) -> None:
+    """Let CloudWatch Logs use ``key`` on behalf of these log groups of the key's account and region only (names,
+    ``*`` patterns allowed): the encryption context names the group."""
+    stack = Stack.of(key)
+    log_groups = [f"arn:{stack.partition}:logs:{stack.region}:{stack.account}:log-group:{name}"
+                  for name in log_group_names]
+    statement = iam.PolicyStatement(
+        sid=sid, principals=[iam.ServicePrincipal(f"logs.{stack.region}.amazonaws.com")],
+        actions=["kms:Encrypt*", "kms:Decrypt*", "kms:ReEncrypt*", "kms:GenerateDataKey*", "kms:Describe*"],
+        resources=["*"],  # in a key policy, "*" is this key
+        conditions={"ArnLike": {"kms:EncryptionContext:aws:logs:arn": log_groups}})
+    result = key.add_to_resource_policy(statement, allow_no_op=True)
+    if not result.statement_added:
+        raise invalid("encryption_key", key.node.path, "a kms.Key created in this app (an imported key's policy "
+                                                      "cannot be changed here), or None to create one")

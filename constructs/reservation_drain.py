@@ -14,17 +14,20 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from aws_cdk import Duration
+from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks as eks_l1
 from aws_cdk import aws_events as events
 from aws_cdk import aws_events_targets as targets
 from aws_cdk import aws_iam as iam
+from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
+from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from eks_training.constructs.cluster import TrainingCluster
+from eks_training.constructs.observability import allow_cloudwatch_logs
 from eks_training.constructs.acknowledgements import acknowledge, managed_policy_finding, wildcard_resource_finding
 from eks_training.core.validation import check_capacity_reservation_id, invalid
 
@@ -52,7 +55,8 @@ class ReservationDrain(Construct):
       (node groups tag their instances with it; Karpenter labels its nodes with it).
     * ``interruptible``: also drain on interruptible reservations' reclaim warnings. Default: True.
 
-    Attributes: ``function`` (the Lambda function), ``role`` (its role: ec2:DescribeInstances, its VPC network
+    Attributes: ``function`` (the Lambda function), ``dead_letter_queue`` (events whose drain failed), ``key``
+    (encrypts its logs, environment and dead letters), ``role`` (its role: ec2:DescribeInstances, its VPC network
     interfaces and its logs), ``rules`` (the EventBridge rules), ``access_entry`` (its EKS access entry),
     ``rbac_manifest`` (its ClusterRole and binding).
     """
@@ -68,7 +72,12 @@ class ReservationDrain(Construct):
         self.reservation_ids = tuple(dict.fromkeys(reservation_ids))
         eks_cluster = cluster.cluster
 
-        log_group = logs.LogGroup(self, "Logs", retention=logs.RetentionDays.ONE_YEAR)
+        # One key of its own for its logs, its environment and its dead letters; CloudWatch Logs may use it for this
+        # account's log groups only.
+        self.key = kms.Key(self, "Key", enable_key_rotation=True, removal_policy=RemovalPolicy.DESTROY,
+                           description="Reservation-end drain: logs, environment, dead letters")
+        allow_cloudwatch_logs(self.key, ["*"], sid="AllowCloudWatchLogs")
+        log_group = logs.LogGroup(self, "Logs", retention=logs.RetentionDays.ONE_YEAR, encryption_key=self.key)
         self.role = iam.Role(
             self, "Role", assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
             description="Reservation-end drain: finds the reservation's instances; Kubernetes rights come from RBAC",
@@ -87,12 +96,18 @@ class ReservationDrain(Construct):
         security_group.add_egress_rule(ec2.Peer.any_ipv4(), ec2.Port.tcp(443), "EKS API endpoint and EC2/STS APIs")
         eks_cluster.cluster_security_group.add_ingress_rule(security_group, ec2.Port.tcp(443),
                                                             "Reservation-end drain to the Kubernetes API")
+        # A drain that still fails after EventBridge's and Lambda's retries leaves its event here, for a person.
+        self.dead_letter_queue = sqs.Queue(self, "DeadLetters", enforce_ssl=True, encryption=sqs.QueueEncryption.KMS,
+                                           encryption_master_key=self.key, retention_period=Duration.days(14))
         self.function = lambda_.Function(
             self, "Function", runtime=lambda_.Runtime.PYTHON_3_14, handler="reservation_drain.main",
             code=lambda_.Code.from_asset(str(HANDLER_DIR), exclude=["__pycache__", "*.pyc"]),
             role=self.role, timeout=Duration.minutes(5), memory_size=256, log_group=log_group,
             vpc=cluster.vpc, vpc_subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
             security_groups=[security_group], retry_attempts=2, max_event_age=Duration.minutes(10),
+            dead_letter_queue=self.dead_letter_queue, environment_encryption=self.key,
+            # Reservations end one event at a time; two at once is plenty, and the account's pool keeps the rest.
+            reserved_concurrent_executions=2,
             description="Cordons and drains the nodes of a capacity reservation that is about to end",
             environment={
                 "CLUSTER_NAME": eks_cluster.cluster_name, "CLUSTER_ENDPOINT": eks_cluster.cluster_endpoint,

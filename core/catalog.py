@@ -139,6 +139,23 @@ NETWORK_LAYERS: dict[str, int] = {
     "p6-b200.48xlarge": 4,
 }
 NETWORK_LAYER_LABEL_PREFIX = "topology.k8s.aws/network-node-layer-"
+
+#: On-demand list prices, USD per instance-hour (us-east-1, Linux, AWS's public price list as of 2024), what a job's
+#: cost is reckoned at (the trainer's goodput record). Types whose price we could not pin are absent: their cost is
+#: reported as unknown, never guessed. Reserved, Savings Plans, Spot and Capacity Block rates differ.
+ON_DEMAND_USD_PER_HOUR: dict[str, float] = {
+    "p4d.24xlarge": 32.7726, "p4de.24xlarge": 40.9657, "p5.48xlarge": 98.32,
+    "g5.xlarge": 1.006, "g5.12xlarge": 5.672, "g5.48xlarge": 16.288,
+    "g6.xlarge": 0.8048, "g6.12xlarge": 4.6016, "g6.48xlarge": 13.3504,
+    "g6e.xlarge": 1.861, "g6e.12xlarge": 10.493, "g6e.48xlarge": 30.131,
+    "trn1.2xlarge": 1.34375, "trn1.32xlarge": 21.50, "trn1n.32xlarge": 24.78,
+    "inf2.xlarge": 0.7582, "inf2.48xlarge": 12.9813,
+}
+
+
+def hourly_price(instance_type: str) -> float | None:
+    """The on-demand USD price of one ``instance_type`` instance-hour, or None when the catalog has none."""
+    return ON_DEMAND_USD_PER_HOUR.get(instance_type)
 #: The level below every network layer: one node.
 HOSTNAME_LABEL = "kubernetes.io/hostname"
 

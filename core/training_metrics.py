@@ -30,6 +30,14 @@ NONFINITE_LOSS = "nonfinite_loss"
 
 TRAINER_METRICS = (LOSS, EVAL_LOSS, TOKENS_PER_SECOND, MFU, GRAD_NORM, NONFINITE_LOSS)
 
+#: Metric names of the trainer's goodput record (training/goodput.py), emitted at the end of every run: the job's
+#: productive share of its wall time, its seconds so far, the seconds of steps redone after restarts, and its cost.
+GOODPUT = "goodput"
+JOB_SECONDS = "job_seconds"
+LOST_SECONDS = "lost_seconds"
+JOB_COST_USD = "job_cost_usd"
+GOODPUT_METRICS = (GOODPUT, JOB_SECONDS, LOST_SECONDS, JOB_COST_USD)
+
 #: Keys of one line of the trainer's metrics JSON-lines file besides the metric names above.
 STEP_KEY = "step"
 TIME_KEY = "time"

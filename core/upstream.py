@@ -420,6 +420,19 @@ def record_digest(root: Path, artifact: Artifact, sha256: str, verified_by: str)
 # --- what callers ask for ----------------------------------------------------------------------------------------
 
 
+#: The release's chart and version in a HelmChart custom resource's properties when a deploy synth ships the verified
+#: package as an asset (eks_training.constructs.chart_source): the kubectl handler reads only the properties it
+#: knows, the deploy check reads this one.
+SHIPPED_CHART_PROPERTY = "EksTrainingChart"
+
+
+def release_chart(props) -> tuple[str | None, str]:
+    """(chart, version) of a HelmChart custom resource's properties, whether it names its repository or ships the
+    verified package (then :data:`SHIPPED_CHART_PROPERTY` names them)."""
+    shipped = props.get(SHIPPED_CHART_PROPERTY) or {}
+    return props.get("Chart", shipped.get("Chart")), str(props.get("Version", shipped.get("Version", "")))
+
+
 def chart_dir(chart: str, version: str) -> Path | None:
     """The verified folder of a chart our code installs (``HelmPin.chart``, ``HelmPin.version``), or None."""
     artifact = chart_artifact(chart, version)

@@ -26,6 +26,7 @@ from eks_training.core.subnets import (AWS_RESERVED_IPS, default_training_prefix
                                        training_ips_needed, training_prefix_fits)
 from eks_training.core.versions import KARPENTER_AMI_RELEASE, KUBERNETES_RELEASES, ami_release_date, creatable_versions
 from eks_training.core.catalog import INSTANCE_TYPES, check_accelerator, check_efa, instance_facts, node_capacity
+from eks_training.workloads.kueue_admission import GangAdmission
 from eks_training.core.validation import (
     ENDPOINT_ACCESS, IDLE_MINUTES, LOG_RETENTION_DAYS, NODE_GROUP_CAPACITY_TYPES, InvalidValue, check_addon_version,
     check_addon_versions, check_bucket_name, check_capacity_reservation, check_endpoint_access, check_job_reference,
@@ -559,6 +560,28 @@ class KueueQuotaConfig(_Model):
     borrowing_limit: NonNegativeInt | None = None
 
 
+class KueueGangAdmissionConfig(_Model):
+    """All-or-nothing admission (Kueue's waitForPodsReady): a job whose pods are not all Ready in time gives its quota
+    back and is requeued with an exponential backoff. The defaults and why: ``GangAdmission`` (workloads/kueue.py)."""
+
+    #: Minutes from admission until every pod of a job is Ready; past it the job is evicted and requeued.
+    timeout_minutes: PositiveInt = GangAdmission.timeout_minutes
+    #: Minutes a running job that lost a pod has to get it back Ready, before it is requeued.
+    recovery_timeout_minutes: PositiveInt = GangAdmission.recovery_timeout_minutes
+    #: Seconds before the first requeue; each next one waits twice as long, at most backoff_max_seconds.
+    backoff_base_seconds: PositiveInt = GangAdmission.backoff_base_seconds
+    backoff_max_seconds: PositiveInt = GangAdmission.backoff_max_seconds
+    #: Requeues before Kueue deactivates the job (its Workload shows it inactive); None: requeue for ever.
+    backoff_limit_count: NonNegativeInt | None = GangAdmission.backoff_limit_count
+
+    @model_validator(mode="after")
+    def _backoff_order(self) -> "KueueGangAdmissionConfig":
+        if self.backoff_max_seconds < self.backoff_base_seconds:
+            raise invalid("services.kueue_gang_admission.backoff_max_seconds", self.backoff_max_seconds,
+                          f"at least backoff_base_seconds ({self.backoff_base_seconds})")
+        return self
+
+
 class KueueQueueConfig(_Model):
     """A team's Kueue ClusterQueue: its quotas, the namespaces that submit to it (each gets a LocalQueue of this name)
     and the cohort whose idle quota it may borrow."""
@@ -669,6 +692,8 @@ class ServicesConfig(_Model):
     kueue: Bool = False
     #: Required with `kueue: true`: one ClusterQueue per team; every training namespace in exactly one of them.
     kueue_queues: tuple[KueueQueueConfig, ...] = ()
+    #: How long an admitted job's pods have to be Ready before it gives its quota back, and how it is requeued.
+    kueue_gang_admission: KueueGangAdmissionConfig = KueueGangAdmissionConfig()
     #: Kubeflow Trainer v2 (and JobSet, which it runs on): the `trainjob` kind and one ClusterTrainingRuntime per
     #: GPU instance type of the environment.
     kubeflow_trainer: Bool = False

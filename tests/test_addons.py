@@ -156,7 +156,10 @@ def test_add_ons_take_typed_props_and_write_them_into_their_releases(other_app) 
     stack, cluster, made, template = other_app
     _, volcano = _resource(stack, template, made["volcano"].release)
     # The admission webhooks see only namespaces labelled for Volcano (issue 23), by default.
+    # Its pods tolerate the system nodes' taint wherever the selector puts them (any platform pod may run there).
     assert json.loads(volcano["Properties"]["Values"]) == {"custom": {"default_ns": {"pool": "ops"},
+                                                                      "default_tolerations": [
+        {"key": "CriticalAddonsOnly", "operator": "Exists"}],
                                                                       "webhooks_namespace_selector_expressions": [
         {"key": "eks-training/uses-volcano", "operator": "In", "values": ["true"]}]},
                                                            "basic": {"image_pull_policy": "IfNotPresent"}}
@@ -236,8 +239,8 @@ def test_a_team_of_its_own_applies_what_its_jobs_need_and_its_members_reach_only
             ("NetworkPolicy", "team-a", "allow-ray-dashboard-from-kuberay"), ("Role", "team-a", "eks-training-member"),
             ("RoleBinding", "team-a", "eks-training-member")} <= objects
     # Kueue's LocalQueue for the team goes into its namespace once that exists.
-    _, queues = _resource(stack, template, made["kueue"].queues_manifest)
-    assert team_id in queues["DependsOn"] and team.local_queue == "team-a"
+    _, queue = _resource(stack, template, made["kueue"].manifests["kueue-queue/LocalQueue-team-a"])
+    assert team_id in queue["DependsOn"] and team.local_queue == "team-a"
     (entry,) = [r["Properties"] for r in template["Resources"].values() if r["Type"] == "AWS::EKS::AccessEntry"
                 and r["Properties"].get("KubernetesGroups")]
     assert entry["KubernetesGroups"] == ["eks-training:team-a:members"] and entry["Type"] == "STANDARD"

@@ -97,7 +97,7 @@ def test_the_check_passes_the_example_with_a_job_rendered_for_its_team(example_a
     assert "kueue.x-k8s.io/queue-name: research" in job and "namespace: research" in job
     status, report = _check(str(example_assembly), capsys, tmp_path / "job.yaml")
     assert status == 0, report
-    assert "job job.yaml: Job tokenize" in report and "research/research        main: system" in report
+    assert "job job.yaml: Job tokenize" in report and "research/research        main: cpu" in report
     (team,) = [line for line in report.splitlines() if line.startswith("research ")]
     assert "requests a job needs allowed" in team and " 0 beyond" not in team
     plugins = report.split("DEVICE PLUGIN", 1)[1].split("\n\n", 1)[0]

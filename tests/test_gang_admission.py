@@ -11,7 +11,8 @@ import yaml
 
 from eks_training.core.validation import InvalidValue
 from eks_training.core.versions import KUEUE
-from eks_training.infra.addons.kueue import GangAdmission, manager_configuration
+from eks_training.infra.addons.kueue import manager_configuration
+from eks_training.workloads.kueue_admission import GangAdmission
 from eks_training.infra.tools.check import helm
 from support import upstream_data
 from support.kueue_config_api import configuration_errors, parse_go_duration
@@ -107,3 +108,39 @@ def test_go_durations_parse_as_go_does():
         with pytest.raises(ValueError):
             parse_go_duration(bad)
     assert re.fullmatch(r"\d+m", GangAdmission().wait_for_pods_ready()["timeout"])
+
+
+def _prod_with(**gang) -> dict:
+    import copy
+
+    from eks_training.infra.config import ENVIRONMENTS_DIR
+
+    data = copy.deepcopy(yaml.safe_load((ENVIRONMENTS_DIR / "prod.yaml").read_text()))
+    data["services"]["kueue_gang_admission"] = gang
+    return data
+
+
+def test_the_environment_file_sets_the_numbers_the_addon_gives_kueue():
+    from eks_training.infra.config import parse_config
+
+    from eks_training.infra.addons.kueue import gang_admission_of
+
+    assert gang_admission_of(parse_config(_prod_with())) == GangAdmission()
+    config = parse_config(_prod_with(timeout_minutes=30, backoff_limit_count=None))
+    wait = manager_configuration(["training"], ["batch/job"], gang_admission_of(config))["waitForPodsReady"]
+    assert wait["timeout"] == "30m" and "backoffLimitCount" not in wait["requeuingStrategy"]
+    assert configuration_errors({"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
+                                 "waitForPodsReady": wait}) == []
+
+
+@pytest.mark.parametrize(("gang", "message"), [
+    ({"timeout_minutes": 0}, "services.kueue_gang_admission.timeout_minutes=0 is not allowed"),
+    ({"backoff_base_seconds": 600, "backoff_max_seconds": 60},
+     "services.kueue_gang_admission.backoff_max_seconds=60 is not allowed: at least backoff_base_seconds (600)"),
+])
+def test_gang_admission_settings_mistakes_are_one_line(gang, message):
+    from eks_training.infra.config import ConfigError, parse_config
+
+    with pytest.raises(ConfigError) as raised:
+        parse_config(_prod_with(**gang), source="prod.yaml")
+    assert message in str(raised.value) and "\n" not in str(raised.value)

@@ -139,9 +139,13 @@ def test_the_deploy_check_places_3d_jobs(prod) -> None:
     ("rayjob", "--model 8b --tensor-parallel 3", "p5.48xlarge", "--tensor-parallel=3 is not allowed"),
     ("mpijob", "--model 1b --pipeline-parallel 32 --grad-accum 32", "p5.48xlarge",
      "--pipeline-parallel=32 is not allowed: a divisor of the world size 16"),
-    ("slurm-batch", "--pipeline-parallel 2", "p5.48xlarge", "--grad-accum=1 is not allowed: at least "
+    ("slurm-batch", "--model 8b --pipeline-parallel 2", "p5.48xlarge", "--grad-accum=1 is not allowed: at least "
      "--pipeline-parallel 2"),
     ("volcano-job", "--parallel fsdp --shard-group-size 3", "p5.48xlarge", "--shard-group-size=3 is not allowed"),
+    # 1b ties its output layer to the embedding (Llama-3.2-1B): data parallel only.
+    ("slurm-batch", "--model 1b --pipeline-parallel 2 --grad-accum 2", "p5.48xlarge", "--pipeline-parallel=2 is "
+     "not allowed: 1 for a model whose output layer shares the input embedding"),
+    ("pytorch-job", "--model tiny-moe --expert-parallel 3", "p5.48xlarge", "--expert-parallel=3 is not allowed"),
     # Neuron runs data parallel only in this trainer.
     ("neuron-job", "--tensor-parallel 2", "trn1.32xlarge", "--tensor-parallel=2 is not allowed: 1 on trn1.32xlarge"),
     ("neuron-job", "--parallel fsdp", "trn1.32xlarge", "--parallel='fsdp' is not allowed: ddp on trn1.32xlarge"),

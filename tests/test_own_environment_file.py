@@ -122,7 +122,9 @@ def test_review_diff_shows_what_changes_object_by_object(own_environment, dev, t
     out = capsys.readouterr().out
     lines = out.splitlines()
     queue = lines.index("~ Queue/-/ml-training-queue  (volcano-queues.yaml)")
-    assert lines[queue + 1] == "    spec.capability.cpu: 64 -> 96", out
+    # The change made, after the prune label (whose hash covers the stack's name, so it differs too).
+    assert lines[queue + 1:queue + 3] == [
+        f"    metadata.labels.aws.cdk.eks/prune: {lines[queue + 1].split(': ')[1]}", "    spec.capability.cpu: 64 -> 96"], out
     # The rest differs by the environment's name (and CDK's prune label, whose hash covers the stack's name), field
     # by field: e.g. the cluster Karpenter serves, in its Helm release's values; never a whole object as one blob.
     release = lines.index("~ HelmRelease/kube-system/karpenter  (helm-releases.yaml)")
@@ -130,3 +132,17 @@ def test_review_diff_shows_what_changes_object_by_object(own_environment, dev, t
     assert all(len(line) < 400 for line in lines), max(lines, key=len)
     assert not any(line.startswith(("+ ", "- ")) for line in lines), out  # the same objects on both sides
     assert lines[-1].startswith("0 added, 0 removed, ") and lines[-1].endswith(" unchanged")
+
+
+def test_make_synth_and_review_diff_take_the_file() -> None:
+    from support.make_targets import CLI, dry_run
+
+    own = "/elsewhere/team-repo/environments/acme.yaml"
+    synth = dry_run("synth", f"CONFIG={own}")
+    assert synth[0].startswith("node_modules/.bin/cdk synth ") and synth[0].endswith(f" -c config={own}")
+    assert synth[1] == f".venv/bin/python -m eks_training.infra.tools.review --config {own} --out cdk.out"
+    check = next(line for line in synth if line.startswith(f"{CLI} check "))
+    assert check.startswith(f"{CLI} check --config {own} --template cdk.out/EksTraining-acme.template.json "
+                            "> cdk.out/check-acme.txt")
+    assert dry_run("review-diff", "OLD=review-deployed", f"CONFIG={own}")[-1] == (
+        f"{CLI} review-diff review-deployed cdk.out/manifests/acme")

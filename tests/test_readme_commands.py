@@ -104,7 +104,9 @@ def test_every_offline_readme_block_runs_as_printed(tmp_path: Path, synth_root: 
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COV_"))}
     # The installs are the repository's, linked in: make in the checkout must never redo them (a `pip install -e .`
     # there would point the shared venv at this temporary copy), so their stamps count as up to date.
-    env["MAKEFLAGS"] = " ".join(f"-o {stamp}" for stamp in _INSTALL_STAMPS)
+    # On make's command line: GNU make ignores -o in a MAKEFLAGS it inherits, and a stamp older than pyproject.toml
+    # (or none) then ran `pip install -e .` into the shared venv and `npm ci` into the linked node_modules.
+    keep_installs = "make() { command make " + " ".join(f"-o {stamp}" for stamp in _INSTALL_STAMPS) + ' "$@"; }\n'
     for number, block in enumerate(blocks, 1):
         script = []
         for line in block.splitlines():
@@ -116,7 +118,7 @@ def test_every_offline_readme_block_runs_as_printed(tmp_path: Path, synth_root: 
                                     dirs_exist_ok=True)
                 continue
             script.append(line)
-        done = subprocess.run(["bash", "-c", "set -euo pipefail\n" + "\n".join(script)], cwd=checkout, env=env,
+        done = subprocess.run(["bash", "-c", "set -euo pipefail\n" + keep_installs + "\n".join(script)], cwd=checkout, env=env,
                               capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, f"README block {number} failed:\n{block}\n--- output:\n{(done.stdout + done.stderr)[-3000:]}"
         assert "end-of-life" not in done.stdout + done.stderr, f"README block {number} printed Node's end-of-life banner"

@@ -50,7 +50,10 @@ def test_helm_releases_listed(env: Synthesized, tmp_path: Path) -> None:
 
 def test_karpenter_pools_file_is_named_readably(prod: Synthesized, tmp_path: Path) -> None:
     folder, _ = _review(prod, tmp_path)
-    pools = list(yaml.safe_load_all((folder / "karpenter-pools.yaml").read_text()))
+    # Each pool in a manifest of its own (its NodePool and EC2NodeClass), in a file named after the pool.
+    pools = [obj for path in folder.glob("*.yaml") for obj in yaml.safe_load_all(path.read_text())
+             if isinstance(obj, dict) and obj.get("kind") == "NodePool"
+             and path.stem.replace("-", "") == obj["metadata"]["name"].replace("-", "")]
     # The config's pools and the Slurm partitions' own (issue 23).
     assert {o["metadata"]["name"] for o in pools if o["kind"] == "NodePool"} == {
         p.name for p in prod.config.capacity.karpenter_pools} | {
@@ -97,9 +100,11 @@ def test_prod_idle_has_no_accelerators_and_full_scale_costs_more(prod: Synthesiz
     assert cost["full_scale"]["per_hour"] > cost["idle"]["per_hour"] > 0
     prices = Prices.load().table
     assert cost["idle"]["items"]["nat_gateways"] == pytest.approx(prod.config.network.nat_gateways * prices["nat_gateway_hour"])
-    system = prod.config.system_nodes
-    system_idle = [v for k, v in cost["idle"]["items"].items() if k.startswith("nodes:") and v > 0]
-    assert system_idle == [pytest.approx(system.min_size * prices["instance_hour"][system.instance_type])]
+    system, team = prod.config.system_nodes, prod.config.team_nodes
+    standing = sorted(v for k, v in cost["idle"]["items"].items() if k.startswith("nodes:") and v > 0)
+    # Idle, only the system nodes and the team CPU nodes stand.
+    assert standing == pytest.approx(sorted([system.min_size * prices["instance_hour"][system.instance_type],
+                                             team.min_size * prices["instance_hour"][team.instance_type]]))
 
 
 def test_fsx_is_listed_and_priced_per_gb_month(dev: Synthesized) -> None:

@@ -240,3 +240,30 @@ def test_an_environment_file_of_your_own_is_read_by_config(aws, tmp_path, capsys
     assert main(["status", "llm", "--config", str(own), "--namespace", "nope"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: --namespace: 'nope' is not a training namespace of 'acme' (allowed: "), err
+
+
+def test_status_shows_the_jobs_goodput_and_cost_across_its_runs(aws, kube_api, capsys) -> None:
+    _create_cluster()
+    _write_metrics([
+        {"step": 100, "loss": 2.0, "tokens_per_second": 1234.5, "checkpoint": "step-100"},
+        # What the trainer writes at the end of its third run (training/goodput.py).
+        {"event": "goodput", "step": 100, "productive_s": 3000.0, "startup_s": 300.0, "checkpoint_s": 200.0,
+         "evaluation_s": 0.0, "lost_s": 400.0, "waiting_s": 100.0, "total_s": 4000.0, "goodput": 0.75,
+         "lost_steps": 12, "runs": 3, "nodes": 2, "instance_type": "p5.48xlarge", "usd_per_node_hour": 98.32,
+         "cost_usd": 218.49},
+        {"step": 110, "loss": 1.9, "tokens_per_second": 1250.5},
+    ])
+    code, out, err = _status(capsys, "llm", "--api-url", kube_api, "--checkpoint-bucket", BUCKET)
+    assert (code, err) == (0, "")
+    table = {line.split()[0]: line for line in out.splitlines()[1:]}
+    assert table["goodput"].split()[1:4] == ["75.0%", "3", "runs"]
+    assert table["goodput"].endswith("of 4,000 s: productive 3,000, start-up 300, checkpoints 200, lost 400 "
+                                     "(12 steps redone), waiting 100")
+    assert table["cost"].split()[1:3] == ["218.49", "USD"]
+    assert table["cost"].endswith("2 x p5.48xlarge at 98.32 USD/h list price")
+    assert ("step", "110") in {(line.split()[0], line.split()[1]) for line in out.splitlines()[1:]}
+
+
+def test_no_goodput_record_yet_is_a_row():
+    assert status.goodput_rows(None) == [
+        ["goodput", "-", "none yet", "reported when a run of the job ends (finished, stopped or failed)"]]

@@ -218,7 +218,7 @@ def _admitted(synth, namespace: str, service: dict) -> bool:
     assert namespace in selector["values"]  # the policy applies there
     environment = celpy.Environment()
     activation = {"object": celpy.json_to_cel(service), "request": celpy.json_to_cel({"namespace": namespace})}
-    # Admitted when every validation holds.
+    # Admitted when every rule holds (load balancers; externalIPs; ExternalName).
     return all(bool(environment.program(environment.compile(rule["expression"])).evaluate(activation))
                for rule in policy["spec"]["validations"])
 

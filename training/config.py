@@ -120,7 +120,7 @@ FLAGS: tuple[Flag, ...] = (
          allowed_text="a folder path"),
     Flag("model", "str", DEFAULT_MODEL, "Model: a named Llama size, a folder written by the export command "
          "(python -m eks_training.training.export), or a local Hugging Face model folder.",
-         allowed_text="tiny, small, 1b, 8b, 70b, 405b or a folder path"),
+         allowed_text="tiny, tiny-moe, small, 1b, 8b, 70b, 405b or a folder path"),
     _int("seq_len", None, "Tokens per sample; none means the model's max_seq_len capped at 2048."),
     _int("max_steps", 1000, "Optimizer steps to train to (a resumed run continues up to this step)."),
     _int("micro_batch_size", 1, "Samples per rank per forward/backward pass."),

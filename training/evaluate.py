@@ -85,6 +85,7 @@ def evaluate_trained(eval_data: str, *, checkpoint_dir: str | None = None, model
     """Evaluate a checkpoint of ``checkpoint_dir`` (its newest complete step, or ``step``) or the model
     ``model_spec`` on ``eval_data``, on CPU; returns what was evaluated (for the report) and the metrics."""
     from eks_training.training.export import _checkpoint_folder, load_trained_model
+    from eks_training.training.safe_load import load_rank_state
     from eks_training.training.model import build_model, default_seq_len, weights_folder
     from eks_training.training.weights import load_folder_weights
 
@@ -94,7 +95,7 @@ def evaluate_trained(eval_data: str, *, checkpoint_dir: str | None = None, model
     if checkpoint_dir is not None:
         folder = _checkpoint_folder(checkpoint_dir, step)
         model, _ = load_trained_model(folder, model_spec)
-        saved = torch.load(folder / "trainer-rank-0.pt", weights_only=False)
+        saved = load_rank_state(folder / "trainer-rank-0.pt")
         seq_len = seq_len or saved.get("seq_len") or default_seq_len(saved["model"])
         subject = f"{folder.name} of {checkpoint_dir}"
     else:

@@ -119,10 +119,20 @@ def efa_problem(text: str, where: str) -> str | None:
 
 
 def debug_file_path(pattern: str, *, host: str | None = None, pid: int | None = None) -> Path:
-    """The file NCCL writes for ``NCCL_DEBUG_FILE=pattern`` in this process (its ``%h`` host and ``%p`` pid)."""
-    host = socket.gethostname() if host is None else host
+    """The file NCCL writes for ``NCCL_DEBUG_FILE=pattern`` in this process, expanded as NCCL's debug init does:
+    ``%h`` the host name up to its first dot, ``%p`` the pid, ``%%`` a percent sign, any other ``%x`` as is."""
+    host = (socket.gethostname() if host is None else host).split(".", 1)[0]
     pid = os.getpid() if pid is None else pid
-    return Path(pattern.replace("%h", host).replace("%p", str(pid)))
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern[i] != "%" or i + 1 >= len(pattern):
+            out.append(pattern[i])
+            i += 1
+            continue
+        code = pattern[i + 1]
+        out.append({"%": "%", "h": host, "p": str(pid)}.get(code, "%" + code))
+        i += 2
+    return Path("".join(out))
 
 
 def require_efa(*, allow_tcp: bool, rank: int, env: Mapping[str, str] | None = None,

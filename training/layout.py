@@ -102,7 +102,7 @@ class Layout:
             flag, degree = ("--tensor-parallel", tp) if tp > 1 else ("--pipeline-parallel", self.pipeline)
             raise invalid(flag, degree, "1 for a mixture-of-experts model (it splits over data and expert parallel: "
                           "--expert-parallel)")
-        if self.expert > 1 and args.n_experts % self.expert:
+        if self.expert > 1 and (not args.is_moe or args.n_experts % self.expert):
             raise invalid("--expert-parallel", self.expert, f"a divisor of the model's {args.n_experts} experts per "
                           "block" if args.is_moe else "1 for a dense model (it has no experts to split)")
         if args.tie_embeddings and (tp > 1 or self.pipeline > 1):

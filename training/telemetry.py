@@ -56,6 +56,13 @@ RECORD_METRICS = {
     "mfu": tm.MFU,
     "grad_norm": tm.GRAD_NORM,
 }
+#: The goodput record's keys (event "goodput", training/goodput.py) and their metric names.
+GOODPUT_RECORD_METRICS = {
+    "goodput": tm.GOODPUT,
+    "total_s": tm.JOB_SECONDS,
+    "lost_s": tm.LOST_SECONDS,
+    "cost_usd": tm.JOB_COST_USD,
+}
 #: CloudWatch units (the names CloudWatch's StandardUnit allows); MFU is a fraction of peak, not a percent.
 UNITS = {
     tm.LOSS: "None",
@@ -64,6 +71,10 @@ UNITS = {
     tm.MFU: "None",
     tm.GRAD_NORM: "None",
     tm.NONFINITE_LOSS: "Count",
+    tm.GOODPUT: "None",
+    tm.JOB_SECONDS: "Seconds",
+    tm.LOST_SECONDS: "Seconds",
+    tm.JOB_COST_USD: "None",
 }
 # A NaN or infinite loss or gradient norm is what diverges a run (guard.py), so each counts as a non-finite step;
 # a non-finite throughput is only dropped.
@@ -111,11 +122,12 @@ def emf_document(record: Mapping[str, Any], namespace: str, job: str, log_group:
     values are left out of the metrics; ``nonfinite_loss`` is 1 when the loss, eval loss or gradient norm was
     one, else 0, so the alarm's SUM counts diverged steps.
     """
-    if record.get("event") not in _METRIC_EVENTS:
+    goodput = record.get("event") == "goodput"
+    if record.get("event") not in _METRIC_EVENTS and not goodput:
         return None
     metrics: dict[str, float | int] = {}
     nonfinite = 0
-    for key, name in RECORD_METRICS.items():
+    for key, name in (GOODPUT_RECORD_METRICS if goodput else RECORD_METRICS).items():
         value = _number(record.get(key))
         if value is None:
             continue
@@ -125,7 +137,8 @@ def emf_document(record: Mapping[str, Any], namespace: str, job: str, log_group:
         metrics[name] = value
     if not metrics and not nonfinite:
         return None
-    metrics[tm.NONFINITE_LOSS] = int(nonfinite)
+    if not goodput:
+        metrics[tm.NONFINITE_LOSS] = int(nonfinite)
     seconds = _number(record.get(tm.TIME_KEY))
     seconds = seconds if seconds is not None and math.isfinite(seconds) else (time.time() if now is None else now)
     aws: dict[str, Any] = {

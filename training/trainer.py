@@ -28,6 +28,7 @@ from eks_training.training.data import TokenDataset
 from eks_training.training.data_iterator import Batch, DataIterator
 from eks_training.training.device import Runtime
 from eks_training.training.evaluate import Evaluator
+from eks_training.training.goodput import GoodputMeter
 from eks_training.training.guard import DivergenceGuard, TrainingDiverged
 from eks_training.training.lora import lora_settings
 from eks_training.training.memory import PeakMemory
@@ -220,6 +221,10 @@ class Trainer:
         self.checkpointer = self._build_checkpointer() if config.checkpoint_dir else None
         # A dispatch mode counts CPU tensors; compiled blocks are left to run unobserved.
         self.memory = PeakMemory(runtime.device, enabled=not built.compiled)
+        # Nodes: torchrun starts LOCAL_WORLD_SIZE ranks on each; the instance type is the pod's (INSTANCE_TYPE).
+        self.goodput = GoodputMeter(config.checkpoint_dir, instance_type=os.environ.get("INSTANCE_TYPE") or None,
+                                    nodes=max(1, runtime.world_size // int(os.environ.get("LOCAL_WORLD_SIZE") or 1)),
+                                    write=runtime.is_main)
         self.model.train()
         if self.pipeline is not None:
             self.pipeline.train()
@@ -346,6 +351,7 @@ class Trainer:
         result = TrainResult(self.model, self.optimizer, self.state.step, resumed_from)
         window = _ThroughputWindow(runtime)
         finished = False
+        self.goodput.training_starts()
         try:
             while self.state.step < config.max_steps:
                 profiler.before_step(self.state.step + 1)
@@ -357,6 +363,8 @@ class Trainer:
                 if step % config.log_every == 0 or last:
                     record = self._log(output, window, logger)
                     result.losses[step] = record["loss"]
+                self.goodput.step_done(step)
+                self.goodput.save()
                 stopping = not last and self._stop_agreed(record is not None)
                 if stopping and self.watchdog is not None:
                     self.watchdog.arm(f"the checkpoint of step {step} on SIGTERM")
@@ -447,8 +455,11 @@ class Trainer:
                 metrics = self.evaluate()
                 result.evals[step] = metrics
                 logger.event(event="eval", step=step, **metrics)
+                self.goodput.paused("evaluation")
             if save_now:
                 folders = self.checkpointer.save(step)
+                self.goodput.paused("checkpoint")
+        self.goodput.save()
         return folders
 
     def _shut_down(self, finished: bool, profiler: StepProfiler, logger: MetricsLogger, result: TrainResult) -> None:
@@ -461,9 +472,13 @@ class Trainer:
         try:
             if finished and self.checkpointer is not None:
                 folder = self.checkpointer.finish()
+                self.goodput.paused("checkpoint")
                 if folder is not None and self.reporter is not None:
                     self.reporter.report({"step": self.state.step}, folder)
         finally:
+            # The job's time so far, across its runs (training/goodput.py); rank 0's logger writes it.
+            logger.event(event="goodput", step=self.state.step, **self.goodput.record())
+            self.goodput.save()
             if self.uploader is not None:
                 if watchdog is not None:
                     watchdog.waiting_for("the S3 upload queue")

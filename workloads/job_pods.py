@@ -259,12 +259,14 @@ def training_container(job: TrainingJob, command: list[str], *, name: str = "tra
     resources = node_resources(job.facts, with_efa=with_efa)
     # torchrun waits for its saving workers until just before the kubelet's SIGKILL (its own default is 30 s).
     shutdown = {"name": TORCHRUN_SHUTDOWN_ENV, "value": str(torchrun_shutdown_seconds(job.grace_period_s))}
+    # The trainer prices the job's time by it (goodput record: list price x nodes x time).
+    instance = {"name": "INSTANCE_TYPE", "value": job.instance_type}
     return {
         "name": name,
         "image": job.image,
         "command": command,
         "env": [*fabric_env(job, with_efa=with_efa, for_trainer=runs_trainer), *job_identity_env(job), shutdown,
-                *extra_env],
+                instance, *extra_env],
         # Extended resources need requests == limits; equal CPU/memory also make the pod Guaranteed.
         "resources": {"requests": resources, "limits": dict(resources)},
         "volumeMounts": [*training_mounts(), *extra_mounts],
@@ -322,14 +324,22 @@ def training_pod_metadata(labels: dict[str, str]) -> dict:
     return {"labels": dict(labels), "annotations": {DO_NOT_DISRUPT_ANNOTATION: "true"}}
 
 
+#: Evictions a job's budget allows at a time. One: a drain takes the job's pods one by one, and the first eviction's
+#: SIGTERM stops every rank at a step boundary with a checkpoint (the ranks agree on it) while the others are still
+#: there to take part; the job then requeues. None (0) would hold an EKS managed node group update for its 15 minutes
+#: and then fail it, rolling back a stack whose control plane cannot go back a version.
+DISRUPTION_BUDGET_MAX_UNAVAILABLE = 1
+
+
 def disruption_budget(job: TrainingJob, selector: dict[str, str], component: str) -> dict:
-    """A PodDisruptionBudget that refuses every eviction of the job's pods (a drain waits for the job instead of
-    breaking its collectives); Kueue's preemption and a deletion stop the job through SIGTERM, not an eviction."""
+    """A PodDisruptionBudget that lets a drain evict the job's pods only one at a time
+    (:data:`DISRUPTION_BUDGET_MAX_UNAVAILABLE`); Kueue's preemption and a deletion stop the job through SIGTERM, not
+    an eviction."""
     return {
         "apiVersion": "policy/v1",
         "kind": "PodDisruptionBudget",
         "metadata": {"name": job.name, "namespace": job.namespace, "labels": common_labels(component)},
-        "spec": {"maxUnavailable": 0, "selector": {"matchLabels": dict(selector)}},
+        "spec": {"maxUnavailable": DISRUPTION_BUDGET_MAX_UNAVAILABLE, "selector": {"matchLabels": dict(selector)}},
     }
 
 

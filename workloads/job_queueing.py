@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from eks_training.core.catalog import HOSTNAME_LABEL, NETWORK_LAYER_LABEL_PREFIX
+from eks_training.core.names import TRAINING_SERVICE_ACCOUNT
 from eks_training.core.validation import invalid
 from eks_training.workloads.priorities import DEFAULT_PRIORITY, TRAINING_PRIORITIES
 
@@ -73,12 +74,21 @@ def _path(obj: dict, *keys: str) -> dict:
 
 
 def _fixed_size_ray_cluster(spec: dict) -> None:
-    """A RayCluster spec at its largest size with in-tree autoscaling off (Kueue reserves the quota for all of it)."""
+    """A RayCluster spec at its largest size with in-tree autoscaling off (Kueue reserves the quota for all of it).
+
+    Its pods then run as ``training``, which mounts no API token: the ``ray`` account holds KubeRay's autoscaler
+    rights (patch the RayCluster, create pods), with which code in a Ray pod could grow its cluster past what Kueue
+    admitted. Both accounts carry the namespace's one AWS identity."""
     spec["enableInTreeAutoscaling"] = False
     spec.pop("autoscalerOptions", None)
     for group in spec.get("workerGroupSpecs") or []:
         size = group.get("maxReplicas", group.get("replicas", 1))
         group.update(replicas=size, minReplicas=size, maxReplicas=size)
+    for group in [spec.get("headGroupSpec") or {}, *(spec.get("workerGroupSpecs") or [])]:
+        pod = (group.get("template") or {}).get("spec")
+        if pod is not None:
+            pod["serviceAccountName"] = TRAINING_SERVICE_ACCOUNT
+            pod["automountServiceAccountToken"] = False
 
 
 def _trainjob_node_template(obj: dict) -> Iterator[dict]:

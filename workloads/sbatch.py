@@ -58,6 +58,7 @@ def sbatch_script(job: TrainingJob, *, partition: str) -> str:
         f"export JOB_NAME={shlex.quote(job.name)}",
         f"export POD_NAMESPACE={shlex.quote(job.namespace)}",
         f"export {TORCHRUN_SHUTDOWN_ENV}={torchrun_shutdown_seconds(job.grace_period_s)}",
+        f"export INSTANCE_TYPE={job.instance_type}",
     ]
     if job.checkpoint_s3_uri is not None:
         sync = shlex.join(["python", "-m", CHECKPOINT_SYNC_MODULE, "--watch", checkpoint_dir, "--s3-uri", job.checkpoint_s3_uri])

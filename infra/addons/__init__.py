@@ -26,6 +26,7 @@ import cdk8s
 from aws_cdk import aws_eks_v2 as eks
 from constructs import Construct, IConstruct
 
+from eks_training.constructs.chart_source import helm_chart
 from eks_training.constructs.cluster import JOB_WAIT, TrainingCluster
 from eks_training.core.validation import invalid
 from eks_training.core.versions import HelmPin
@@ -59,7 +60,8 @@ class ClusterAddon(Construct):
     def add_release(self, pin: HelmPin, values: Mapping[str, Any], *, after: Sequence[IConstruct | None] = (),
                     create_namespace: bool = True, namespace: OperatorNamespacePolicy | None = None,
                     pod_security: PodSecurity | None = None) -> eks.HelmChart:
-        """The pinned chart as a release installed with ``wait``; it waits for the system nodes its pods need.
+        """The pinned chart as a release installed with ``wait``; it waits for the system nodes its pods need. A deploy
+        synth ships the verified package (:mod:`eks_training.constructs.chart_source`).
 
         ``namespace``: the release's namespace as the platform makes it, before the release (which then creates
         none): Pod Security labels (``pod_security``, default baseline enforced) and the operator's NetworkPolicies
@@ -73,7 +75,7 @@ class ClusterAddon(Construct):
             chart = OperatorNamespaceChart(self.k8s, f"{self.node.path}/{pin.release}-namespace", policy=namespace,
                                            pod_security=pod_security, vpc_cidr=self.cluster.vpc_cidr)
             after, create_namespace = (*after, self.add_chart(f"{pin.release}-namespace", chart)), False
-        release = eks.HelmChart(
+        release = helm_chart(
             self, _construct_id(pin.release), cluster=self.cluster.cluster, chart=pin.chart, repository=pin.repository,
             version=pin.version, namespace=pin.namespace, release=pin.release, create_namespace=create_namespace,
             values=dict(values), wait=True)
@@ -83,15 +85,41 @@ class ClusterAddon(Construct):
         self.releases[pin.release] = release
         return release
 
-    def add_chart(self, id: str, chart: cdk8s.Chart, *, after: Sequence[IConstruct | None] = ()) -> eks.KubernetesManifest:
-        """One of our cdk8s charts (made in :attr:`k8s`) applied to the cluster after ``after``; the deploy waits for
-        each Job it applies to succeed (:meth:`TrainingCluster.wait_for_jobs`)."""
-        objects = chart.to_json()
-        manifest = eks.KubernetesManifest(self, _construct_id(id), cluster=self.cluster.cluster, manifest=objects)
+    def add_chart(self, id: str, chart: cdk8s.Chart | Sequence[dict], *,
+                  after: Sequence[IConstruct | None] = ()) -> eks.KubernetesManifest:
+        """One of our cdk8s charts (made in :attr:`k8s`), or its objects, applied to the cluster after ``after``; the
+        deploy waits for each Job it applies to succeed (:meth:`TrainingCluster.wait_for_jobs`)."""
+        objects = chart.to_json() if isinstance(chart, cdk8s.Chart) else list(chart)
+        manifest = self._manifest(self, _construct_id(id), objects, after)
+        self.manifests[id] = manifest
+        return manifest
+
+    def add_objects_apart(self, id: str, objects: Sequence[dict], *, key: Callable[[dict], str] | None = None,
+                          after: Sequence[IConstruct | None] = ()) -> Construct:
+        """``objects`` in manifests of their own, one per ``key`` (default: each object by kind and name), under one
+        construct ``id`` (depend on it to wait for them all; the logical IDs follow the keys, not the order).
+
+        For custom objects that must not outlive the config that made them (a NodePool, a ClusterQueue): kubectl's
+        prune never deletes a custom kind, so removed from a shared manifest they would stay in the cluster,
+        unmanaged. Removed from the config, a manifest of its own is removed from the stack, and CloudFormation's
+        delete runs `kubectl delete` on it.
+        """
+        scope = Construct(self, _construct_id(id))
+        groups: dict[str, list[dict]] = {}
+        for obj in objects:
+            groups.setdefault((key or _object_key)(obj), []).append(obj)
+        for name, members in groups.items():
+            # Overwrite: created with `kubectl apply`, so an object a shared manifest applied before is taken over.
+            self.manifests[f"{id}/{name}"] = self._manifest(scope, name, members, after, overwrite=True)
+        return scope
+
+    def _manifest(self, scope: Construct, id: str, objects: list[dict], after: Sequence[IConstruct | None], *,
+                  overwrite: bool = False) -> eks.KubernetesManifest:
+        manifest = eks.KubernetesManifest(scope, id, cluster=self.cluster.cluster, manifest=objects,
+                                          overwrite=overwrite or None)
         self._depend(manifest, after)
         # A Job the chart applies is waited for: its failure fails the deploy, and what comes after waits for it.
         self.cluster.wait_for_jobs(manifest, objects)
-        self.manifests[id] = manifest
         return manifest
 
     def wait_for_webhook(self, configuration: str, *, after: IConstruct,
@@ -118,6 +146,12 @@ class ClusterAddon(Construct):
         for dependency in (*self._after, *extra):
             if dependency is not None:
                 resource.node.add_dependency(dependency)
+
+
+def _object_key(obj: dict) -> str:
+    """"<kind>-<name>": a construct id per Kubernetes object (names in a kind are unique per namespace; ours are
+    unique in the cluster)."""
+    return f"{obj['kind']}-{obj['metadata']['name']}"
 
 
 def _construct_id(name: str) -> str:

@@ -67,10 +67,14 @@ class Karpenter(ClusterAddon):
         chart = KarpenterPoolsChart(self.k8s, "karpenter-pools", cluster_name=cluster_name,
                                     node_role_name=self.controller.node_role_name, pools=list(pools),
                                     ami_version=ami_version)
-        # NodePools need the CRDs, and on destroy must go before the controller so their nodes drain.
-        self.pools_manifest = self.add_chart("karpenter-pools", chart,
-                                             after=[self.controller.chart, *self.controller.node_roles.values(),
-                                                    *self.controller.node_accesses.values()])
+        # NodePools need the CRDs, and on destroy must go before the controller so their nodes drain. Each pool (its
+        # NodePool and EC2NodeClass, one name) in a manifest of its own: a pool removed from the config is deleted,
+        # its nodes drained, where in a shared manifest it would stay, launching nodes outside the stack (kubectl
+        # never prunes custom objects).
+        self.pools_manifest = self.add_objects_apart("karpenter-pools", chart.to_json(),
+                                                     key=lambda obj: obj["metadata"]["name"],
+                                                     after=[self.controller.chart, *self.controller.node_roles.values(),
+                                                            *self.controller.node_accesses.values()])
 
     def kueue_flavors(self, *pool_names: str) -> list[Flavor]:
         """The Kueue ResourceFlavors of the named pools (default: every pool), one per instance type

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import yaml
 from constructs import Construct, IConstruct
@@ -18,6 +17,7 @@ from eks_training.infra.addons import AddonEntry, ClusterAddon
 from eks_training.workloads.job_queueing import KUEUE_FRAMEWORKS
 from eks_training.workloads.karpenter import KarpenterPool
 from eks_training.workloads.kueue import Flavor, KueueQueuesChart, NetworkTopology, Quota, TeamQueue
+from eks_training.workloads.kueue_admission import GangAdmission
 from eks_training.workloads.network_policies import OperatorNamespacePolicy, Port
 from eks_training.workloads.priorities import TRAINING_PRIORITIES, TrainingPriority
 
@@ -32,56 +32,6 @@ KUEUE_WEBHOOK_PORT, KUEUE_VISIBILITY_PORT = 9443, 8082
 #: The chart's webhook configurations (failurePolicy Fail); Kueue's own certificate manager sets their CA bundles.
 KUEUE_WEBHOOKS = (("mutatingwebhookconfiguration", "kueue-mutating-webhook-configuration"),
                   ("validatingwebhookconfiguration", "kueue-validating-webhook-configuration"))
-
-
-@dataclass(frozen=True)
-class GangAdmission:
-    """All-or-nothing admission (Kueue's ``waitForPodsReady``): an admitted job whose pods are not all Ready within
-    ``timeout_minutes`` is evicted, gives its quota back and is requeued after an exponential backoff.
-
-    * ``timeout_minutes``: admission to every pod Ready. Default: 15 (a cold start of a multi-node job is a node
-      launch and join, a few minutes for an accelerated AMI, plus a pull of a training image of tens of GB; Kueue's
-      own default, 30, holds a gang that can never start on its quota for half an hour at every try).
-    * ``recovery_timeout_minutes``: for a running job that lost a pod, until its replacement is Ready (else the job
-      is suspended and requeued, so it resumes from its checkpoint elsewhere). Default: 15, as a first start.
-    * ``backoff_base_seconds`` / ``backoff_max_seconds``: the n-th requeue waits about base x 2^(n-1), at most max.
-      Default: 60 and 1800 (1, 2, 4, 8, 16, then 30 minutes).
-    * ``backoff_limit_count``: requeues before Kueue deactivates the job (``spec.active: false``, visible on its
-      Workload) rather than let it take quota for a timeout out of every backoff for ever; None: never. Default: 6
-      (7 tries over about 2.8 hours).
-
-    ``blockAdmission`` stays false: true stops admission on every queue while any admitted job is not Ready, so one
-    team's cold start would stall every other team for up to the timeout. Quotas never exceed what their node sources
-    can hold (the config refuses more), so two gangs can only deadlock on capacity the cloud does not deliver, and
-    the timeout frees both; requeuing by eviction time puts the evicted job behind those that waited meanwhile.
-    """
-
-    timeout_minutes: int = 15
-    recovery_timeout_minutes: int = 15
-    backoff_base_seconds: int = 60
-    backoff_max_seconds: int = 1800
-    backoff_limit_count: int | None = 6
-
-    def __post_init__(self) -> None:
-        for name in ("timeout_minutes", "recovery_timeout_minutes", "backoff_base_seconds", "backoff_max_seconds"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise invalid(f"GangAdmission.{name}", value, "a whole number of at least 1")
-        if self.backoff_max_seconds < self.backoff_base_seconds:
-            raise invalid("GangAdmission.backoff_max_seconds", self.backoff_max_seconds,
-                          f"at least backoff_base_seconds ({self.backoff_base_seconds})")
-        limit = self.backoff_limit_count
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-            raise invalid("GangAdmission.backoff_limit_count", limit, "a whole number of at least 0, or None (never)")
-
-    def wait_for_pods_ready(self) -> dict:
-        """The ``waitForPodsReady`` block of Kueue's Configuration."""
-        strategy: dict = {"timestamp": "Eviction", "backoffBaseSeconds": self.backoff_base_seconds,
-                          "backoffMaxSeconds": self.backoff_max_seconds}
-        if self.backoff_limit_count is not None:
-            strategy["backoffLimitCount"] = self.backoff_limit_count
-        return {"timeout": f"{self.timeout_minutes}m", "recoveryTimeout": f"{self.recovery_timeout_minutes}m",
-                "blockAdmission": False, "requeuingStrategy": strategy}
 
 
 def manager_configuration(namespaces: Sequence[str], frameworks: Sequence[str],
@@ -123,7 +73,8 @@ class Kueue(ClusterAddon):
     visibility ports in from the VPC).
 
     Attributes: ``release`` (the Helm release), ``webhooks_ready`` (waiters for its webhooks' CA bundles),
-    ``queues_manifest`` (flavors, queues, priorities), ``queues``, ``gang_admission``.
+    ``queues_manifest`` (priorities, topology; None without either), ``queue_manifests`` (the construct holding
+    each flavor's, cohort's and queue's own manifest), ``queues``, ``gang_admission``.
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, flavors: Sequence[Flavor],
@@ -153,7 +104,20 @@ class Kueue(ClusterAddon):
         self.webhooks_ready = [self.wait_for_webhook(name, kind=kind, after=self.release) for kind, name in KUEUE_WEBHOOKS]
         chart = KueueQueuesChart(self.k8s, "kueue-queues", flavors=list(flavors), queues=list(queues),
                                  priorities=list(priorities))
-        self.queues_manifest = self.add_chart("kueue-queues", chart, after=[self.release, *self.webhooks_ready])
+        # Each flavor, cohort and queue in a manifest of its own: a renamed queue or a removed flavor is deleted (its
+        # quota leaves the cohort) instead of staying behind, unmanaged (kubectl never prunes custom objects). The
+        # fixed ones (priority classes, the network topology) stay in the shared manifest, which a deployed platform
+        # holds: it is updated, and what moves out is taken over by its own manifest, never deleted.
+        objects = chart.to_json()
+        after = [self.release, *self.webhooks_ready]
+        fixed = [o for o in objects if o["kind"] not in _APART]
+        self.queues_manifest = self.add_chart("kueue-queues", fixed, after=after) if fixed else None
+        self.queue_manifests = self.add_objects_apart("kueue-queue", [o for o in objects if o["kind"] in _APART],
+                                                      after=after)
+
+
+#: The Kueue kinds that come and go with the config, each object in a manifest of its own.
+_APART = ("ResourceFlavor", "Cohort", "ClusterQueue", "LocalQueue")
 
 
 # --- flavors of the nodes an app made ------------------------------------------------------------------------------
@@ -234,9 +198,18 @@ def queues_of(config) -> list[TeamQueue]:
     return queues
 
 
+def gang_admission_of(config) -> GangAdmission:
+    """The environment's ``services.kueue_gang_admission``."""
+    gang = config.services.kueue_gang_admission
+    return GangAdmission(timeout_minutes=gang.timeout_minutes, recovery_timeout_minutes=gang.recovery_timeout_minutes,
+                         backoff_base_seconds=gang.backoff_base_seconds, backoff_max_seconds=gang.backoff_max_seconds,
+                         backoff_limit_count=gang.backoff_limit_count)
+
+
 ADDON = AddonEntry(
     "kueue", enabled=lambda config: config.services.kueue,
     build=lambda scope, parts, after: Kueue(
         scope, "Kueue", cluster=parts.cluster, flavors=flavors_of(parts.config), queues=queues_of(parts.config),
+        gang_admission=gang_admission_of(parts.config),
         # LocalQueues go into the training namespaces.
         after=[*after, *(m for m in (parts.namespaces_manifest,) if m)]))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 
+from aws_cdk import aws_eks_v2 as eks
 from constructs import Construct, IConstruct
 
 from eks_training.constructs.cluster import TrainingCluster
@@ -18,6 +20,8 @@ from eks_training.workloads.slinky import SlurmClusterChart, SlurmLoginSettings,
 
 #: The operator's validating webhook configuration (its chart's name for it).
 OPERATOR_WEBHOOK = "slurm-operator-webhook"
+#: The NodeSet kind as `kubectl patch` names it (resource.group: unambiguous beside other kinds called NodeSet).
+NODESET_RESOURCE = "nodesets.slinky.slurm.net"
 #: The Slinky webhook's container port (controller-runtime's webhook server).
 SLINKY_WEBHOOK_PORT = 9443
 
@@ -36,7 +40,8 @@ class Slinky(ClusterAddon):
     * ``login``: the login pods and their Service (:class:`SlurmLoginSettings`: the directory's SSSD configuration
       people log in through). Default: a ClusterIP Service, the local-users SSSD configuration.
 
-    Attributes: ``crds_release``, ``operator_release``, ``slurm_manifest``.
+    Attributes: ``crds_release``, ``operator_release``, ``slurm_manifest`` (all but the NodeSets), ``node_sets`` (the
+    construct holding each NodeSet's manifest and replicas patch).
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: TrainingCluster, cluster_name: str,
@@ -61,7 +66,34 @@ class Slinky(ClusterAddon):
         chart = SlurmClusterChart(self.k8s, "slurm-cluster", cluster_name=cluster_name, partitions=list(partitions),
                                   namespace=namespace, create_namespace=create_namespace, slurmd_image=slurmd_image,
                                   login=login)
-        self.slurm_manifest = self.add_chart("slurm", chart, after=[self.operator_release, ready])
+        objects = chart.to_json()
+        node_sets = [obj for obj in objects if obj["kind"] == "NodeSet"]
+        self.slurm_manifest = self.add_chart("slurm", [obj for obj in objects if obj["kind"] != "NodeSet"],
+                                             after=[self.operator_release, ready])
+        self.node_sets = self._add_node_sets(node_sets, namespace)
+
+    def _add_node_sets(self, node_sets: Sequence[dict], namespace: str) -> Construct:
+        """Each NodeSet in a manifest of its own, without ``spec.replicas``, which a patch sets.
+
+        kubectl apply writes every field of the manifest over the live object, so a NodeSet applied with its replicas
+        would be scaled back to them by every deploy that touches it, undoing an operator's ``kubectl scale``. The
+        patch runs when it is created and when the configured replicas change, never otherwise. A removed partition's
+        manifest is deleted, and its NodeSet with it (kubectl never prunes custom objects). Between a NodeSet's
+        creation and its patch, the CRD's default (1 replica) holds.
+        """
+        replicas, applied = {}, []
+        for node_set in node_sets:
+            node_set = copy.deepcopy(node_set)
+            replicas[node_set["metadata"]["name"]] = node_set["spec"].pop("replicas")
+            applied.append(node_set)
+        scope = self.add_objects_apart("node-sets", applied, after=[self.operator_release, self.slurm_manifest])
+        for name, count in replicas.items():
+            patch = eks.KubernetesPatch(
+                scope, f"Replicas-{name}", cluster=self.cluster.cluster, resource_name=f"{NODESET_RESOURCE}/{name}",
+                resource_namespace=namespace, apply_patch={"spec": {"replicas": count}}, restore_patch={},
+                patch_type=eks.PatchType.MERGE)
+            patch.node.add_dependency(self.manifests[f"node-sets/NodeSet-{name}"])
+        return scope
 
 
 def _partitions(config) -> list[SlurmPartition]:

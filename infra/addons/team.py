@@ -133,7 +133,7 @@ class TrainingTeam(ClusterAddon):
         self.manifest = self.add_chart("team", chart, after=[] if shared else getattr(fsx, "associations", ()))
         if kueue is not None:
             # Kueue's LocalQueue for this namespace waits for it (and goes before it on destroy).
-            kueue.queues_manifest.node.add_dependency(self.manifest)
+            kueue.queue_manifests.node.add_dependency(self.manifest)
 
     def grant_member(self, role_arn: str) -> eks.CfnAccessEntry:
         """An access entry for ``role_arn`` in the team's group, with no access policy: RBAC alone authorizes it."""

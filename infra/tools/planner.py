@@ -84,7 +84,8 @@ def model_args(params: float | None = None, model: str | None = None) -> tuple[s
     dim = round((below.dim + w * (above.dim - below.dim)) / _HEAD_DIM) * _HEAD_DIM
     ffn = round((below.ffn_dim + w * (above.ffn_dim - below.ffn_dim)) / 256) * 256
     layers = round(below.n_layers + w * (above.n_layers - below.n_layers))
-    return None, replace(below, dim=dim, n_layers=layers, n_heads=dim // _HEAD_DIM, ffn_dim=ffn)
+    # Untied, as the larger references: a tied output layer (1b's) would rule out tensor and pipeline layouts.
+    return None, replace(below, dim=dim, n_layers=layers, n_heads=dim // _HEAD_DIM, ffn_dim=ffn, tie_embeddings=False)
 
 
 @dataclass(frozen=True)

@@ -174,8 +174,13 @@ def read_metrics(session, bucket: str, namespace: str, job: str) -> dict[str, ob
     return last_metrics(body.decode("utf-8", errors="replace").splitlines())
 
 
+#: Where :func:`last_metrics` puts the newest goodput record (the trainer's `"event": "goodput"` line).
+GOODPUT_RECORD = "goodput_record"
+
+
 def last_metrics(lines: Sequence[str]) -> dict[str, object]:
-    """The newest value of the step, tokens/s and checkpoint among JSON lines (a torn first line is skipped)."""
+    """The newest value of the step, tokens/s and checkpoint among JSON lines (a torn first line is skipped), and
+    the newest goodput record (training/goodput.py) under :data:`GOODPUT_RECORD`."""
     found: dict[str, object] = {}
     for line in reversed(lines):
         try:
@@ -184,12 +189,34 @@ def last_metrics(lines: Sequence[str]) -> dict[str, object]:
             continue  # the ranged read may start mid-line; a line being written may be incomplete
         if not isinstance(record, dict):
             continue
+        if record.get("event") == "goodput":
+            found.setdefault(GOODPUT_RECORD, record)
+            continue
         for key in (STEP_KEY, TOKENS_PER_SECOND, CHECKPOINT_KEY):
             if key not in found and record.get(key) is not None:
                 found[key] = record[key]
-        if len(found) == 3:
+        if len(found) == 4:
             break
     return found
+
+
+def goodput_rows(record: dict | None) -> list[list[str]]:
+    """The job's goodput and cost across its runs, as the trainer last reported them (none before a run ended)."""
+    if not record:
+        return [["goodput", "-", "none yet", "reported when a run of the job ends (finished, stopped or failed)"]]
+    share = record.get("goodput")
+    seconds = {name: record.get(f"{name}_s") or 0 for name in ("productive", "startup", "checkpoint", "lost",
+                                                                "waiting")}
+    cost, price = record.get("cost_usd"), record.get("usd_per_node_hour")
+    return [
+        ["goodput", f"{share:.1%}" if isinstance(share, (int, float)) else "-", f"{record.get('runs', '-')} runs",
+         f"of {record.get('total_s', 0):,.0f} s: productive {seconds['productive']:,.0f}, start-up "
+         f"{seconds['startup']:,.0f}, checkpoints {seconds['checkpoint']:,.0f}, lost {seconds['lost']:,.0f} "
+         f"({record.get('lost_steps', 0)} steps redone), waiting {seconds['waiting']:,.0f}"],
+        ["cost", f"{cost:,.2f} USD" if isinstance(cost, (int, float)) else "-", "",
+         f"{record.get('nodes', '-')} x {record.get('instance_type') or 'unknown type'} at "
+         + (f"{price} USD/h list price" if price is not None else "no list price in the catalog")],
+    ]
 
 
 # --- Kubernetes ------------------------------------------------------------------------------------------------
@@ -308,6 +335,7 @@ def _metrics_rows(session, bucket: str | None, namespace: str, job: str) -> list
         ["step", str(metrics.get(STEP_KEY, "-")), "", where],
         ["tokens/s", f"{tokens:,.1f}" if isinstance(tokens, (int, float)) else "-", "", "last logged"],
         ["checkpoint", str(metrics.get(CHECKPOINT_KEY, "-")), "", "last saved"],
+        *goodput_rows(metrics.get(GOODPUT_RECORD)),
     ]
 
 

@@ -103,6 +103,11 @@ def _double_root_volume(data: dict[str, Any]) -> None:
     group["root_volume"] = {**group.get("root_volume", {}), "size_gib": 2 * group.get("root_volume", {}).get("size_gib", 500)}
 
 
+def _persistent_1(data: dict[str, Any]) -> None:
+    # PERSISTENT_1 offers 50, 100 or 200 MB/s/TiB: the throughput moves with the type.
+    data["storage"]["fsx"].update(deployment_type="PERSISTENT_1", per_unit_storage_throughput=200)
+
+
 SCENARIOS = (
     Scenario("prod: Kubernetes 1.35 -> 1.36", "prod", deployed=_set("kubernetes_version", "1.35")),
     Scenario("prod: Kubernetes 1.34 -> 1.36", "prod", deployed=_set("kubernetes_version", "1.34")),
@@ -118,6 +123,11 @@ SCENARIOS = (
     Scenario("prod: VPC CIDR 10.0.0.0/16 -> 10.1.0.0/16", "prod", _set("network.cidr", "10.1.0.0/16")),
     Scenario("dev: GPU pool gpu-g5's limit doubled", "dev", _double_dev_pool),
     Scenario("prod: cert-manager chart v1.19.1 -> v1.21.1", "prod", deployed_template=_cert_manager_at("v1.19.1")),
+    # What `cdk diff` calls an update in place (nested create-only properties), and a switch that arms deletion.
+    Scenario("prod: FSx deployment type PERSISTENT_2 -> PERSISTENT_1", "prod", _persistent_1),
+    Scenario("prod: FSx per-unit throughput 500 -> 1000", "prod", _set("storage.fsx.per_unit_storage_throughput", 1000)),
+    Scenario("prod: cluster creator's bootstrap admin off -> on", "prod", _set("cluster.bootstrap_creator_admin", True)),
+    Scenario("prod: buckets.retain true -> false", "prod", _set("storage.buckets.retain", False)),
 )
 
 

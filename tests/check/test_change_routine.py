@@ -8,12 +8,14 @@ tests/check/test_change_stage.py's ``changed_prod``; these tests hold each rule 
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
 from change_scenarios import _double_dev_pool, _halve_partition, _halve_pool, _remove_pool
 from test_change_stage import _by_id, _manifest, _obj, _predict, _template
 
+from eks_training.core.cfn_text import cfn_text
 from eks_training.core.subnets import default_training_prefix
 from eks_training.infra.config import ENVIRONMENTS_DIR, ConfigError, PlatformConfig, parse_config, read_yaml
 from eks_training.infra.tools.check.change.stage import predict_changes
@@ -75,8 +77,11 @@ def test_the_deploy_check_warns_when_capacity_could_outgrow_the_training_subnet(
 def test_a_removed_namespace_and_volume_are_left_behind_by_a_manifest_that_never_prunes(prune):
     claim = _obj("PersistentVolumeClaim", "fsx-data", "ai-research", spec={"volumeName": "fsx-data-ai-research"})
     kept = [_obj("Namespace", "training"), _obj("PersistentVolume", "fsx-data-training")]
+    # The workspace Job is named after the namespaces it serves: a new name, the old Job left finished.
+    setup = _obj("Job", "fsx-workspaces-1", "kube-system", "batch/v1", spec={"template": {"spec": {}}})
     old = _template(Namespaces=_manifest(_obj("Namespace", "ai-research"), kept[0], prune=prune),
-                    Storage=_manifest(_obj("PersistentVolume", "fsx-data-ai-research"), claim, kept[1], prune=prune))
+                    Storage=_manifest(_obj("PersistentVolume", "fsx-data-ai-research"), claim, kept[1], setup,
+                                      prune=prune))
     new = _template(Namespaces=_manifest(kept[0], prune=prune), Storage=_manifest(kept[1], prune=prune))
     report = _predict(old, new)
     found = _by_id(report)
@@ -89,6 +94,7 @@ def test_a_removed_namespace_and_volume_are_left_behind_by_a_manifest_that_never
     assert "left behind with everything in it: PersistentVolumeClaim fsx-data" in namespace.message
     assert "kubectl delete namespace ai-research" in namespace.message
     assert "delete it by hand" in volume.message
+    assert not found["orphan:Job/kube-system/fsx-workspaces-1"].destructive
     assert not any(c.id.startswith(("prune:", "delete:")) for c in report.changes)
 
 
@@ -129,3 +135,43 @@ def test_an_admin_named_twice_is_refused_in_one_line():
     with pytest.raises(ConfigError, match=r"^prod.yaml: cluster.admin_role_arns\[1\]='arn:aws:iam::111122223333:"
                                           r"role/admin' is not allowed: each role once"):
         _environment("prod", lambda data: data["cluster"].__setitem__("admin_role_arns", [arn, arn]))
+
+
+# --- Slurm NodeSets: replicas are the operator's --------------------------------------------------------------------
+
+
+def _node_set(max_nodes: int, replicas: int | None) -> dict:
+    spec = {"controllerRef": {"name": "prod-slurm"}, "partition": {"enabled": True, "config": f"MaxNodes={max_nodes}"}}
+    if replicas is not None:
+        spec["replicas"] = replicas
+    return _obj("NodeSet", "prod-slurm-worker-gpu", "slurm", "slinky.slurm.net/v1beta1", spec=spec)
+
+
+@pytest.mark.parametrize("replicas", [None, 0])
+def test_a_node_set_update_leaves_its_replicas_to_the_operator(replicas):
+    found = _by_id(_predict(_template(Slurm=_manifest(_node_set(16, replicas))),
+                            _template(Slurm=_manifest(_node_set(8, replicas)))))
+    reset = found.get("update:NodeSet/slurm/prod-slurm-worker-gpu")
+    if replicas is None:
+        assert reset is None and not any(c.destructive for c in found.values())
+    else:  # the defect: every apply writes replicas: 0, draining a partition an operator scaled up
+        assert reset.destructive and "spec.replicas: 0" in reset.message and "hand scaling" in reset.message
+
+
+def test_the_platform_applies_node_sets_without_replicas_and_patches_them_once(prod):
+    resources = prod.template["Resources"]
+    node_sets = {}
+    for lid, resource in resources.items():
+        if resource["Type"] == "Custom::AWSCDK-EKS-KubernetesResource":
+            for obj in json.loads(cfn_text(resource["Properties"]["Manifest"], lambda _: "TOKEN")):
+                if obj["kind"] == "NodeSet":
+                    node_sets[obj["metadata"]["name"]] = (lid, obj)
+    partitions = {f"prod-slurm-worker-{p.name}": p for p in prod.config.services.slurm_partitions}
+    assert set(node_sets) == set(partitions)
+    patches = {r["Properties"]["ResourceName"]: r for r in resources.values()
+               if r["Type"] == "Custom::AWSCDK-EKS-KubernetesPatch"}
+    for name, (lid, obj) in node_sets.items():
+        assert "replicas" not in obj["spec"]  # the CRD's default (1) at creation, then the patch; never again
+        patch = patches[f"nodesets.slinky.slurm.net/{name}"]
+        assert json.loads(patch["Properties"]["ApplyPatchJson"]) == {"spec": {"replicas": partitions[name].replicas}}
+        assert lid in patch["DependsOn"]

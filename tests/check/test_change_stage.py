@@ -347,8 +347,11 @@ def test_without_the_resource_schemas_the_stage_fails_in_one_line(monkeypatch):
 
 @pytest.fixture(scope="module")
 def changed_prod(prod, tmp_path_factory):
-    """prod with ai-research renamed research, FSx grown to 7200 GiB and p5-nodes' root volume doubled, as a config
-    file and its synthesized template (one synth for three scenarios)."""
+    """prod with ai-research renamed research, FSx grown to 7200 GiB, p5-nodes' root volume doubled, pool gpu-a100's
+    limit halved, pool trn1n removed and the first Slurm partition's max nodes halved, as a config file and its
+    synthesized template (one synth for six scenarios)."""
+    from change_scenarios import _halve_partition, _halve_pool, _remove_pool
+
     from eks_training.infra.config import ENVIRONMENTS_DIR, parse_config, read_yaml
     from eks_training.infra.tools.check.deploy_check import synthesize_template
 
@@ -359,6 +362,8 @@ def changed_prod(prod, tmp_path_factory):
         queue["namespaces"] = ["research" if n == "ai-research" else n for n in queue["namespaces"]]
     data["storage"]["fsx"]["storage_capacity_gib"] = 7200
     data["capacity"]["gpu_node_groups"][0]["root_volume"] = {"size_gib": 1000}
+    for edit in (_halve_pool, _remove_pool, _halve_partition):
+        edit(data)
     folder = tmp_path_factory.mktemp("changed-prod")
     (folder / "prod.yaml").write_text(yaml.safe_dump(data))
     (folder / "new.template.json").write_text(json.dumps(synthesize_template(parse_config(data))))
@@ -380,8 +385,19 @@ def test_prod_changes_are_refused_until_acknowledged_through_the_command(changed
     text = out.getvalue()
     assert status == 1
     refused = [line.split("]")[0].split("[")[1] for line in text.splitlines() if line.startswith("  ! [")]
-    assert "prune:Namespace/ai-research" in refused  # the namespace and every job in it
-    assert "fail:PersistentVolumeClaim/training/fsx-data" in refused  # a static claim cannot grow
+    # The renamed namespace is left behind with everything in it, named but not refused (never pruned).
+    left = next(line for line in text.splitlines() if "[orphan:Namespace/ai-research]" in line)
+    assert left.startswith("    [") and "kubectl delete namespace ai-research" in left
+    assert not [r for r in refused if r.startswith(("prune:", "delete:Namespace"))]
+    # FSx grows in place: the static claims stay as they are (Kubernetes would refuse to grow them).
+    assert not [line for line in text.splitlines() if "PersistentVolumeClaim" in line and "[fail:" in line]
+    # Capacity edits move no subnet, file system, association or node group: nothing is replaced.
+    assert "[replace:" not in text
+    # The removed pool is deleted with its node class (its nodes drained): refused until acknowledged.
+    assert {"delete:NodePool/trn1n", "delete:EC2NodeClass/trn1n"} <= set(refused)
+    # The halved partition's NodeSet is applied again without replicas: an operator's scaling stays.
+    assert not [line for line in text.splitlines() if "NodeSet/" in line and "hand scaling" in line]
+    assert "delete:Role/ai-research/eks-training-member" in refused  # the old team's rights go with its name
     assert not any(item.startswith("roll:") for item in refused)  # a routine roll is a note
     roll = next(line for line in text.splitlines() if line.startswith("    [roll:NodeGroupp5nodes"))
     assert "BlockDeviceMappings" in roll and "pytorch-job" in roll and "1 node at a time (UpdateConfig)" in roll

@@ -120,7 +120,7 @@ def test_nodes_that_join_before_the_cni_addon_have_no_pod_networking(prod):
     groups = {g.name: g.eks_name for g in prod.config.accelerated_node_groups}  # what EKS names them
     assert {f.subject.split(" (")[0] for f in networking} == {
         "node group ClusterNodegroupSystemNodes2A8EB028", f"node group {groups['p5-nodes']}",
-        f"node group {groups['trn1-nodes']}",
+        f"node group {groups['trn1-nodes']}", f"node group {_lid(template, 'ClusterNodegroupTeamNodes')}",
         "Karpenter nodes of EC2NodeClass gpu-a100", "Karpenter nodes of EC2NodeClass gpu-h100",
         "Karpenter nodes of EC2NodeClass trn1", "Karpenter nodes of EC2NodeClass trn1n",
         # The Slurm partitions' pools of their own (slurmd is privileged).
@@ -255,22 +255,30 @@ def test_karpenter_losing_its_rights_dns_and_cni_before_its_node_pools_fails(pro
     coredns = _addon(template, "coredns")
     _drop_dependencies(template, karpenter, role, policy, access, coredns, _addon(template, "vpc-cni"))
     # The pools now name their nodes' access entries themselves: as before, they did not.
-    _drop_dependencies(template, _lid(template, "KarpenterKarpenterPools"), access)
+    pools = _pool_manifests(template)
+    for lid in pools:
+        _drop_dependencies(template, lid, access)
     findings, _ = _lifecycle(prod, template=template)
     teardown = _about(findings, "manifest KarpenterKarpenterPools", "delete, step", "NodeClaims")
-    assert len(teardown) == 1
-    for part in (f"{policy} (its IAM policy)", f"{access} (its nodes' access entry)", f"{coredns} (DNS)"):
-        assert part in teardown[0].message
-    # The system nodes wait for the CNI add-on, and the release for the system nodes: networking still outlives it.
-    assert "(pod networking)" not in teardown[0].message
+    assert len(teardown) == len(pools) == 7  # each pool's own manifest
+    for finding in teardown:
+        for part in (f"{policy} (its IAM policy)", f"{access} (its nodes' access entry)", f"{coredns} (DNS)"):
+            assert part in finding.message
+        # The system nodes wait for the CNI add-on, and the release for the system nodes: networking still outlives it.
+        assert "(pod networking)" not in finding.message
+
+
+def _pool_manifests(template) -> list[str]:
+    """Each Karpenter pool's own manifest (its NodePool and EC2NodeClass)."""
+    return [lid for lid, r in _resources(template).items()
+            if lid.startswith("KarpenterKarpenterPools") and r["Type"] == "Custom::AWSCDK-EKS-KubernetesResource"]
 
 
 def test_workloads_on_karpenter_nodes_that_do_not_wait_for_the_node_pools_fail(prod):
     template = copy.deepcopy(prod.template)
     ray = _lid(template, "ServicesKubeRayRayCluster", "Custom::AWSCDK-EKS-KubernetesResource")
-    pools = _lid(template, "KarpenterKarpenterPools")
     for lid in [lid for lid in _resources(template) if lid.startswith("ServicesKubeRay")]:
-        _drop_dependencies(template, lid, pools)
+        _drop_dependencies(template, lid, *_pool_manifests(template))
     findings, _ = _lifecycle(prod, template=template)
     assert _about(findings, f"manifest {ray}", "RayCluster shared-ray workers", "makes Karpenter create nodes")
 

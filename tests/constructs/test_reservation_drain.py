@@ -65,6 +65,7 @@ def test_the_rule_sends_the_reservations_ending_to_the_drain_function(reserved):
     function = _one(reserved, "AWS::Lambda::Function", lambda r: r["Properties"].get("Handler") ==
                     "reservation_drain.main")
     assert function["Runtime"] == "python3.14" and function["VpcConfig"]["SubnetIds"]
+    assert function["DeadLetterConfig"]["TargetArn"]["Fn::GetAtt"][1] == "Arn"
     assert json.loads(function["Environment"]["Variables"]["RESERVATION_IDS"]) == [RESERVATION]
     # The node group's instances carry the reservation's id, what the handler finds them by.
     template = _one(reserved, "AWS::EC2::LaunchTemplate", lambda r: any(
@@ -82,8 +83,18 @@ def test_the_function_has_only_what_a_drain_needs(reserved):
     statements = [s for p in reserved.resources("AWS::IAM::Policy").values()
                   if {"Ref": role_ref} in p["Properties"]["Roles"]
                   for s in p["Properties"]["PolicyDocument"]["Statement"]]
-    actions = sorted(a for s in statements for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"]))
-    assert actions == ["ec2:DescribeInstances", "logs:CreateLogStream", "logs:PutLogEvents"]
+    actions = {(a, json.dumps(s["Resource"])) for s in statements
+               for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])}
+    assert {a for a, _ in actions} >= {"ec2:DescribeInstances", "logs:CreateLogStream", "logs:PutLogEvents",
+                                       "sqs:SendMessage"}
+    # Nothing else but its own key: no EKS, no other EC2 action, no wildcard but DescribeInstances'.
+    key_id = next(lid for lid in reserved.resources("AWS::KMS::Key") if lid.startswith("ReservationDrainKey"))
+    for action, resource in actions:
+        if action.startswith("kms:"):
+            assert key_id in resource, (action, resource)
+        else:
+            assert action.split(":")[0] in {"ec2", "logs", "sqs"} and (resource != '"*"' or action ==
+                                                                      "ec2:DescribeInstances"), (action, resource)
     objects = [obj for objs in reserved.kubernetes_manifests.values() for obj in objs
                if obj["metadata"].get("name") == "eks-training-reservation-drain"]
     role = next(o for o in objects if o["kind"] == "ClusterRole")

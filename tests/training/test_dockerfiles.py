@@ -314,8 +314,11 @@ def test_the_gpu_image_carries_nccl_tests_built_against_its_own_cuda_and_mpi() -
     # MPI=1 against the EFA installer's Open MPI, the one whose mpirun the launcher runs; same installer version.
     build_runs = " ".join(rest for keyword, rest in parts["nccl-tests"] if keyword == "RUN")
     assert "MPI=1" in build_runs and "MPI_HOME=/opt/amazon/openmpi" in build_runs
-    assert re.search(r"git clone --depth 1 --branch \$\{NCCL_TESTS_VERSION\} https://github.com/NVIDIA/nccl-tests.git",
-                     build_runs)
+    # nccl-tests by commit (the one its release tag names), checked after the fetch: not by a tag that can move.
+    assert re.search(r'fetch -q --depth 1 https://github.com/NVIDIA/nccl-tests.git "\$\{NCCL_TESTS_COMMIT\}"', build_runs)
+    assert 'test "$(git -C /tmp/nccl-tests rev-parse HEAD)" = "${NCCL_TESTS_COMMIT}"' in build_runs
+    assert "--branch" not in build_runs
+    assert re.search(r"ARG NCCL_TESTS_COMMIT=[0-9a-f]{40}\b", "\n".join(f"{k} {r}" for k, r in parts["nccl-tests"]))
     assert sum("efa_installer.sh" in rest for keyword, rest in parts["nccl-tests"] + parts["final"]) == 2
     assert re.search(r"ARG NCCL_TESTS_VERSION=v\d+\.\d+\.\d+", "\n".join(f"{k} {r}" for k, r in parts["nccl-tests"]))
     # Only the built binaries reach the runtime image, onto PATH (the health check calls all_reduce_perf by name).

@@ -417,8 +417,13 @@ def test_a_training_run_with_emf_prints_cloudwatch_records(token_data, tmp_path,
                            "--job-name", "llm-run", "--metrics-file", str(tmp_path / "metrics.jsonl")])
     train(config, select_runtime("cpu", env={}))
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith('{"_aws"')]
-    assert [r["step"] for r in records] == [1, 2, 3]
-    for record in records:
+    step_records = [r for r in records if "loss" in r]
+    assert [r["step"] for r in step_records] == [1, 2, 3]
+    # The run's goodput record (training/goodput.py) goes out with the same labels.
+    (goodput,) = [r for r in records if "goodput" in r]
+    assert (goodput["Namespace"], goodput["Job"], goodput["step"]) == ("ai-research", "llm-run", 3)
+    assert 0 < goodput["goodput"] < 1 and goodput["job_seconds"] > 0
+    for record in step_records:
         assert (record["Namespace"], record["Job"]) == ("ai-research", "llm-run")
         names = {m["Name"] for m in record["_aws"]["CloudWatchMetrics"][0]["Metrics"]}
         assert {"loss", "tokens_per_second"} <= names and all(isinstance(record[n], (int, float)) for n in names)

@@ -98,7 +98,10 @@ def test_require_efa_only_where_the_job_asked_and_never_blind(tmp_path):
 
 
 def test_nccls_file_name_expansion():
+    # As NCCL's debug init expands NCCL_DEBUG_FILE: the host name up to its first dot, the pid, %% and unknown codes.
     assert debug_file_path("/tmp/nccl-%h-%p.log", host="worker-3", pid=41) == Path("/tmp/nccl-worker-3-41.log")
+    assert debug_file_path("/tmp/%h/%%p-%x-%p", host="ip-10-0-32-17.ec2.internal", pid=7) == Path(
+        "/tmp/ip-10-0-32-17/%p-%x-7")
 
 
 @pytest.mark.parametrize(("flags", "code"), [((), EXIT_NO_EFA), (("--allow-tcp", "true"), 0)])

@@ -28,6 +28,8 @@ def test_a_layout_names_its_groups_and_round_trips_through_its_flags() -> None:
     assert Layout(64, *flags.values()) == layout
     assert Layout(8).flags() == ["--parallel", "ddp"] and Layout(8, "fsdp").data_shard == 8
     assert Layout(8, "ddp", tensor=2).data_shard == 1
+    assert Layout(8, expert=4).flags() == ["--parallel", "ddp", "--expert-parallel", "4"]
+    assert read_flags(Layout(8, expert=4).flags(), ("expert_parallel",)) == {"expert_parallel": 4}
 
 
 @pytest.mark.parametrize(("layout", "message"), [
@@ -46,6 +48,17 @@ def test_a_layout_names_its_groups_and_round_trips_through_its_flags() -> None:
     (lambda: Layout(4, pipeline=4, schedule="interleaved-1f1b").check_microbatches(9),
      "--grad-accum=9 is not allowed: a multiple of 2"),
     (lambda: Layout(16, tensor=16).check_node(8, "p5.48xlarge"), "a divisor of the 8 ranks per node of p5.48xlarge"),
+    (lambda: Layout(6, expert=4), "--expert-parallel=4 is not allowed: a divisor of the 6 data-parallel ranks"),
+    (lambda: Layout(4, "fsdp", expert=2), "--expert-parallel=2 is not allowed: 1 unless the run is --parallel ddp"),
+    (lambda: Layout(4, tensor=2, expert=2), "--expert-parallel=2 is not allowed: 1 unless the run is --parallel ddp"),
+    (lambda: Layout(4, expert=4).check_model(MODEL_SIZES["tiny"], 32), "--expert-parallel=4 is not allowed: 1 for a "
+                                                                       "dense model"),
+    (lambda: Layout(3, expert=3).check_model(MODEL_SIZES["tiny-moe"], 32), "--expert-parallel=3 is not allowed: a "
+                                                                           "divisor of the model's 4 experts"),
+    (lambda: Layout(2, tensor=2).check_model(MODEL_SIZES["tiny-moe"], 32), "--tensor-parallel=2 is not allowed: 1 "
+                                                                           "for a mixture-of-experts model"),
+    (lambda: Layout(2, tensor=2).check_model(MODEL_SIZES["1b"], 32), "--tensor-parallel=2 is not allowed: 1 for a "
+                                                                     "model whose output layer shares"),
 ])
 def test_layouts_the_trainer_cannot_run_are_one_line_errors(layout, message: str) -> None:
     with pytest.raises(ConfigError) as refused:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +21,7 @@ import torch
 from safetensors.torch import load_file
 
 from eks_training.training.config import parse_config
+from eks_training.training.data import synthetic_tokens, write_token_dir
 from eks_training.training.device import select_runtime
 from eks_training.training.export import run as export
 from eks_training.training.export import write_model
@@ -115,16 +117,49 @@ def test_tensor_parallel_blocks_compile(token_data: Path, reference, tmp_path: P
         assert loss == pytest.approx(reference[0][step], rel=RELATIVE), step
 
 
-def test_expert_parallel_trains_like_one_process(token_data: Path, tmp_path: Path) -> None:
+def _packed_documents(folder: Path) -> Path:
+    """Learnable tokens cut into documents of 9 to 30 tokens by the end-of-document token 7, as data prep records it."""
+    tokens = synthetic_tokens(12000, 256, seed=1)
+    cuts = random.Random(0)
+    position = 0
+    while position < len(tokens):
+        tokens[position] = 7
+        position += cuts.randint(9, 30)
+    write_token_dir(folder, [tokens], 256)
+    meta = json.loads((folder / "meta.json").read_text())
+    (folder / "meta.json").write_text(json.dumps({**meta, "eod_token": "<|endoftext|>", "eod_token_id": 7}))
+    return folder
+
+
+def test_expert_parallel_and_masked_documents_train_like_one_process(token_data: Path, tmp_path: Path) -> None:
     """The mixture-of-experts model with its 4 experts split over 2 ranks (tokens exchanged by all-to-all) against
     one process running all of them on the same global batch: losses, gradient norms and final weights (every expert,
-    gathered from the rank that holds it)."""
+    gathered from the rank that holds it). In the same launch, packed documents under pipeline parallelism: the
+    document indices travel with the microbatches, and the masked run matches the masked single process."""
     reference = _reference(token_data, "tiny-moe", tmp_path / "ref-moe.jsonl")
+    documents = _packed_documents(tmp_path / "documents")
+    masked = _reference(documents, "tiny", tmp_path / "ref-masked.jsonl")
+    unmasked = _reference(documents, "tiny", tmp_path / "ref-unmasked.jsonl", "--document-masking", "false")
+    assert masked[0][1] != pytest.approx(unmasked[0][1], rel=1e-4)  # the mask changes what the model sees
+    saves = ("--checkpoint-dir", str(tmp_path / "kep"), "--checkpoint-every", "5", "--keep-last", "5")
     _launch(2, tmp_path, [{"name": "ep2", "argv": _flags(token_data, "tiny-moe", "--expert-parallel", "2",
-                                                         "--micro-batch-size", "8")}], 300)
+                                                         "--micro-batch-size", "8", *saves)},
+                          {"name": "pp2-masked", "argv": _flags(documents, "tiny", "--pipeline-parallel", "2",
+                                                                "--micro-batch-size", "8", "--grad-accum", "2")}],
+            300)
+    _assert_same_run("pp2-masked", tmp_path, masked)
     _assert_same_run("ep2", tmp_path, reference)
     rank0 = torch.load(tmp_path / "ep2-params-rank-0.pt")
     assert any(".mlp.experts.0." in key for key in rank0) and not any(".mlp.experts.2." in key for key in rank0)
+    # Its step-5 checkpoint (each rank's experts and their optimizer state) resumes in one process holding them all.
+    (tmp_path / "kep" / "step-10").rename(tmp_path / "step-10-set-aside")
+    resumed = train(parse_config(_flags(token_data, "tiny-moe", "--micro-batch-size", "16", *saves)),
+                    select_runtime("cpu", env={}))
+    assert resumed.resumed_from == 5 and sorted(resumed.losses) == [6, 7, 8, 9, 10]
+    for step, loss in resumed.losses.items():
+        assert loss == pytest.approx(reference[0][step], rel=RELATIVE), step
+    final = resumed.model.state_dict()
+    assert max((final[key] - value).abs().max().item() for key, value in reference[2].items()) < ABSOLUTE
 
 
 @pytest.mark.slow

@@ -23,7 +23,7 @@ from eks_training.training.checkpoint import complete_steps
 from eks_training.training.launch import main as launch_main
 from eks_training.training.preemption import EXIT_RESUME
 
-from training_helpers import TINY_FLAGS, VENV_BIN, quiet_env, read_records
+from training_helpers import TINY_FLAGS, VENV_BIN, kill_all, quiet_env, read_records
 
 MAX_STEPS, EVERY = 16, 5
 EXIT_TIMEOUT = 30
@@ -126,14 +126,21 @@ def _wait_for(paths: list[Path], process: subprocess.Popen, seconds: float = 60)
         time.sleep(0.01)
 
 
-@pytest.mark.slow
-def test_a_second_sigterm_during_the_save_neither_stops_nor_corrupts_it(token_data: Path, tmp_path: Path,
-                                                                       reference: dict) -> None:
+def alive(pid: int) -> bool:
+    """Whether ``pid`` still runs (a killed process its dead parent left unreaped is a zombie: not running)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def stopped_in_the_save(token_data: Path, tmp_path: Path, hold_s: str) -> tuple[subprocess.Popen, list[Path]]:
+    """A run SIGTERMed after its first checkpoint, with every rank now held inside the stop's save; returns the
+    launcher's process (stderr piped) and each rank's marker file (holding its pid)."""
     ckpt, metrics, out = tmp_path / "ckpt", tmp_path / "a.jsonl", tmp_path / "harness"
     out.mkdir()
-    env = quiet_env(SLOW_SAVE_S="2")
     process = subprocess.Popen(run_command(token_data, ckpt, metrics, harness_dir=out), stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True, env=env)
+                               stderr=subprocess.PIPE, text=True, env=quiet_env(SLOW_SAVE_S=hold_s))
     _wait_for([metrics], process)
     while not any(s >= EVERY + 2 for s in logged_steps(metrics)):
         assert process.poll() is None
@@ -141,6 +148,14 @@ def test_a_second_sigterm_during_the_save_neither_stops_nor_corrupts_it(token_da
     process.send_signal(signal.SIGTERM)
     saving = [out / f"saving-rank-{rank}" for rank in (0, 1)]
     _wait_for(saving, process)
+    return process, saving
+
+
+@pytest.mark.slow
+def test_a_second_sigterm_during_the_save_neither_stops_nor_corrupts_it(token_data: Path, tmp_path: Path,
+                                                                       reference: dict) -> None:
+    ckpt = tmp_path / "ckpt"
+    process, saving = stopped_in_the_save(token_data, tmp_path, "2")
     for marker in saving:  # the second SIGTERM, to each trainer, in the middle of its write
         os.kill(int(marker.read_text()), signal.SIGTERM)
     _, stderr = process.communicate(timeout=EXIT_TIMEOUT + 30)
@@ -155,20 +170,13 @@ def test_a_second_sigterm_during_the_save_neither_stops_nor_corrupts_it(token_da
 @pytest.mark.slow
 def test_sigkill_during_the_save_leaves_the_previous_checkpoint_newest_and_loadable(
         token_data: Path, tmp_path: Path, reference: dict) -> None:
-    ckpt, metrics, out = tmp_path / "ckpt", tmp_path / "a.jsonl", tmp_path / "harness"
-    out.mkdir()
-    process = subprocess.Popen(run_command(token_data, ckpt, metrics, harness_dir=out), stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, env=quiet_env(SLOW_SAVE_S="30"), start_new_session=True)
-    _wait_for([metrics], process)
-    while not any(s >= EVERY + 2 for s in logged_steps(metrics)):
-        assert process.poll() is None
-        time.sleep(0.01)
-    process.send_signal(signal.SIGTERM)
-    saving = [out / f"saving-rank-{rank}" for rank in (0, 1)]
-    _wait_for(saving, process)
+    ckpt = tmp_path / "ckpt"
+    process, saving = stopped_in_the_save(token_data, tmp_path, "30")
     # The grace period ends mid-save: every process of the pod is killed.
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait(30)
+    kill_all(process.pid)
+    process.communicate(timeout=30)
+    time.sleep(1)
+    assert not any(alive(int(marker.read_text())) for marker in saving)  # no rank saves on
     assert complete_steps(ckpt) == [EVERY]  # the interrupted folder never got its marker
     resumed = run_to_end(run_command(token_data, ckpt, tmp_path / "b.jsonl"), quiet_env())
     assert f"resumed from step {EVERY}" in resumed.stderr

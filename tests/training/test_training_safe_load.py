@@ -1,4 +1,4 @@
-"""Resume and export read a checkpoint folder without running anything planted in it: a pickle payload in any file
+"""Resume, export and evaluate read a checkpoint folder without running anything planted in it: a pickle payload in any file
 they read is refused with one line, and the payload never runs (while torch's unguarded readers would run it)."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import torch.distributed.checkpoint as dcp
 from eks_training.training import export
 from eks_training.training.config import ConfigError, parse_config
 from eks_training.training.device import select_runtime
+from eks_training.training.evaluate import evaluate_trained
 from eks_training.training.train import train
 
 from training_helpers import TINY_FLAGS
@@ -80,9 +81,11 @@ def test_a_planted_payload_never_runs_on_resume_or_export(planted: str, token_da
     with pytest.raises(ConfigError, match=r"^--checkpoint-dir=.* is not allowed: a checkpoint .*refused"):
         train(parse_config(_flags(token_data, checkpoints, 5)), select_runtime("cpu", env={}))
     assert not marker.exists()
-    if planted != "optimizer_entry":  # export reads the rank state and the model's entries only
+    if planted != "optimizer_entry":  # export and evaluate read the rank state and the model's entries only
         with pytest.raises(ConfigError, match=r"^--checkpoint-dir=.* is not allowed: a checkpoint .*refused"):
             export.run("export", str(checkpoints), str(tmp_path / "exported"), dtype="fp32")
+        with pytest.raises(ConfigError, match=r"^--checkpoint-dir=.* is not allowed: a checkpoint .*refused"):
+            evaluate_trained(str(token_data), checkpoint_dir=str(checkpoints))
         assert not marker.exists()
     _unguarded_read(planted, folder)
     assert marker.read_text() == "ran"  # the payload is live: only the guarded readers kept it from running

@@ -28,3 +28,31 @@ def step_losses(path: Path) -> dict[int, float]:
     return {r["step"]: r["loss"] for r in read_records(path) if "loss" in r}
 
 
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (torchrun starts its workers in sessions of their own: killpg misses them)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    found, frontier = [], [pid]
+    while frontier:
+        children = [child for child, parent in parents.items() if parent in frontier]
+        found += children
+        frontier = children
+    return found
+
+
+def kill_all(pid: int) -> None:
+    """SIGKILL ``pid`` and everything below it at once, as a node that vanishes does."""
+    import signal
+
+    for target in [pid, *descendants(pid)]:
+        try:
+            os.kill(target, signal.SIGKILL)
+        except ProcessLookupError:
+            pass

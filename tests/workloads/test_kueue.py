@@ -135,9 +135,18 @@ def test_a_queued_ray_cluster_runs_at_its_full_size_without_the_autoscaler():
     assert cluster["spec"]["enableInTreeAutoscaling"] is False and "autoscalerOptions" not in cluster["spec"]
     (workers,) = cluster["spec"]["workerGroupSpecs"]
     assert workers["replicas"] == workers["minReplicas"] == workers["maxReplicas"] == 4
-    # Unqueued, the cluster keeps autoscaling from zero.
+    # Its pods hold no API token: the `ray` account's autoscaler rights (patch this RayCluster) would let them grow it
+    # past what Kueue admitted.
+    for pod in (cluster["spec"]["headGroupSpec"]["template"]["spec"], workers["template"]["spec"]):
+        assert pod["serviceAccountName"] == "training" and pod["automountServiceAccountToken"] is False
+    (job,) = [o for o in JOB_KINDS["rayjob"].render(_job(), PlacementNames(kueue=SUBMISSION)) if o["kind"] == "RayJob"]
+    ray = job["spec"]["rayClusterSpec"]
+    assert {g["template"]["spec"]["serviceAccountName"] for g in [ray["headGroupSpec"], *ray["workerGroupSpecs"]]} == {
+        "training"}
+    # Unqueued, the cluster keeps autoscaling from zero, as `ray` (whose rights the autoscaler needs).
     (plain,) = JOB_KINDS["raycluster"].render(_job(), PlacementNames())
     assert plain["spec"]["enableInTreeAutoscaling"] is True and plain["spec"]["workerGroupSpecs"][0]["replicas"] == 0
+    assert plain["spec"]["headGroupSpec"]["template"]["spec"]["serviceAccountName"] == "ray"
 
 
 def test_a_required_topology_and_no_queue():

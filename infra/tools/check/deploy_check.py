@@ -33,7 +33,7 @@ import functools
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -795,7 +795,7 @@ def _check_lifecycle(snap: PlatformSnapshot, report: CheckReport, rendered: Mapp
 
 
 def _check_changes(snap: PlatformSnapshot, report: CheckReport, previous: Previous, placements: list[Placement],
-                   target: CheckTarget, rendered: Mapping[str, list[dict]], pods: list[PodTemplate]) -> None:
+                   target: CheckTarget, rendered: Mapping[str, list[dict]], pods: Sequence[PodTemplate] = ()) -> None:
     """The change stage: each destructive change nobody acknowledged fails the check (:mod:`.change`)."""
     if previous.template is None:
         report.change = ChangeReport(previous.name, acknowledged=previous.acknowledged, first_deploy=True,

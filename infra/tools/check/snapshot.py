@@ -17,6 +17,7 @@ from typing import Any
 
 from eks_training.core.cfn_text import cfn_text
 from eks_training.core.catalog import EFA_RESOURCE, HOSTNAME_LABEL, INSTANCE_TYPES, network_labels, node_capacity
+from eks_training.core.upstream import release_chart
 from eks_training.core.names import LABEL_ROLE
 
 KUBERNETES_RESOURCE = "Custom::AWSCDK-EKS-KubernetesResource"
@@ -217,7 +218,9 @@ def load_snapshot(template: dict[str, Any]) -> PlatformSnapshot:
     for lid, resource in snap.of_type(HELM_CHART).items():
         props = resource["Properties"]
         values = json.loads(text(props["Values"])) if "Values" in props else {}
-        snap.releases.append(Release(lid, props["Release"], props["Chart"], str(props.get("Version", "")),
+        # A deploy synth ships the verified package as an asset and names the chart beside it (constructs.chart_source).
+        chart, version = release_chart(props)
+        snap.releases.append(Release(lid, props["Release"], chart, version,
                                      props.get("Namespace", "default"), values,
                                      create_namespace=bool(props.get("CreateNamespace"))))
     for resource in snap.of_type(KUBERNETES_PATCH).values():

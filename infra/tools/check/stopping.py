@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from eks_training.core.preemption import DO_NOT_DISRUPT_ANNOTATION, EXIT_RESUME, TORCHRUN_SHUTDOWN_ENV
-from eks_training.workloads.job_pods import LAUNCH_MODULE, MIN_GRACE_PERIOD_S
+from eks_training.workloads.job_pods import DISRUPTION_BUDGET_MAX_UNAVAILABLE, LAUNCH_MODULE, MIN_GRACE_PERIOD_S
 from eks_training.workloads.job_trainjob import trainjob_pod_spec
 from eks_training.workloads.jobs import JOB_KINDS
 
@@ -39,11 +39,12 @@ def stop_findings(jobs: Mapping[str, list[dict]], runtimes: Mapping[str, dict]) 
                 trained = True
                 findings += [(subject, f, m) for f, m in _restart_findings(obj, runtimes)]
         budgets = [o for o in objects if o.get("kind") == "PodDisruptionBudget"
-                   and (o.get("spec") or {}).get("maxUnavailable") == 0]
+                   and (o.get("spec") or {}).get("maxUnavailable") == DISRUPTION_BUDGET_MAX_UNAVAILABLE]
         if trained and not budgets:
             findings.append((f"job {kind_name}", "PodDisruptionBudget",
-                             "none with maxUnavailable 0: a node drain evicts the job's pods one by one, each "
-                             "eviction breaking every rank's collectives"))
+                             f"none with maxUnavailable {DISRUPTION_BUDGET_MAX_UNAVAILABLE}: without one a drain evicts "
+                             "all of the job's pods at once, before its ranks can agree to save; with 0 an EKS node "
+                             "group update waits 15 minutes and fails"))
     return findings
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from eks_training.core.cfn_text import cfn_text
+from eks_training.core.upstream import release_chart
 
 KUBERNETES_RESOURCE = "Custom::AWSCDK-EKS-KubernetesResource"
 HELM_CHART = "Custom::AWSCDK-EKS-HelmChart"
@@ -88,9 +89,9 @@ def helm_releases(templates: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
         values = props.get("Values")
         releases.append({
             "release": props.get("Release", lid),
-            "chart": props.get("Chart"),
+            "chart": release_chart(props)[0],
             "repository": props.get("Repository"),
-            "version": props.get("Version"),
+            "version": release_chart(props)[1] or None,
             "namespace": props.get("Namespace", "default"),
             "values": _parse_json(render_cfn_string(values), f"{lid}.Values") if values else {},
         })

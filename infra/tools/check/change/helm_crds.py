@@ -32,6 +32,7 @@ from eks_training.core import upstream
 from eks_training.infra.tools.check import helm
 from eks_training.infra.tools.check.change.findings import Change
 from eks_training.infra.tools.check.snapshot import HELM_CHART, text
+from eks_training.core.upstream import release_chart
 
 KEEP_ANNOTATION = "helm.sh/resource-policy"
 #: How many field paths a line names before it says how many more.
@@ -75,8 +76,9 @@ def releases_of(template: Mapping[str, Any]) -> dict[str, ReleaseProps]:
             continue
         props = resource.get("Properties") or {}
         values = json.loads(text(props["Values"])) if "Values" in props else {}
-        found[lid] = ReleaseProps(lid, str(props.get("Release")), str(props.get("Chart") or props.get("ChartAssetURL")),
-                                  str(props.get("Version", "")), str(props.get("Namespace", "default")), values,
+        chart, version = release_chart(props)
+        found[lid] = ReleaseProps(lid, str(props.get("Release")), str(chart or props.get("ChartAssetURL")),
+                                  version, str(props.get("Namespace", "default")), values,
                                   text(cluster.get("Version", "")))
     return found
 

@@ -33,6 +33,7 @@ from typing import Any
 from eks_training.core.cfn_text import cfn_text
 from eks_training.infra.tools.check.change.findings import Change
 from eks_training.infra.tools.check.change.template_diff import TemplateDiff
+from eks_training.core.upstream import release_chart
 from eks_training.infra.tools.check.snapshot import (HELM_CHART, KUBERNETES_RESOURCE, PlatformSnapshot, references,
                                                      token_text)
 
@@ -84,12 +85,17 @@ _STATEFULSET_MUTABLE = frozenset({"replicas", "ordinals", "template", "updateStr
 _PV_NOT_SOURCE = frozenset({"capacity", "accessModes", "claimRef", "persistentVolumeReclaimPolicy", "mountOptions",
                             "storageClassName", "nodeAffinity", "volumeAttributesClassName"})
 _NEW_AT_DEPLOY = " (new at deploy)"
+#: Kinds an operator scales by hand, and what a deploy that applies their replicas again does to that scaling.
+_SCALED_BY_HAND = {"NodeSet": "the slurmd pods (Slurm nodes) an operator added are removed with the jobs on them"}
 #: Kinds left behind on purpose (their manifests never prune, see TrainingPlatformStack): what stays is named, and
 #: removing it is a step of its own (README, "Rename or remove a namespace, pool, queue or node group").
 _KEPT_ON_REMOVAL = {
     "Namespace": "delete it by hand once its work has moved (`kubectl delete namespace {name}`)",
     "PersistentVolume": "its storage stays bound to it; delete it by hand when no claim needs it",
     "PersistentVolumeClaim": "it keeps its volume; delete it by hand when nothing mounts it",
+    # The deploy waited for each Job of our manifests to succeed: what stays is a finished Job.
+    "Job": "the deploy that applied it waited for it to finish; delete it by hand (`kubectl delete job -n {namespace} "
+           "{name}`)",
 }
 
 
@@ -223,6 +229,11 @@ def _updated_manifest(lid: str, before: Manifests, after: Manifests, snap: Platf
             for refusal in update_refusals(obj, new_objs[ident], storage_classes):
                 changes.append(Change("fail", str(ident), f"{ident}: `kubectl apply` of {lid} is refused: {refusal}; "
                                                           "the deploy fails and rolls back", destructive=True))
+            replicas = (new_objs[ident].get("spec") or {}).get("replicas")
+            if ident.kind in _SCALED_BY_HAND and replicas is not None and obj != new_objs[ident]:
+                changes.append(Change("update", str(ident), (
+                    f"{ident}: `kubectl apply` of {lid} writes spec.replicas: {replicas} over the live object, "
+                    f"undoing any hand scaling: {_SCALED_BY_HAND[ident.kind]}"), destructive=True))
             continue
         pruned = (isinstance(prune_label, str) and prune_label in ((obj.get("metadata") or {}).get("labels") or {})
                   and _pruned(ident, visited))
@@ -235,12 +246,12 @@ def _updated_manifest(lid: str, before: Manifests, after: Manifests, snap: Platf
             changes.append(Change("prune", str(ident), f"{ident} is deleted: removed from {lid}, whose update runs "
                                                        f"`kubectl apply --prune`, and {ident.kind} is in kubectl's "
                                                        f"default prune list{_loss(ident, obj, before)}", destructive=True))
-        elif not isinstance(prune_label, str) and ident.kind in _KEPT_ON_REMOVAL and ident.group == "":
+        elif not isinstance(prune_label, str) and ident.kind in _KEPT_ON_REMOVAL and ident.group in ("", "batch"):
             contents = (f" with everything in it: {namespace_contents(ident.name, before)}"
                         if ident.kind == "Namespace" else "")
             changes.append(Change("orphan", str(ident), (
                 f"{ident} is left behind{contents}: removed from {lid}, whose updates never prune; "
-                f"{_KEPT_ON_REMOVAL[ident.kind].format(name=ident.name)}")))
+                f"{_KEPT_ON_REMOVAL[ident.kind].format(name=ident.name, namespace=ident.namespace)}")))
         else:
             why = ("the manifest has no prune label" if not isinstance(prune_label, str) else
                    f"{ident.kind} is not in kubectl's default prune list" if not _prunable_kind(ident) else
@@ -446,5 +457,6 @@ def release_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Chan
 
 
 def _chart(props: Mapping[str, Any]) -> str:
-    chart = str(props.get("Chart") or props.get("ChartAssetURL") or "?").rstrip("/").rsplit("/", 1)[-1]
-    return f"{chart} {props.get('Version', '')}".strip()
+    chart, version = release_chart(props)
+    chart = str(chart or props.get("ChartAssetURL") or "?").rstrip("/").rsplit("/", 1)[-1]
+    return f"{chart} {version}".strip()
