@@ -7,7 +7,8 @@
   managed node groups' auto repair acts on.
 * The log groups the add-on and the trainer write to, created here first so they carry our retention and KMS key
   (the agent would otherwise create them itself, unencrypted and kept forever).
-* A dashboard: trainer metrics per job, accelerator utilisation and memory per node and per job's pods, EFA traffic.
+* A dashboard: trainer metrics per job, each job's goodput, time split and cost, accelerator utilisation and memory
+  per node and per job's pods, EFA traffic.
 * Alarms: idle accelerators, a job's throughput halving, a non-finite loss.
 
 Metric names and dimensions of the trainer are the contract in :mod:`eks_training.core.training_metrics`.
@@ -276,17 +277,35 @@ class TrainingObservability(Construct):
 
     # --- dashboard ------------------------------------------------------------------------------------------
 
-    def _search(self, schema: str, metric_name: str, filters: dict[str, str], stat: str = "Average") -> cw.MathExpression:
+    def _search(self, schema: str, metric_name: str, filters: dict[str, str], stat: str = "Average",
+                label: str | None = None) -> cw.MathExpression:
         terms = " ".join(f'{name}="{value}"' for name, value in filters.items())
         return cw.MathExpression(expression=f"SEARCH('{{{schema}}} MetricName=\"{metric_name}\" {terms}', '{stat}', 60)",
-                                 using_metrics={}, period=Duration.minutes(1))
+                                 using_metrics={}, period=Duration.minutes(1), label=label)
+
+    def _goodput_row(self, schema: str, namespace: str) -> list[cw.IWidget]:
+        """Goodput, where the time went, and cost, per job of ``namespace``. Each run of a job emits the job's totals
+        so far when it ends (training/goodput.py), so a job's newest point covers all its runs; Maximum keeps one
+        point per minute as it was sent."""
+        where = {tm.DIMENSION_NAMESPACE: namespace}
+        return [
+            cw.GraphWidget(title=f"{namespace}: goodput per job (productive / total)", width=8,
+                           left=[self._search(schema, tm.GOODPUT, where, stat="Maximum")],
+                           left_y_axis=cw.YAxisProps(min=0, max=1)),
+            cw.GraphWidget(title=f"{namespace}: seconds per job by where they went", width=8, stacked=True,
+                           left=[self._search(schema, name, where, stat="Maximum", label=category)
+                                 for category, name in tm.TIME_SPLIT_METRICS.items()]),
+            cw.GraphWidget(title=f"{namespace}: cost per job (USD: list price x nodes x time)", width=8,
+                           left=[self._search(schema, tm.JOB_COST_USD, where, stat="Maximum")]),
+        ]
 
     def _dashboard_rows(self) -> list[list[cw.IWidget]]:
         cluster = {"ClusterName": self.cluster_name}
         trainer_schema = f"{self.metrics_namespace},{tm.DIMENSION_NAMESPACE},{tm.DIMENSION_JOB}"
         rows: list[list[cw.IWidget]] = [[cw.TextWidget(
             markdown="# Training\nTrainer metrics per job (EMF, namespace "
-                     f"`{self.metrics_namespace}`), accelerator utilisation and memory per node and per job pod, "
+                     f"`{self.metrics_namespace}`), each job's goodput, time split and cost (sent when a run ends), "
+                     "accelerator utilisation and memory per node and per job pod, "
                      "EFA traffic per node.", width=24, height=2)]]
         for namespace in self.namespaces:
             rows.append([
@@ -294,6 +313,7 @@ class TrainingObservability(Construct):
                     trainer_schema, name, {tm.DIMENSION_NAMESPACE: namespace})])
                 for name in (tm.TOKENS_PER_SECOND, tm.LOSS, tm.MFU, tm.NONFINITE_LOSS)
             ])
+            rows.append(self._goodput_row(trainer_schema, namespace))
         for accelerator in self.accelerators:
             facts = _ACCELERATOR_METRICS[accelerator]
             row: list[cw.IWidget] = [

@@ -36,7 +36,15 @@ GOODPUT = "goodput"
 JOB_SECONDS = "job_seconds"
 LOST_SECONDS = "lost_seconds"
 JOB_COST_USD = "job_cost_usd"
-GOODPUT_METRICS = (GOODPUT, JOB_SECONDS, LOST_SECONDS, JOB_COST_USD)
+#: Where the job's seconds went, one metric per category of the trainer's ledger (its ``<category>_s`` keys).
+PRODUCTIVE_SECONDS = "productive_seconds"
+STARTUP_SECONDS = "startup_seconds"
+CHECKPOINT_SECONDS = "checkpoint_seconds"
+EVALUATION_SECONDS = "evaluation_seconds"
+WAITING_SECONDS = "waiting_seconds"
+TIME_SPLIT_METRICS = {"productive": PRODUCTIVE_SECONDS, "startup": STARTUP_SECONDS, "checkpoint": CHECKPOINT_SECONDS,
+                      "evaluation": EVALUATION_SECONDS, "lost": LOST_SECONDS, "waiting": WAITING_SECONDS}
+GOODPUT_METRICS = (GOODPUT, JOB_SECONDS, *TIME_SPLIT_METRICS.values(), JOB_COST_USD)
 
 #: Keys of one line of the trainer's metrics JSON-lines file besides the metric names above.
 STEP_KEY = "step"

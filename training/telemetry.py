@@ -47,6 +47,7 @@ from typing import IO, Any, Mapping, Protocol
 
 from eks_training.core import training_metrics as tm
 from eks_training.core.validation import invalid
+from eks_training.training.goodput import CATEGORIES
 
 #: The trainer's record keys and the contract's metric name for each (the JSON lines spell ``tokens_per_s``).
 RECORD_METRICS = {
@@ -57,10 +58,11 @@ RECORD_METRICS = {
     "grad_norm": tm.GRAD_NORM,
 }
 #: The goodput record's keys (event "goodput", training/goodput.py) and their metric names.
+#: A ledger category without a metric name in the contract fails here, at import, not on the dashboard.
 GOODPUT_RECORD_METRICS = {
     "goodput": tm.GOODPUT,
     "total_s": tm.JOB_SECONDS,
-    "lost_s": tm.LOST_SECONDS,
+    **{f"{category}_s": tm.TIME_SPLIT_METRICS[category] for category in CATEGORIES},
     "cost_usd": tm.JOB_COST_USD,
 }
 #: CloudWatch units (the names CloudWatch's StandardUnit allows); MFU is a fraction of peak, not a percent.
@@ -73,7 +75,7 @@ UNITS = {
     tm.NONFINITE_LOSS: "Count",
     tm.GOODPUT: "None",
     tm.JOB_SECONDS: "Seconds",
-    tm.LOST_SECONDS: "Seconds",
+    **dict.fromkeys(tm.TIME_SPLIT_METRICS.values(), "Seconds"),
     tm.JOB_COST_USD: "None",
 }
 # A NaN or infinite loss or gradient norm is what diverges a run (guard.py), so each counts as a non-finite step;

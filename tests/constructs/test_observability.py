@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import aws_cdk as cdk
@@ -18,6 +19,8 @@ from aws_cdk import aws_sns as sns
 from aws_cdk.lambda_layer_kubectl_v35 import KubectlV35Layer
 
 from eks_training.core import training_metrics as tm
+from eks_training.training.goodput import CATEGORIES, GoodputMeter
+from eks_training.training.telemetry import emf_document
 from eks_training.constructs.observability import (
     CLOUDWATCH_ADDON,
     DEFAULT_CLOUDWATCH_ADDON_VERSION,
@@ -167,6 +170,44 @@ def test_dashboard_graphs_trainer_and_accelerator_metrics(synthesized) -> None:
         assert f'MetricName=\\"{name}\\"' in body, name
     assert '{EksTraining,Namespace,Job} MetricName=\\"tokens_per_second\\" Namespace=\\"team-b\\"' in body
     assert f'{{ContainerInsights,ClusterName,InstanceId,NodeName}} MetricName=\\"node_gpu_utilization\\" ClusterName=\\"{CLUSTER_NAME}\\"' in body
+
+
+def _widget_searches(body: str) -> list[tuple[dict, list[str]]]:
+    """Each graph widget of a dashboard body with the expressions of its metrics."""
+    return [(widget, [m[0]["expression"] for m in widget["properties"].get("metrics", []) if "expression" in m[0]])
+            for widget in json.loads(body)["widgets"]]
+
+
+def test_dashboard_shows_each_jobs_goodput_time_split_and_cost_as_the_trainer_emits_them(synthesized) -> None:
+    template, _ = synthesized
+    (dashboard,) = _resources(template, "AWS::CloudWatch::Dashboard").values()
+    widgets = _widget_searches(_text(dashboard["Properties"]["DashboardBody"]))
+    # What the trainer sends: its goodput record of a real meter, turned into EMF by its own code.
+    meter = GoodputMeter(None, instance_type="g5.12xlarge", nodes=2, started_at=time.time() - 5)
+    meter.training_starts()
+    meter.step_done(1)
+    sent = emf_document({"event": "goodput", **meter.record()}, "team-a", "llama")
+    (directive,) = sent["_aws"]["CloudWatchMetrics"]
+    (dimensions,) = directive["Dimensions"]
+    schema = ",".join((directive["Namespace"], *dimensions))
+    names = [metric["Name"] for metric in directive["Metrics"]]
+    assert {"goodput", "job_cost_usd"} <= set(names) and len(names) == len(CATEGORIES) + 3  # + goodput, total, cost
+    for namespace in ("team-a", "team-b"):
+        def graphs_of(name: str) -> list[dict]:
+            search = f'{{{schema}}} MetricName="{name}" {dimensions[0]}="{namespace}"'
+            return [widget for widget, expressions in widgets if any(search in e for e in expressions)]
+
+        for name in names:
+            if name != tm.JOB_SECONDS:  # the total is the stacked split's height
+                assert graphs_of(name), (namespace, name)
+        (goodput,) = graphs_of(tm.GOODPUT)
+        assert goodput["properties"]["yAxis"]["left"] == {"min": 0, "max": 1}
+        # Every category of the trainer's ledger, stacked in one graph: the stack's height is the job's total.
+        split = [graphs_of(tm.TIME_SPLIT_METRICS[category]) for category in CATEGORIES]
+        assert all(graphs == split[0] for graphs in split) and len(split[0]) == 1, namespace
+        assert split[0][0]["properties"]["stacked"] is True
+        (cost,) = graphs_of(tm.JOB_COST_USD)
+        assert "cost" in cost["properties"]["title"]
 
 
 def test_idle_alarms_average_over_idle_minutes(synthesized) -> None:

@@ -60,13 +60,24 @@ def test_a_type_without_a_list_price_reports_no_cost(tmp_path):
 
 
 def test_the_goodput_record_is_an_emf_document_with_the_jobs_labels():
-    document = emf_document({"event": "goodput", "time": 1.5, "goodput": 0.8, "total_s": 100.0, "lost_s": 5.0,
-                             "cost_usd": 2.5, "step": 40}, "team-a", "llm")
+    document = emf_document({"event": "goodput", "time": 1.5, "goodput": 0.8, "total_s": 100.0, "productive_s": 80.0,
+                             "startup_s": 6.0, "checkpoint_s": 4.0, "evaluation_s": 2.0, "lost_s": 5.0,
+                             "waiting_s": 3.0, "cost_usd": 2.5, "step": 40}, "team-a", "llm")
     assert document["Namespace"] == "team-a" and document["Job"] == "llm"
+    seconds = ("productive_seconds", "startup_seconds", "checkpoint_seconds", "evaluation_seconds", "lost_seconds",
+               "waiting_seconds")
     assert {m["Name"]: m["Unit"] for m in document["_aws"]["CloudWatchMetrics"][0]["Metrics"]} == {
-        "goodput": "None", "job_seconds": "Seconds", "lost_seconds": "Seconds", "job_cost_usd": "None"}
-    assert (document["goodput"], document["job_seconds"], document["lost_seconds"], document["job_cost_usd"]) == (
-        0.8, 100.0, 5.0, 2.5)
+        "goodput": "None", "job_seconds": "Seconds", **dict.fromkeys(seconds, "Seconds"), "job_cost_usd": "None"}
+    assert [document[name] for name in ("goodput", "job_seconds", *seconds, "job_cost_usd")] == [
+        0.8, 100.0, 80.0, 6.0, 4.0, 2.0, 5.0, 3.0, 2.5]
+
+
+def test_every_ledger_category_is_a_metric_of_the_goodput_record():
+    # The real meter's record, every category present: each becomes one EMF metric (a new category without a
+    # metric name in core/training_metrics.py fails telemetry's import instead of vanishing from the dashboard).
+    record = GoodputMeter(None, instance_type="g5.12xlarge", nodes=1, started_at=time.time() - 1).record()
+    document = emf_document({"event": "goodput", **record}, "team-a", "llm")
+    assert {f"{category}_seconds" for category in goodput_module.CATEGORIES} <= set(document)
 
 
 def _command(data: Path, ckpt: Path, metrics: Path) -> list[str]:
