@@ -423,6 +423,10 @@ def test_a_training_run_with_emf_prints_cloudwatch_records(token_data, tmp_path,
     (goodput,) = [r for r in records if "goodput" in r]
     assert (goodput["Namespace"], goodput["Job"], goodput["step"]) == ("ai-research", "llm-run", 3)
     assert 0 < goodput["goodput"] < 1 and goodput["job_seconds"] > 0
+    # Where the seconds went, one metric per category, adding up to the job's seconds (the dashboard's stack).
+    split = [goodput[name] for name in tm.TIME_SPLIT_METRICS.values()]
+    assert goodput["productive_seconds"] > 0 and goodput["startup_seconds"] > 0
+    assert sum(split) == pytest.approx(goodput["job_seconds"], abs=0.01)
     for record in step_records:
         assert (record["Namespace"], record["Job"]) == ("ai-research", "llm-run")
         names = {m["Name"] for m in record["_aws"]["CloudWatchMetrics"][0]["Metrics"]}
