@@ -1,0 +1,83 @@
+"""An MPIJob worker's first process keeps the pod up while the trainers that mpirun started below it save.
+
+Real processes: the "sshd" is a shell that starts, as the launcher's SSH session would, the real launcher module
+around a trainer that takes a while to save on SIGTERM."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+from eks_training.training.ssh_worker import launchers_below
+
+TRAINER = textwrap.dedent("""
+    import os, signal, sys, time
+    from pathlib import Path
+    out = Path(sys.argv[1])
+    def stop(number, frame):
+        time.sleep(1.0)  # the checkpoint write
+        (out / "saved").write_text(str(time.time()))
+        Path(os.environ["EKS_TRAINING_STOP_FILE"]).write_text("step 7")
+        sys.exit(0)
+    signal.signal(signal.SIGTERM, stop)
+    (out / "ready").write_text("")
+    while True:
+        time.sleep(0.05)
+""")
+
+
+def _wait_for(path: Path, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path} never appeared"
+        time.sleep(0.05)
+
+
+def _start(tmp_path: Path) -> subprocess.Popen:
+    (tmp_path / "trainer.py").write_text(TRAINER)
+    session = (f"( {sys.executable} -m eks_training.training.launch {sys.executable} {tmp_path / 'trainer.py'} "
+               f"{tmp_path}; echo $? > {tmp_path / 'launch-status'} ) & wait")
+    worker = subprocess.Popen([sys.executable, "-m", "eks_training.training.ssh_worker", "sh", "-c", session],
+                              stderr=subprocess.PIPE, text=True)
+    _wait_for(tmp_path / "ready")
+    return worker
+
+
+def test_sigterm_reaches_the_trainers_below_sshd_and_the_pod_waits_for_their_save(tmp_path):
+    worker = _start(tmp_path)
+    assert len(launchers_below(worker.pid)) == 1
+    signalled = time.time()
+    worker.send_signal(signal.SIGTERM)
+    assert worker.wait(timeout=30) == 0
+    exited = time.time()
+    saved = float((tmp_path / "saved").read_text())
+    assert signalled < saved < exited  # the save happened, and before the pod's first process left
+    # The launcher saw the saved stop and exited 75 (resume).
+    _wait_for(tmp_path / "launch-status")
+    assert (tmp_path / "launch-status").read_text().strip() == "75"
+    assert "passed to the trainers' launcher" in worker.stderr.read()
+
+
+def test_without_a_signal_it_exits_with_its_commands_status(tmp_path):
+    assert subprocess.run([sys.executable, "-m", "eks_training.training.ssh_worker", "sh", "-c", "exit 3"],
+                          timeout=30).returncode == 3
+    assert subprocess.run([sys.executable, "-m", "eks_training.training.ssh_worker"], capture_output=True, text=True,
+                          timeout=30).stderr.startswith("error: command:")
+
+
+def test_a_launcher_not_below_it_is_left_alone(tmp_path):
+    # Another pod's (or another test's) launcher is not this worker's: it is neither found nor signalled.
+    outsider = subprocess.Popen([sys.executable, "-m", "eks_training.training.launch", "sleep", "60"])
+    worker = _start(tmp_path)
+    try:
+        assert outsider.pid not in launchers_below(worker.pid)
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(timeout=30) == 0
+        assert outsider.poll() is None
+    finally:
+        outsider.terminate()
+        outsider.wait(timeout=30)
