@@ -3,8 +3,9 @@
 mpirun reaches a worker over SSH, so the trainers there are descendants of sshd, not of the pod's first process,
 and sshd exits on SIGTERM at once: the container ends and its trainers are killed mid-step, however long the grace
 period. This process runs the command (sshd) as its child and, on SIGTERM or SIGINT, passes the signal to every
-launcher (``eks_training.training.launch``) below it, so this node's trainers join the save, waits until those have
-exited (the kubelet's SIGKILL bounds the wait), and only then stops the command.
+launcher (``eks_training.training.launch``) below it, so this node's trainers join the save, waits until every
+launcher, torchrun and trainer below it has exited (the kubelet's SIGKILL bounds the wait), and only then stops the
+command.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Sequence
 
 #: The module every node's trainers run under (workloads.job_pods.LAUNCH_MODULE; training/ does not import workloads/).
 LAUNCH_MODULE = "eks_training.training.launch"
+TRAIN_MODULE = "eks_training.training.train"
 POLL_S = 0.2
 #: How long the command (sshd) gets to exit after SIGTERM before SIGKILL.
 COMMAND_STOP_S = 5
@@ -41,20 +43,33 @@ def _processes() -> dict[int, tuple[int, list[str]]]:
     return table
 
 
-def launchers_below(root: int) -> set[int]:
-    """The processes descending from ``root`` that run the launcher module (``python -m ...launch``)."""
+def _runs_module(argv: list[str], module: str) -> bool:
+    return any(a == "-m" and b == module for a, b in zip(argv, argv[1:]))
+
+
+def _is_torchrun(argv: list[str]) -> bool:
+    return any(Path(a).name == "torchrun" for a in argv[:2])
+
+
+def training_below(root: int) -> tuple[set[int], set[int]]:
+    """(the processes to signal, the processes to wait for) among ``root``'s descendants: the launchers, and a
+    torchrun whose launcher is gone (mpirun's daemon may kill a launcher first; its torchrun then belongs to us,
+    the container's init); and every launcher, torchrun and trainer."""
     table = _processes()
     children: dict[int, list[int]] = {}
     for pid, (parent, _) in table.items():
         children.setdefault(parent, []).append(pid)
-    found, stack = set(), list(children.get(root, []))
+    to_signal, to_wait, stack = set(), set(), list(children.get(root, []))
     while stack:
         pid = stack.pop()
-        argv = table[pid][1]
-        if any(a == "-m" and b == LAUNCH_MODULE for a, b in zip(argv, argv[1:])):
-            found.add(pid)
+        parent, argv = table[pid]
+        launcher = _runs_module(argv, LAUNCH_MODULE)
+        if launcher or (_is_torchrun(argv) and not _runs_module(table.get(parent, (0, []))[1], LAUNCH_MODULE)):
+            to_signal.add(pid)
+        if launcher or _is_torchrun(argv) or _runs_module(argv, TRAIN_MODULE):
+            to_wait.add(pid)
         stack += children.get(pid, [])
-    return found
+    return to_signal, to_wait
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -73,16 +88,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             return status if status >= 0 else 128 - status
         time.sleep(POLL_S)
     signalled: set[int] = set()
-    while running := launchers_below(child.pid):
-        for pid in running - signalled:
+    while True:
+        # Below this process, not only below sshd: a process whose parent died is re-parented to the container's
+        # init, this one.
+        to_signal, to_wait = training_below(os.getpid())
+        if not to_wait:
+            break
+        for pid in to_signal - signalled:
             try:
                 os.kill(pid, stops[0])
             except ProcessLookupError:
                 pass
-        if running - signalled:
+        if to_signal - signalled:
             print(f"ssh_worker: {signal.Signals(stops[0]).name} passed to the trainers' launcher(s) "
-                  f"{sorted(running - signalled)}; waiting for their save", file=sys.stderr, flush=True)
-        signalled |= running
+                  f"{sorted(to_signal - signalled)}; waiting for their save", file=sys.stderr, flush=True)
+        signalled |= to_signal
         time.sleep(POLL_S)
     child.terminate()
     try:

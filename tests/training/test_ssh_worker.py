@@ -12,7 +12,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from eks_training.training.ssh_worker import launchers_below
+from eks_training.training.ssh_worker import training_below
 
 TRAINER = textwrap.dedent("""
     import os, signal, sys, time
@@ -38,8 +38,11 @@ def _wait_for(path: Path, seconds: float = 30) -> None:
 
 
 def _start(tmp_path: Path) -> subprocess.Popen:
-    (tmp_path / "trainer.py").write_text(TRAINER)
-    session = (f"( {sys.executable} -m eks_training.training.launch {sys.executable} {tmp_path / 'trainer.py'} "
+    # Named like torchrun's console script: the process the worker waits for below the launcher.
+    torchrun = tmp_path / "torchrun"
+    torchrun.write_text(f"#!{sys.executable}\n{TRAINER}")
+    torchrun.chmod(0o755)
+    session = (f"( {sys.executable} -m eks_training.training.launch {torchrun} "
                f"{tmp_path}; echo $? > {tmp_path / 'launch-status'} ) & wait")
     worker = subprocess.Popen([sys.executable, "-m", "eks_training.training.ssh_worker", "sh", "-c", session],
                               stderr=subprocess.PIPE, text=True)
@@ -49,7 +52,8 @@ def _start(tmp_path: Path) -> subprocess.Popen:
 
 def test_sigterm_reaches_the_trainers_below_sshd_and_the_pod_waits_for_their_save(tmp_path):
     worker = _start(tmp_path)
-    assert len(launchers_below(worker.pid)) == 1
+    to_signal, to_wait = training_below(worker.pid)
+    assert len(to_signal) == 1 and to_signal < to_wait  # the launcher; and its trainer to wait for
     signalled = time.time()
     worker.send_signal(signal.SIGTERM)
     assert worker.wait(timeout=30) == 0
@@ -74,7 +78,7 @@ def test_a_launcher_not_below_it_is_left_alone(tmp_path):
     outsider = subprocess.Popen([sys.executable, "-m", "eks_training.training.launch", "sleep", "60"])
     worker = _start(tmp_path)
     try:
-        assert outsider.pid not in launchers_below(worker.pid)
+        assert outsider.pid not in set.union(*training_below(worker.pid))
         worker.send_signal(signal.SIGTERM)
         assert worker.wait(timeout=30) == 0
         assert outsider.poll() is None
