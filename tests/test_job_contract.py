@@ -334,7 +334,7 @@ def test_metrics_carry_the_job_labels_through_mpirun(tmp_path):
     launcher_env = {item["name"]: item.get("value", obj["metadata"]["namespace"]) for item in launcher.get("env", [])}
     assert command[0] == "mpirun"
     forwarded, index = {}, 1
-    while command[index] != "torchrun":  # Open MPI's options, up to the program it starts on every node
+    while command[index] != "python":  # Open MPI's options, up to the program it starts on every node
         if command[index] == "-x":
             name, _, value = command[index + 1].partition("=")
             if value or name in launcher_env:  # -x NAME forwards the launcher's value, when it has one
