@@ -12,6 +12,7 @@ from eks_training.workloads.job_pods import (
     TrainingJob,
     restricted,
     c10d_rendezvous,
+    LAUNCH_MODULE,
     disruption_budget,
     fabric_env,
     job_identity_env,
@@ -33,6 +34,8 @@ _FINISHED_JOB_TTL_SECONDS = 86400
 JOB_NAME_LABEL = "training.kubeflow.org/job-name"
 #: A worker's first process: passes SIGTERM to the trainers mpirun started below sshd and waits for their save.
 SSH_WORKER_MODULE = "eks_training.training.ssh_worker"
+#: The launcher's flag that keeps SIGTERM from mpirun (training.launch.HOLD_FLAG; workloads/ does not import training/).
+HOLD_FLAG = "--hold"
 
 
 #: Restart the launcher's container in place when it exits non-zero, 75 (saved and stopped) included.
@@ -63,7 +66,9 @@ def mpi_job(job: TrainingJob, *, slots_per_worker: int | None = None) -> dict:
     # torchrun's wait for its saving workers must end inside the worker pod's grace period.
     shutdown = f"{TORCHRUN_SHUTDOWN_ENV}={torchrun_shutdown_seconds(job.grace_period_s)}"
     env_flags += ["-x", shutdown]
+    # Held: the workers' pods are stopped with it and save; mpirun, signalled, would tear their sessions down.
     launcher_command = [
+        "python", "-m", LAUNCH_MODULE, HOLD_FLAG,
         "mpirun", "--allow-run-as-root",
         "-np", str(job.nodes), "--map-by", "ppr:1:node", "--bind-to", "none",
         *env_flags,

@@ -62,8 +62,12 @@ def test_every_saving_kind_prod_renders_carries_all_of_it_and_the_check_passes(p
             (trainer,) = [c for c in pod["spec"]["containers"] if "eks_training.training.launch" in c["command"]]
             command = trainer["command"]
             if kind == "mpijob":  # mpirun starts the launcher on every node, with the shutdown wait in -x
-                start = command.index("python")
-                assert command[0] == "mpirun" and command[start:start + 3] == LAUNCH
+                from eks_training.training.launch import HOLD_FLAG
+
+                # ... under a launcher that keeps SIGTERM from mpirun (the workers' pods are stopped and save).
+                assert command[:5] == [*LAUNCH, HOLD_FLAG, "mpirun"], command[:5]
+                start = command.index("python", 1)
+                assert command[start:start + 3] == LAUNCH
                 env = dict(v.split("=", 1) for f, v in zip(command, command[1:start]) if f == "-x" and "=" in v)
             else:
                 assert command[:3] == LAUNCH, kind
@@ -154,6 +158,8 @@ def _pod_spec_of(objects):
      "terminationGracePeriodSeconds"),
     ("mpijob", lambda objs: _mpi(objs, "Launcher").update(restartPolicy="Never"),
      "spec.mpiReplicaSpecs.Launcher.restartPolicy"),
+    ("mpijob", lambda objs: _mpi(objs, "Launcher")["template"]["spec"]["containers"][0]["command"].remove("--hold"),
+     "spec.mpiReplicaSpecs.Launcher.command"),
     ("mpijob", lambda objs: next(o for o in objs if o["kind"] == "MPIJob")["spec"]["runPolicy"].update(backoffLimit=0),
      "spec.runPolicy.backoffLimit"),
     ("mpijob", lambda objs: _mpi(objs, "Launcher")["template"]["spec"]["containers"][0].update(command=[

@@ -85,3 +85,28 @@ def test_a_launcher_not_below_it_is_left_alone(tmp_path):
     finally:
         outsider.terminate()
         outsider.wait(timeout=30)
+
+
+HELD = textwrap.dedent("""
+    import signal, sys, time
+    from pathlib import Path
+    out = Path(sys.argv[1])
+    signal.signal(signal.SIGTERM, lambda n, f: (out / "signalled").write_text(""))
+    (out / "ready").write_text("")
+    while not (out / "done").exists():
+        time.sleep(0.05)
+    sys.exit(75)  # as mpirun does when a node's launcher exited 75
+""")
+
+
+def test_the_mpijob_launcher_holds_sigterm_from_mpirun_and_passes_its_status_on(tmp_path):
+    (tmp_path / "mpirun.py").write_text(HELD)
+    launcher = subprocess.Popen([sys.executable, "-m", "eks_training.training.launch", "--hold", sys.executable,
+                                 str(tmp_path / "mpirun.py"), str(tmp_path)], stderr=subprocess.PIPE, text=True)
+    _wait_for(tmp_path / "ready")
+    launcher.send_signal(signal.SIGTERM)
+    time.sleep(1.0)
+    assert launcher.poll() is None and not (tmp_path / "signalled").exists()
+    (tmp_path / "done").write_text("")
+    assert launcher.wait(timeout=30) == 75
+    assert "SIGTERM held" in launcher.stderr.read()

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from eks_training.core.preemption import DO_NOT_DISRUPT_ANNOTATION, EXIT_RESUME, TORCHRUN_SHUTDOWN_ENV
-from eks_training.workloads.job_mpi import LAUNCHER_RESTART_POLICY, SSH_WORKER_MODULE
+from eks_training.workloads.job_mpi import HOLD_FLAG, LAUNCHER_RESTART_POLICY, SSH_WORKER_MODULE
 from eks_training.workloads.job_pods import DISRUPTION_BUDGET_MAX_UNAVAILABLE, LAUNCH_MODULE, MIN_GRACE_PERIOD_S
 from eks_training.workloads.job_trainjob import trainjob_pod_spec
 from eks_training.workloads.jobs import JOB_KINDS
@@ -145,5 +145,9 @@ def _restart_findings(obj: Mapping[str, Any], runtimes: Mapping[str, dict]) -> I
             yield ("spec.mpiReplicaSpecs.Launcher.restartPolicy", f"{launcher.get('restartPolicy')!r}, not "
                    f"{LAUNCHER_RESTART_POLICY!r}: a launcher that exits {EXIT_RESUME} after a saved stop is not "
                    "started again")
+        containers = ((launcher.get("template") or {}).get("spec") or {}).get("containers") or []
+        if not any((c.get("command") or [])[:4] == ["python", "-m", LAUNCH_MODULE, HOLD_FLAG] for c in containers):
+            yield ("spec.mpiReplicaSpecs.Launcher.command", f"mpirun not under {LAUNCH_MODULE} {HOLD_FLAG}: told to "
+                   "stop, mpirun tears down the SSH sessions its workers' trainers save in")
         if (spec.get("runPolicy") or {}).get("backoffLimit") == 0:
             yield ("spec.runPolicy.backoffLimit", f"0: the first saved stop ({EXIT_RESUME}) fails the MPIJob")
