@@ -332,9 +332,9 @@ def test_metrics_carry_the_job_labels_through_mpirun(tmp_path):
     command = launcher["command"]
     # The launcher's environment as the kubelet sets it (the downward API gives the object's namespace).
     launcher_env = {item["name"]: item.get("value", obj["metadata"]["namespace"]) for item in launcher.get("env", [])}
-    assert command[0] == "mpirun"
-    forwarded, index = {}, 1
-    while command[index] != "torchrun":  # Open MPI's options, up to the program it starts on every node
+    index = command.index("mpirun")
+    forwarded, index = {}, index + 1
+    while command[index] != "python":  # Open MPI's options, up to the program it starts on every node
         if command[index] == "-x":
             name, _, value = command[index + 1].partition("=")
             if value or name in launcher_env:  # -x NAME forwards the launcher's value, when it has one

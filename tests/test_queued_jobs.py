@@ -87,7 +87,7 @@ def test_topology_is_asked_for_only_where_a_topology_aware_flavor_serves_the_typ
     blocks = parse_config(data, source="prod.yaml")
     auto = _render(blocks, "mpijob", instance_type="p5.48xlarge")[0]
     assert auto["spec"]["mpiReplicaSpecs"]["Worker"]["template"]["metadata"]["annotations"] == {
-        PREFERRED_TOPOLOGY: "topology.k8s.aws/network-node-layer-3"}
+        DO_NOT_DISRUPT_ANNOTATION: "true", PREFERRED_TOPOLOGY: "topology.k8s.aws/network-node-layer-3"}
 
 
 @pytest.mark.parametrize(("options", "message"), [

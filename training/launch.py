@@ -6,6 +6,11 @@ torchrun directly cannot tell Kubernetes that the trainer saved a checkpoint and
 launcher runs the command as its child, hands SIGTERM and SIGINT on to it, and exits :data:`EXIT_RESUME` when a
 trainer of this node reported a completed stop (it writes the file named by ``EKS_TRAINING_STOP_FILE`` once its
 checkpoint is saved); otherwise it exits with the child's own status.
+
+``--hold`` (an MPIJob's launcher pod, around mpirun): SIGTERM is not passed on. Whatever stops an MPIJob (Kueue's
+suspension, a deletion) stops its worker pods too, whose first process hands SIGTERM to the trainers there
+(training/ssh_worker.py); mpirun, told to stop, would instead tear down its remote daemons and the SSH sessions the
+saving trainers run in. Held, mpirun lives on until the nodes' saved stops end it (with their 75).
 """
 
 from __future__ import annotations
@@ -21,8 +26,14 @@ from typing import Sequence
 from eks_training.training.preemption import EXIT_RESUME, STOP_FILE_ENV
 
 
+#: Keep SIGTERM and SIGINT from the command; the first argument when given.
+HOLD_FLAG = "--hold"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     command = list(sys.argv[1:] if argv is None else argv)
+    hold = command[:1] == [HOLD_FLAG]
+    command = command[1:] if hold else command
     if not command:
         print("error: command: give the command to run, e.g. torchrun --nproc_per_node 8 -m "
               "eks_training.training.train ...", file=sys.stderr)
@@ -31,6 +42,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     child = subprocess.Popen(command, env={**os.environ, STOP_FILE_ENV: str(stop_file)})
 
     def forward(number: int, frame: object) -> None:
+        if hold:
+            print(f"launch: {signal.Signals(number).name} held; the workers' own stop ends the command", file=sys.stderr,
+                  flush=True)
+            return
         # Once: torchrun is then stopping its workers within its own bound, and a second signal would cut
         # that short (its handler raises again in the middle of the shutdown).
         if forwarded:

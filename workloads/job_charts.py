@@ -16,7 +16,7 @@ from eks_training.core.names import MODELS_CLAIM_NAME
 from eks_training.workloads.job_bionemo import DEFAULT_CONFIG_NAME, DEFAULT_MODULE, bionemo_job
 from eks_training.workloads.job_healthcheck import health_check
 from eks_training.workloads.job_indexed import neuron_job, pytorch_job
-from eks_training.workloads.job_mpi import mpi_job
+from eks_training.workloads.job_mpi import mpi_disruption_budget, mpi_job
 from eks_training.workloads.job_pods import TrainingJob
 from eks_training.workloads.job_volcano import volcano_disruption_budget, volcano_job
 from eks_training.workloads.jobs import PlacementNames, job_kind
@@ -61,10 +61,10 @@ class NeuronJobChart(_ObjectsChart):
 
 
 class MpiJobChart(_ObjectsChart):
-    """One MPIJob (see :func:`eks_training.workloads.job_mpi.mpi_job`)."""
+    """One MPIJob and the budget of its pods (see :func:`eks_training.workloads.job_mpi.mpi_job`)."""
 
     def __init__(self, scope: constructs.Construct, id: str, *, job: TrainingJob, slots_per_worker: int | None = None) -> None:
-        super().__init__(scope, id, [mpi_job(job, slots_per_worker=slots_per_worker)])
+        super().__init__(scope, id, [mpi_job(job, slots_per_worker=slots_per_worker), mpi_disruption_budget(job)])
 
 
 class VolcanoJobChart(_ObjectsChart):

@@ -12,19 +12,34 @@ from eks_training.workloads.job_pods import (
     TrainingJob,
     restricted,
     c10d_rendezvous,
+    LAUNCH_MODULE,
+    disruption_budget,
     fabric_env,
     job_identity_env,
+    resumable,
     torchrun_command,
     training_container,
+    training_pod_metadata,
     training_pod_spec,
 )
 from eks_training.workloads.k8s_objects import check_int
 from eks_training.workloads.labels import common_labels
 from eks_training.core.names import MPI_LAUNCHER_SERVICE_ACCOUNT
+from eks_training.core.preemption import TORCHRUN_SHUTDOWN_ENV, torchrun_shutdown_seconds
 
 COMPONENT = "mpi-operator"
 MPIJOB_API = "kubeflow.org/v2beta1"
 _FINISHED_JOB_TTL_SECONDS = 86400
+#: The label the operator puts on the launcher's and the workers' pods (the job's name): the budget's selector.
+JOB_NAME_LABEL = "training.kubeflow.org/job-name"
+#: A worker's first process: passes SIGTERM to the trainers mpirun started below sshd and waits for their save.
+SSH_WORKER_MODULE = "eks_training.training.ssh_worker"
+#: The launcher's flag that keeps SIGTERM from mpirun (training.launch.HOLD_FLAG; workloads/ does not import training/).
+HOLD_FLAG = "--hold"
+
+
+#: Restart the launcher's container in place when it exits non-zero, 75 (saved and stopped) included.
+LAUNCHER_RESTART_POLICY = "OnFailure"
 
 
 def worker_host(job: TrainingJob, index: int) -> str:
@@ -48,11 +63,17 @@ def mpi_job(job: TrainingJob, *, slots_per_worker: int | None = None) -> dict:
     # forwards the launcher's own values (its env below, the namespace from the downward API).
     identity = job_identity_env(job)
     env_flags += [flag for item in identity for flag in ("-x", item["name"])]
+    # torchrun's wait for its saving workers must end inside the worker pod's grace period.
+    shutdown = f"{TORCHRUN_SHUTDOWN_ENV}={torchrun_shutdown_seconds(job.grace_period_s)}"
+    env_flags += ["-x", shutdown]
+    # Held: the workers' pods are stopped with it and save; mpirun, signalled, would tear their sessions down.
     launcher_command = [
+        "python", "-m", LAUNCH_MODULE, HOLD_FLAG,
         "mpirun", "--allow-run-as-root",
         "-np", str(job.nodes), "--map-by", "ppr:1:node", "--bind-to", "none",
         *env_flags,
-        *torchrun_command(job, *c10d_rendezvous(job, worker_host(job, 0))),
+        # Each node's torchrun under the launcher: a node whose trainers saved on SIGTERM exits 75 (resume).
+        *resumable(torchrun_command(job, *c10d_rendezvous(job, worker_host(job, 0)))),
     ]
     launcher = {
         "name": "launcher",
@@ -62,17 +83,19 @@ def mpi_job(job: TrainingJob, *, slots_per_worker: int | None = None) -> dict:
         "resources": {"requests": {"cpu": "1", "memory": "2Gi"}, "limits": {"cpu": "2", "memory": "4Gi"}},
     }
     # The launcher needs no accelerator and runs on any node; the operator's RBAC for it is in mpi_operator.py.
+    # The launcher's restart policy is the replica spec's (the operator overrides the template's, with a warning).
     launcher_template = {
-        "metadata": {"labels": common_labels(COMPONENT)},
-        "spec": restricted({"serviceAccountName": MPI_LAUNCHER_SERVICE_ACCOUNT, "restartPolicy": "OnFailure",
-                            "containers": [launcher]}),
+        "metadata": training_pod_metadata(common_labels(COMPONENT)),
+        "spec": restricted({"serviceAccountName": MPI_LAUNCHER_SERVICE_ACCOUNT,
+                            "terminationGracePeriodSeconds": job.grace_period_s, "containers": [launcher]}),
     }
-    # The operator starts no process in workers: sshd in the foreground keeps them up for mpirun.
-    worker = training_container(job, ["/usr/sbin/sshd", "-De"], name="worker")
+    # The operator starts no process in workers: sshd in the foreground keeps them up for mpirun, under the process
+    # that lets the trainers below it save on SIGTERM (sshd alone exits at once and takes them with it).
+    worker = training_container(job, ["python", "-m", SSH_WORKER_MODULE, "/usr/sbin/sshd", "-De"], name="worker")
     # Ready once sshd listens: the launcher (WaitForWorkersReady) starts mpirun only then.
     worker["readinessProbe"] = {"tcpSocket": {"port": IMAGE_SSH_PORT}, "periodSeconds": 5}
     worker_template = {
-        "metadata": {"labels": common_labels(COMPONENT)},
+        "metadata": training_pod_metadata(common_labels(COMPONENT)),
         "spec": training_pod_spec(job, [worker], restart_policy="Never"),
     }
     return {
@@ -88,8 +111,17 @@ def mpi_job(job: TrainingJob, *, slots_per_worker: int | None = None) -> dict:
             "launcherCreationPolicy": "WaitForWorkersReady",
             "runPolicy": {"cleanPodPolicy": "Running", "ttlSecondsAfterFinished": _FINISHED_JOB_TTL_SECONDS},
             "mpiReplicaSpecs": {
-                "Launcher": {"replicas": 1, "template": launcher_template},
+                # A launcher that exits 75 (the nodes saved on SIGTERM) is restarted in place: mpirun starts the
+                # trainers again on the workers (a deleted worker pod the operator creates again) and they resume.
+                # MPI Operator 0.8 gives the launcher Job no podFailurePolicy ("ExitCode" only means Never), so
+                # these restarts count against runPolicy.backoffLimit, which is therefore left unset (the Job's 6).
+                "Launcher": {"replicas": 1, "restartPolicy": LAUNCHER_RESTART_POLICY, "template": launcher_template},
                 "Worker": {"replicas": job.nodes, "template": worker_template},
             },
         },
     }
+
+
+def mpi_disruption_budget(job: TrainingJob) -> dict:
+    """The PodDisruptionBudget of the MPIJob's launcher and workers (see :func:`disruption_budget`)."""
+    return disruption_budget(job, {JOB_NAME_LABEL: job.name}, COMPONENT)

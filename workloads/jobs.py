@@ -13,7 +13,7 @@ from eks_training.workloads.job_bionemo import bionemo_job
 from eks_training.workloads.job_data_prep import data_prep_job
 from eks_training.workloads.job_healthcheck import health_check
 from eks_training.workloads.job_indexed import neuron_job, pytorch_job
-from eks_training.workloads.job_mpi import mpi_job
+from eks_training.workloads.job_mpi import mpi_disruption_budget, mpi_job
 from eks_training.workloads.job_pods import TrainingJob
 from eks_training.workloads.job_queueing import (
     BATCH_JOB,
@@ -89,7 +89,8 @@ _INDEXED_JOB = (("", "services"), _BATCH_JOBS, _PDBS)
 
 JOB_KINDS: dict[str, JobKind] = {kind.name: kind for kind in (
     JobKind("mpijob", "nvidia", "MPIJob kubeflow.org/v2beta1: mpirun launcher + GPU workers over EFA",
-            lambda job, names: [mpi_job(job)], kueue=MPIJOB, creates=(_MPIJOBS,)),
+            lambda job, names: [mpi_job(job), mpi_disruption_budget(job)], kueue=MPIJOB,
+            creates=(_MPIJOBS, _PDBS), saves_on_stop=True),
     JobKind("volcano-job", "nvidia", "Volcano Job: gang-scheduled torchrun in a queue",
             lambda job, names: [volcano_job(job, queue=_needs(names.queue, "queue", "volcano-job"),
                                             max_retry=names.max_restarts),

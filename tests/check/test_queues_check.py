@@ -57,7 +57,7 @@ def test_every_queued_kind_is_admitted_through_every_local_queue(prod, prod_jobs
     neuron = next(obj for obj in prod_jobs["neuron-job"] if obj["kind"] == "Job")
     assert admit(podsets(neuron, kueue.runtimes), "ai-research", kueue).borrows
     # The MPIJob's launcher (CPU only, no toleration) goes to the team CPU flavor, its workers to the GPU pool.
-    (mpijob,) = prod_jobs["mpijob"]
+    mpijob = next(obj for obj in prod_jobs["mpijob"] if obj["kind"] == "MPIJob")
     assert admit(podsets(mpijob, kueue.runtimes), "training", kueue).flavors == {"launcher": "cpu",
                                                                                "worker": "gpu-h100"}
 

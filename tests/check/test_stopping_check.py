@@ -20,7 +20,8 @@ from eks_training.workloads.job_trainjob import trainjob_pod_spec
 from eks_training.workloads.jobs import JOB_KINDS
 
 IMAGES = {"gpu": "registry.example/gpu:1", "neuron": "registry.example/neuron:1", "ray": "registry.example/ray:1"}
-SAVING_KINDS = {"pytorch-job", "neuron-job", "volcano-job", "trainjob"}
+SAVING_KINDS = {"pytorch-job", "neuron-job", "volcano-job", "trainjob", "mpijob"}
+LAUNCH = ["python", "-m", "eks_training.training.launch"]
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +40,8 @@ def _pods(obj, runtimes):
         return [trainjob_pod_spec(obj, runtimes[spec["runtimeRef"]["name"]])]
     if "tasks" in spec:
         return [task["template"] for task in spec["tasks"]]
+    if obj["kind"] == "MPIJob":
+        return [spec["mpiReplicaSpecs"]["Launcher"]["template"]]
     return [spec["template"]] if obj["kind"] == "Job" else []
 
 
@@ -57,9 +60,19 @@ def test_every_saving_kind_prod_renders_carries_all_of_it_and_the_check_passes(p
             assert pod["metadata"]["annotations"]["karpenter.sh/do-not-disrupt"] == "true", kind
             grace = pod["spec"]["terminationGracePeriodSeconds"]
             (trainer,) = [c for c in pod["spec"]["containers"] if "eks_training.training.launch" in c["command"]]
-            assert trainer["command"][:3] == ["python", "-m", "eks_training.training.launch"], kind
-            wait = {e["name"]: e.get("value") for e in trainer["env"]}["TORCH_ELASTIC_SHUTDOWN_TIMEOUT"]
-            assert 0 < int(wait) < grace, kind
+            command = trainer["command"]
+            if kind == "mpijob":  # mpirun starts the launcher on every node, with the shutdown wait in -x
+                from eks_training.training.launch import HOLD_FLAG
+
+                # ... under a launcher that keeps SIGTERM from mpirun (the workers' pods are stopped and save).
+                assert command[:5] == [*LAUNCH, HOLD_FLAG, "mpirun"], command[:5]
+                start = command.index("python", 1)
+                assert command[start:start + 3] == LAUNCH
+                env = dict(v.split("=", 1) for f, v in zip(command, command[1:start]) if f == "-x" and "=" in v)
+            else:
+                assert command[:3] == LAUNCH, kind
+                env = {e["name"]: e.get("value") for e in trainer["env"]}
+            assert 0 < int(env["TORCH_ELASTIC_SHUTDOWN_TIMEOUT"]) < grace, kind
         (budget,) = [obj for obj in objects if obj["kind"] == "PodDisruptionBudget"]
         assert budget["spec"]["maxUnavailable"] == 1 and budget["metadata"]["namespace"] == objects[0]["metadata"]["namespace"]
 
@@ -97,6 +110,27 @@ def test_preemption_and_reclaim_stop_through_sigterm_and_start_again(prod, prod_
             "onJobFailureReasons": ["PodFailurePolicy"]} in jobset["failurePolicy"]["rules"]
 
 
+def test_an_mpijobs_workers_hold_their_pod_for_the_save_and_its_launcher_restarts_in_place(prod_jobs):
+    (mpijob,) = [obj for obj in prod_jobs["mpijob"] if obj["kind"] == "MPIJob"]
+    replicas = mpijob["spec"]["mpiReplicaSpecs"]
+    worker = replicas["Worker"]["template"]
+    assert worker["metadata"]["annotations"]["karpenter.sh/do-not-disrupt"] == "true"
+    assert worker["spec"]["terminationGracePeriodSeconds"] >= 30
+    (container,) = worker["spec"]["containers"]
+    assert container["command"] == ["python", "-m", "eks_training.training.ssh_worker", "/usr/sbin/sshd", "-De"]
+    # MPI Operator 0.8 sets the launcher pod's restartPolicy from the replica's (the template's is overridden).
+    assert replicas["Launcher"]["restartPolicy"] == "OnFailure"
+    assert "restartPolicy" not in replicas["Launcher"]["template"]["spec"]
+    assert mpijob["spec"]["runPolicy"].get("backoffLimit") != 0
+    # The operator labels the launcher's and the workers' pods with the job's name: the budget covers both.
+    (budget,) = [obj for obj in prod_jobs["mpijob"] if obj["kind"] == "PodDisruptionBudget"]
+    assert budget["spec"]["selector"]["matchLabels"] == {"training.kubeflow.org/job-name": mpijob["metadata"]["name"]}
+
+
+def _mpi(objs, role):
+    return next(o for o in objs if o["kind"] == "MPIJob")["spec"]["mpiReplicaSpecs"][role]
+
+
 def _without(jobs, kind, change):
     changed = copy.deepcopy(jobs)
     change(changed[kind])
@@ -116,6 +150,22 @@ def _pod_spec_of(objects):
     ("pytorch-job", lambda objs: next(o for o in objs if o["kind"] == "Job")["spec"].pop("podFailurePolicy"),
      "spec.podFailurePolicy"),
     ("pytorch-job", lambda objs: objs.remove(next(o for o in objs if o["kind"] == "PodDisruptionBudget")),
+     "PodDisruptionBudget"),
+    ("mpijob", lambda objs: _mpi(objs, "Worker")["template"]["spec"]["containers"][0].update(
+        command=["/usr/sbin/sshd", "-De"]), "containers.command"),
+    ("mpijob", lambda objs: _mpi(objs, "Worker")["template"]["metadata"].pop("annotations"), "metadata.annotations"),
+    ("mpijob", lambda objs: _mpi(objs, "Launcher")["template"]["spec"].pop("terminationGracePeriodSeconds"),
+     "terminationGracePeriodSeconds"),
+    ("mpijob", lambda objs: _mpi(objs, "Launcher").update(restartPolicy="Never"),
+     "spec.mpiReplicaSpecs.Launcher.restartPolicy"),
+    ("mpijob", lambda objs: _mpi(objs, "Launcher")["template"]["spec"]["containers"][0]["command"].remove("--hold"),
+     "spec.mpiReplicaSpecs.Launcher.command"),
+    ("mpijob", lambda objs: next(o for o in objs if o["kind"] == "MPIJob")["spec"]["runPolicy"].update(backoffLimit=0),
+     "spec.runPolicy.backoffLimit"),
+    ("mpijob", lambda objs: _mpi(objs, "Launcher")["template"]["spec"]["containers"][0].update(command=[
+        a for a in _mpi(objs, "Launcher")["template"]["spec"]["containers"][0]["command"]
+        if not a.startswith("TORCH_ELASTIC_SHUTDOWN_TIMEOUT=")]), "containers[launcher].env"),
+    ("mpijob", lambda objs: objs.remove(next(o for o in objs if o["kind"] == "PodDisruptionBudget")),
      "PodDisruptionBudget"),
     ("volcano-job", lambda objs: objs[0]["spec"].update(
         policies=[p for p in objs[0]["spec"]["policies"] if "exitCode" not in p]), "spec.policies"),

@@ -106,7 +106,7 @@ def test_neuron_job_is_indexed_with_rank0_dns_and_completion_index_rank() -> Non
 
 
 def test_checkpoint_sidecar_is_a_native_sidecar() -> None:
-    (obj,) = _render("mpijob")
+    obj = next(o for o in _render("mpijob") if o["kind"] == "MPIJob")
     worker = obj["spec"]["mpiReplicaSpecs"]["Worker"]["template"]["spec"]
     sidecar = worker["initContainers"][0]
     assert sidecar["restartPolicy"] == "Always"
@@ -226,7 +226,7 @@ def test_gpu_trainers_with_efa_log_nccls_network_where_the_trainer_checks_it(kin
         assert debug_file_path(env["NCCL_DEBUG_FILE"], host="llm-worker-0", pid=7).name == "nccl-llm-worker-0-7.log"
     if kind == "mpijob":
         # mpirun hands the launcher's -x variables to every rank.
-        (obj,) = _render(kind)
+        obj = next(o for o in _render(kind) if o["kind"] == "MPIJob")
         launcher = obj["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]["containers"][0]
         assert "EKS_TRAINING_REQUIRE_EFA=1" in " ".join(launcher.get("command", []) + launcher.get("args", []))
     # A level the user raised stays theirs, with every subsystem.

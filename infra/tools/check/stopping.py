@@ -6,7 +6,10 @@ Per training pod template: ``terminationGracePeriodSeconds`` at least the smalle
 launcher (exit 75 on a saved stop; torchrun alone exits 1), torchrun's shutdown wait inside the grace period, and
 Karpenter's do-not-disrupt. Per job: a PodDisruptionBudget that allows no eviction, and the restart rule of its
 controller that treats exit 75 as "resume": a batch Job's podFailurePolicy (Ignore), a Volcano policy (RestartJob on
-the exit code), a TrainJob's runtime (FailJob on 75 in the node Job, RestartJobSetAndIgnoreMaxRestarts in the JobSet).
+the exit code), a TrainJob's runtime (FailJob on 75 in the node Job, RestartJobSetAndIgnoreMaxRestarts in the JobSet),
+an MPIJob's launcher restarted in place (OnFailure; MPI Operator 0.8 has no exit-code rule, so these restarts count
+against runPolicy.backoffLimit, which must not be 0). An MPIJob's workers run sshd under the process that passes
+SIGTERM on to the trainers mpirun started there.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from eks_training.core.preemption import DO_NOT_DISRUPT_ANNOTATION, EXIT_RESUME, TORCHRUN_SHUTDOWN_ENV
+from eks_training.workloads.job_mpi import HOLD_FLAG, LAUNCHER_RESTART_POLICY, SSH_WORKER_MODULE
 from eks_training.workloads.job_pods import DISRUPTION_BUDGET_MAX_UNAVAILABLE, LAUNCH_MODULE, MIN_GRACE_PERIOD_S
 from eks_training.workloads.job_trainjob import trainjob_pod_spec
 from eks_training.workloads.jobs import JOB_KINDS
@@ -34,7 +38,8 @@ def stop_findings(jobs: Mapping[str, list[dict]], runtimes: Mapping[str, dict]) 
             subject = f"job {kind_name}: {obj.get('kind')} {(obj.get('metadata') or {}).get('name')}"
             templates = list(_training_templates(obj, runtimes))
             for label, template in templates:
-                findings += [(f"{subject}{label}", f, m) for f, m in _pod_findings(template)]
+                pod = _served_pod_findings(template) if label == _MPI_WORKER else _pod_findings(template)
+                findings += [(f"{subject}{label}", f, m) for f, m in pod]
             if templates:
                 trained = True
                 findings += [(subject, f, m) for f, m in _restart_findings(obj, runtimes)]
@@ -48,6 +53,10 @@ def stop_findings(jobs: Mapping[str, list[dict]], runtimes: Mapping[str, dict]) 
     return findings
 
 
+#: An MPIJob's worker: its trainers are started over SSH by the launcher's mpirun, not by its own command.
+_MPI_WORKER = " replica Worker"
+
+
 def _training_templates(obj: Mapping[str, Any], runtimes: Mapping[str, dict]) -> Iterator[tuple[str, dict]]:
     kind, spec = obj.get("kind"), obj.get("spec") or {}
     if kind == "Job" and "tasks" in spec:  # Volcano
@@ -59,6 +68,26 @@ def _training_templates(obj: Mapping[str, Any], runtimes: Mapping[str, dict]) ->
         runtime = runtimes.get((spec.get("runtimeRef") or {}).get("name"))
         if runtime is not None:  # a missing runtime is the queues check's finding
             yield " (its runtime's pod)", trainjob_pod_spec(obj, runtime)
+    elif kind == "MPIJob":
+        for role, replica in (spec.get("mpiReplicaSpecs") or {}).items():
+            yield f" replica {role}", replica.get("template") or {}
+
+
+def _env(container: Mapping[str, Any]) -> dict:
+    """A container's environment as its trainers see it: mpirun's ``-x NAME=VALUE`` sets it on the workers."""
+    env = {e.get("name"): e.get("value") for e in container.get("env") or []}
+    command = container.get("command") or []
+    env.update(value.split("=", 1) for flag, value in zip(command, command[1:]) if flag == "-x" and "=" in value)
+    return env
+
+
+def _served_pod_findings(template: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """An MPIJob worker: the grace period and do-not-disrupt as any training pod, and sshd under the process that
+    passes SIGTERM on to the trainers started below it."""
+    yield from (f for f in _pod_findings(template) if f[0] in ("terminationGracePeriodSeconds", "metadata.annotations"))
+    if not any(SSH_WORKER_MODULE in (c.get("command") or []) for c in (template.get("spec") or {}).get("containers") or []):
+        yield ("containers.command", f"no container runs sshd under {SSH_WORKER_MODULE}: sshd exits on SIGTERM at "
+               "once and the container's end kills the trainers mid-step")
 
 
 def _pod_findings(template: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
@@ -75,8 +104,7 @@ def _pod_findings(template: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
         yield ("containers.command", f"no container runs the trainer under {LAUNCH_MODULE}: torchrun alone exits 1 "
                f"after a saved stop, so the job cannot tell a stop ({EXIT_RESUME}) from a failure")
     for container in trainers if isinstance(grace, int) else ():  # (a missing grace period is its own finding)
-        env = {e.get("name"): e.get("value") for e in container.get("env") or []}
-        wait = env.get(TORCHRUN_SHUTDOWN_ENV)
+        wait = _env(container).get(TORCHRUN_SHUTDOWN_ENV)
         if not (isinstance(wait, str) and wait.isdigit() and int(wait) < grace):
             yield (f"containers[{container.get('name')}].env", f"{TORCHRUN_SHUTDOWN_ENV}={wait!r}: torchrun must "
                    f"wait for its saving workers less than the grace period ({grace!r} s; its default is 30 s)")
@@ -111,3 +139,15 @@ def _restart_findings(obj: Mapping[str, Any], runtimes: Mapping[str, dict]) -> I
             if not _exit_rule((job_spec.get("podFailurePolicy") or {}).get("rules") or [], "FailJob"):
                 yield (f"runtime replicatedJobs[{replicated.get('name')}].podFailurePolicy",
                        f"no FailJob rule for exit code {EXIT_RESUME}: a saved stop is not told from a failure")
+    elif kind == "MPIJob":
+        launcher = (spec.get("mpiReplicaSpecs") or {}).get("Launcher") or {}
+        if launcher.get("restartPolicy") != LAUNCHER_RESTART_POLICY:
+            yield ("spec.mpiReplicaSpecs.Launcher.restartPolicy", f"{launcher.get('restartPolicy')!r}, not "
+                   f"{LAUNCHER_RESTART_POLICY!r}: a launcher that exits {EXIT_RESUME} after a saved stop is not "
+                   "started again")
+        containers = ((launcher.get("template") or {}).get("spec") or {}).get("containers") or []
+        if not any((c.get("command") or [])[:4] == ["python", "-m", LAUNCH_MODULE, HOLD_FLAG] for c in containers):
+            yield ("spec.mpiReplicaSpecs.Launcher.command", f"mpirun not under {LAUNCH_MODULE} {HOLD_FLAG}: told to "
+                   "stop, mpirun tears down the SSH sessions its workers' trainers save in")
+        if (spec.get("runPolicy") or {}).get("backoffLimit") == 0:
+            yield ("spec.runPolicy.backoffLimit", f"0: the first saved stop ({EXIT_RESUME}) fails the MPIJob")

@@ -222,6 +222,7 @@ _CONTROLLER_LABELS = {
     ("batch.volcano.sh", "Job"): ("volcano.sh/job-name",),
     ("jobset.x-k8s.io", "JobSet"): ("jobset.sigs.k8s.io/jobset-name",),
     ("trainer.kubeflow.org", "TrainJob"): ("jobset.sigs.k8s.io/jobset-name",),  # its JobSet takes its name
+    ("kubeflow.org", "MPIJob"): ("training.kubeflow.org/job-name",),  # launcher and workers (MPI Operator 0.8)
 }
 
 
