@@ -20,10 +20,9 @@ from eks_training.workloads.job_trainjob import trainjob_pod_spec
 from eks_training.workloads.jobs import JOB_KINDS
 from support.fsx import assert_namespace_fsx
 from support.k8s_schemas import validate_k8s_objects
+from support.trainer_command import trainer_argv
 
 ACCOUNT = "123456789012"
-TRAINER = "eks_training.training.train"
-RAY_TRAINER = "eks_training.training.ray_train"
 #: Kinds that run something else than our trainer (nccl-tests, BioNeMo's entry point, data preparation, a bare cluster).
 NOT_THE_TRAINER = {"health-check", "bionemo", "data-prep", "raycluster"}  # raycluster: a cluster jobs are sent to
 TRAINING_KINDS = sorted(set(JOB_KINDS) - NOT_THE_TRAINER)
@@ -65,23 +64,7 @@ def _strings(node):
 def trainer_argvs(rendered) -> list[list[str]]:
     """The trainer's argv in every command of ``rendered`` (objects or an sbatch script), ray options removed."""
     texts = [rendered] if isinstance(rendered, str) else [t for obj in rendered for t in _strings(obj)]
-    found = []
-    for text in texts:
-        for line in text.splitlines():
-            for module in (TRAINER, RAY_TRAINER):
-                if f"-m {module}" not in line and f"'-m' '{module}'" not in line:
-                    continue
-                tokens = shlex.split(line)
-                start = tokens.index(module) + 1
-                argv = []
-                for token in tokens[start:]:
-                    if token in ("&&", ";", "|", "||", "&"):
-                        break
-                    argv.append(token)
-                if module == RAY_TRAINER:
-                    argv = [a for a in argv if not re.match(r"^--(num-workers|storage-path)=|^--use-gpu$", a)]
-                found.append(argv)
-    return found
+    return [argv for text in texts for line in text.splitlines() if (argv := trainer_argv(line)) is not None]
 
 
 @pytest.mark.parametrize("kind", TRAINING_KINDS)

@@ -18,6 +18,7 @@ from eks_training.infra.tools.job_render import RenderError, render_job
 from eks_training.training.config import parse_config
 from eks_training.training.layout import Layout, check_launch
 from eks_training.workloads.job_trainjob import trainjob_pod_spec
+from support.trainer_command import trainer_argv
 
 IMAGES = {"gpu": "check.invalid/gpu:1", "neuron": "check.invalid/neuron:1", "ray": "check.invalid/ray:1"}
 #: The multi-node kinds that run our trainer on GPUs.
@@ -67,12 +68,6 @@ def _commands(rendered) -> list[str]:
     return found
 
 
-def _trainer_argv(line: str) -> list[str]:
-    tokens = shlex.split(line)
-    module = next(t for t in tokens if t.startswith("eks_training.training."))
-    return [t for t in tokens[tokens.index(module) + 1:] if not re.match(r"^--(num-workers|storage-path)=|^--use-gpu$", t)]
-
-
 def _ranks(kind: str, rendered, line: str) -> tuple[int, int]:
     """Nodes and ranks per node as the kind's launcher will start them."""
     if kind == "rayjob":
@@ -83,8 +78,9 @@ def _ranks(kind: str, rendered, line: str) -> tuple[int, int]:
         assert int(re.search(r"--num-workers=(\d+)", line).group(1)) == group["replicas"] * gpus
         return group["replicas"], gpus
     if kind == "trainjob":
-        (trainjob,) = rendered
-        # Trainer's torch plugin starts numProcPerNode ranks per node: the runtime of the type says one per GPU.
+        # Rendered beside its PodDisruptionBudget. Trainer's torch plugin starts numProcPerNode ranks per node: the
+        # runtime of the type says one per GPU.
+        (trainjob,) = [obj for obj in rendered if obj["kind"] == "TrainJob"]
         return trainjob["spec"]["trainer"]["numNodes"], GPUS
     nodes = re.search(r"--nnodes=(\S+)", line).group(1)
     per_node = int(re.search(r"--nproc_per_node=(\d+)", line).group(1))
@@ -94,10 +90,9 @@ def _ranks(kind: str, rendered, line: str) -> tuple[int, int]:
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_3d_layout_renders_in_every_multi_node_kind(prod, kind: str) -> None:
     rendered = _render(prod, kind)
-    lines = [line for line in _commands(rendered) if "eks_training.training." in line and "checkpoint_sync" not in line]
+    lines = [(line, argv) for line in _commands(rendered) if (argv := trainer_argv(line)) is not None]
     assert lines, kind
-    for line in lines:
-        argv = _trainer_argv(line)
+    for line, argv in lines:
         config = parse_config(argv)
         assert (config.tensor_parallel, config.pipeline_parallel, config.parallel, config.model) == (8, 2, "fsdp", "70b")
         nodes, per_node = _ranks(kind, rendered, line)

@@ -20,15 +20,28 @@ def prod_jobs(prod):
     return render_all_jobs(prod.config)
 
 
-def test_a_missing_ray_account_fails_every_ray_pod(prod, prod_jobs) -> None:
+def _identity_failures_without(prod, prod_jobs, account: str) -> set[str]:
+    """The identity check's failing subjects once the namespaces' ServiceAccount ``account`` is gone."""
     snap = load_snapshot(copy.deepcopy(prod.template))
     for objects in snap.manifests.values():
-        objects[:] = [o for o in objects if not (o["kind"] == "ServiceAccount" and o["metadata"]["name"] == "ray")]
+        objects[:] = [o for o in objects if not (o["kind"] == "ServiceAccount" and o["metadata"]["name"] == account)]
     report = check_snapshot(snap, config=prod.config, jobs=copy.deepcopy(prod_jobs))
-    subjects = {f.subject for f in report.failures if f.area == "identity"}
-    assert any(s.startswith("job rayjob") for s in subjects), subjects
+    return {f.subject for f in report.failures if f.area == "identity"}
+
+
+def test_a_missing_ray_account_fails_every_ray_pod(prod, prod_jobs) -> None:
+    subjects = _identity_failures_without(prod, prod_jobs, "ray")
     assert any("RayCluster" in s for s in subjects), subjects  # the shared cluster the kuberay add-on applies
-    assert not any(s.startswith("job pytorch-job") for s in subjects)  # they run as `training`, still there
+    # A queued RayJob is fixed-size and runs as the token-less `training` account (it must not patch its
+    # RayCluster past Kueue's admission): no pod of it uses `ray`, so none fails.
+    assert not any(s.startswith(("job rayjob", "job pytorch-job")) for s in subjects), subjects
+
+
+def test_a_missing_training_account_fails_every_job_pod_including_queued_ray(prod, prod_jobs) -> None:
+    subjects = _identity_failures_without(prod, prod_jobs, "training")
+    assert any(s.startswith("job rayjob") for s in subjects), subjects
+    assert any(s.startswith("job pytorch-job") for s in subjects), subjects
+    assert not any("RayCluster shared-ray" in s for s in subjects), subjects  # the shared cluster runs as `ray`
 
 
 @pytest.mark.parametrize(("account", "fails"), [("default", False), (None, False), ("training", False), ("ray", True)])
