@@ -9,7 +9,10 @@ either moves every image's hash (core, training) or none (the rest), synthesized
 from __future__ import annotations
 
 import ast
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import aws_cdk as cdk
@@ -17,13 +20,13 @@ import pytest
 from aws_cdk import aws_iam as iam
 
 from eks_training.constructs.training_images import (CONTEXT_PATTERNS, DEFAULT_CONTEXT, IMAGE_VARIANTS,
-                                                     TRAINER_CORE_MODULES, TrainingImages)
+                                                     TRAINER_CORE_MODULES, TrainingImages,
+                                                     trainer_core_modules)
 from eks_training.core.validation import InvalidValue
 
 REPO = Path(__file__).resolve().parents[2]
 #: Files of the checkout that stand in for each part (small ones: the copy is made once per test).
-_PARTS = ("core/__init__.py", "core/versions.py", "core/upstream.py", "core/names.py", "core/validation.py",
-          "core/training_metrics.py", "training", "infra/config.py", "constructs/karpenter.py",
+_PARTS = ("core", "training", "infra/config.py", "constructs/karpenter.py",
           "workloads/jobs.py", "workloads/imports/sources.json", ".dockerignore", "pyproject.toml", "README.md")
 
 
@@ -79,43 +82,54 @@ def test_synth_stages_only_core_and_training_of_the_checkout(tmp_path: Path) -> 
     assert sorted(p.name for p in (staged / "core").iterdir()) == sorted(TRAINER_CORE_MODULES)
 
 
-def _core_imports(path: Path, *, top_level: bool = False) -> set[str]:
-    """The ``eks_training.core`` modules a file imports (any form; ``top_level``: only those its import runs, not
-    those inside its functions)."""
-    found = set()
-    tree = ast.parse(path.read_text())
-    nodes = ast.walk(tree) if not top_level else (n for stmt in tree.body if not isinstance(
-        stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) for n in ast.walk(stmt))
-    for node in nodes:
-        if isinstance(node, ast.ImportFrom) and node.module:
-            if node.module == "eks_training.core":
-                found |= {alias.name for alias in node.names}
-            elif node.module.startswith("eks_training.core."):
-                found.add(node.module.split(".")[2])
-        elif isinstance(node, ast.Import):
-            found |= {a.name.split(".")[2] for a in node.names if a.name.startswith("eks_training.core.")}
-    return found
-
-
-def test_the_images_hold_every_core_module_the_trainer_imports() -> None:
-    # Every import of training/, then what importing those core modules imports: an image without one fails at
-    # import, on the node.
-    needed = set().union(*(_core_imports(p) for p in (REPO / "training").rglob("*.py")))
-    queue = list(needed)
-    while queue:
-        for module in _core_imports(REPO / "core" / f"{queue.pop()}.py", top_level=True) - needed:
-            needed.add(module)
-            queue.append(module)
-    assert needed and {f"{m}.py" for m in needed} <= set(TRAINER_CORE_MODULES)
+def test_the_images_hold_every_core_module_the_trainer_imports(tmp_path: Path) -> None:
+    # Run, not read: every module of training/ imports from a copy of exactly what the images get (the context
+    # CONTEXT_PATTERNS admits, as the package eks_training); an image without a core module it needs fails here as
+    # it would at import, on the node.
+    package = tmp_path / "site" / "eks_training"
+    for module in TRAINER_CORE_MODULES:
+        (package / "core").mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / "core" / module, package / "core" / module)
+    shutil.copytree(REPO / "training", package / "training", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    (package / "__init__.py").write_text("")
+    modules = sorted(f"eks_training.training.{p.stem}" for p in (REPO / "training").glob("*.py") if p.stem != "__init__")
+    # The checkout's editable-install finder would serve a core module the copy lacks: drop it, as the image has none.
+    probe = ("import importlib, sys\n"
+             "sys.meta_path[:] = [f for f in sys.meta_path if not getattr(f, '__module__', '').startswith('__editable__')]\n"
+             f"for name in {modules!r}: importlib.import_module(name)\n"
+             f"assert all(m.__file__.startswith({str(package)!r}) for n, m in sys.modules.items() if n.startswith('eks_training.'))\n"
+             "print(sorted(m for m in sys.modules if m.startswith('eks_training.core.')))")
+    result = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "PYTHONPATH": str(tmp_path / "site"), "PYTHONNOUSERSITE": "1"})
+    assert result.returncode == 0, result.stderr[-3000:]
+    loaded = {m.rsplit(".", 1)[1] + ".py" for m in ast.literal_eval(result.stdout.strip().splitlines()[-1])}
+    assert loaded and loaded <= set(TRAINER_CORE_MODULES)
+    # The pin tables stay out; validation.py reads them inside two config checks only, which the trainer never calls.
     assert "versions.py" not in TRAINER_CORE_MODULES and "upstream.py" not in TRAINER_CORE_MODULES
-    # validation.py reads the version tables inside two config checks only; the trainer calls neither.
     trainer = "\n".join(p.read_text() for p in (REPO / "training").rglob("*.py"))
     assert "check_kubernetes_version" not in trainer and "check_addon_versions" not in trainer
 
 
+def test_a_new_core_import_in_training_reaches_the_context_by_itself(tmp_path: Path) -> None:
+    # The list is traced from the source, not kept by hand: a trainer file importing another core module (and what
+    # that module imports at module level, but not inside a function) is sent without editing anything else.
+    context = _checkout(tmp_path / "checkout")
+    (context / "core" / "extra.py").write_text("from eks_training.core.subnets import x\n\n\n"
+                                               "def later():\n    from eks_training.core.upstream import y\n")
+    (context / "core" / "subnets.py").write_text("x = 1\n")
+    (context / "training" / "uses_extra.py").write_text("def f():\n    from eks_training.core import extra\n")
+    modules = trainer_core_modules(context)
+    assert {"extra.py", "subnets.py"} <= set(modules) and "upstream.py" not in modules
+    assert "versions.py" not in modules and set(TRAINER_CORE_MODULES) <= set(modules)
+    staged = tmp_path / "out" / f"asset.{_hashes(context, tmp_path / 'out')['gpu']}"
+    assert sorted(p.name for p in (staged / "core").iterdir()) == sorted(modules)
+
+
 def test_the_dockerignore_says_what_the_construct_sends() -> None:
     lines = [line.strip() for line in (REPO / ".dockerignore").read_text().splitlines()]
-    assert tuple(line for line in lines if line and not line.startswith("#")) == CONTEXT_PATTERNS
+    patterns = tuple(line for line in lines if line and not line.startswith("#"))
+    assert patterns == CONTEXT_PATTERNS, ".dockerignore must end with these lines (training/'s core imports " \
+        "changed):\n" + "\n".join(CONTEXT_PATTERNS)
 
 
 def test_a_context_without_the_package_parts_is_refused(tmp_path: Path) -> None:
