@@ -16,7 +16,8 @@ CLI = ".venv/bin/python -m eks_training.infra.tools.cli"
 def dry_run(target: str, *variables: str) -> list[str]:
     """The command lines ``make TARGET VARIABLES...`` would run, in order."""
     old = [flag for stamp in _STAMPS for flag in ("-o", stamp)]
-    done = subprocess.run(["make", "-n", *old, target, *variables], cwd=REPO, capture_output=True, text=True,
+    # --no-print-directory: under `make test` this make is a sub-make, which would otherwise print its directory.
+    done = subprocess.run(["make", "-n", "--no-print-directory", *old, target, *variables], cwd=REPO, capture_output=True, text=True,
                           check=True, timeout=60)
     return [line for line in done.stdout.splitlines() if line.strip()]
 
