@@ -89,12 +89,14 @@ class KarpenterController(Construct):
         # Helm installs a chart's crds/ folder on first install only and never upgrades it, so a version bump would
         # leave the old CRDs (1.14 added capacitybuffers): upstream's karpenter-crd chart renders them as templates,
         # which every upgrade applies. Same version as the controller; the controller's release skips them.
+        # The ids `cluster.add_helm_chart` gave them ("chart-<id>"): a new logical ID would make CloudFormation's
+        # cleanup `helm uninstall` the deployed releases, Karpenter's CRDs and every NodePool with them.
         self.crd_chart = helm_chart(
-            cluster, "KarpenterCrd", cluster=cluster, chart=KARPENTER_CRD.chart, version=version,
+            cluster, "chart-KarpenterCrd", cluster=cluster, chart=KARPENTER_CRD.chart, version=version,
             namespace=KARPENTER_CRD.namespace,
             release=KARPENTER_CRD.release, create_namespace=False)  # kube-system exists
         self.chart = helm_chart(
-            cluster, "Karpenter", cluster=cluster, chart=KARPENTER.chart, version=version,
+            cluster, "chart-Karpenter", cluster=cluster, chart=KARPENTER.chart, version=version,
             namespace=KARPENTER_NAMESPACE,
             release=KARPENTER.release, wait=True, skip_crds=True, create_namespace=False, values={  # kube-system exists
                 # nodeRepair (alpha in 1.14): replace nodes whose conditions (set by the EKS node monitoring agent,
