@@ -62,10 +62,11 @@ def test_every_saving_kind_prod_renders_carries_all_of_it_and_the_check_passes(p
             (trainer,) = [c for c in pod["spec"]["containers"] if "eks_training.training.launch" in c["command"]]
             command = trainer["command"]
             if kind == "mpijob":  # mpirun starts the launcher on every node, with the shutdown wait in -x
-                from eks_training.training.launch import HOLD_FLAG
+                from eks_training.training.launch import HOLD_FLAG, WORKERS_PORT_FLAG
 
-                # ... under a launcher that keeps SIGTERM from mpirun (the workers' pods are stopped and save).
-                assert command[:5] == [*LAUNCH, HOLD_FLAG, "mpirun"], command[:5]
+                # ... under a launcher that keeps SIGTERM from mpirun (the workers' pods are stopped and save) and
+                # runs it again once a stopped worker's sshd (the image's port 2222) is back.
+                assert command[:7] == [*LAUNCH, HOLD_FLAG, WORKERS_PORT_FLAG, "2222", "mpirun"], command[:7]
                 start = command.index("python", 1)
                 assert command[start:start + 3] == LAUNCH
                 env = dict(v.split("=", 1) for f, v in zip(command, command[1:start]) if f == "-x" and "=" in v)
@@ -118,6 +119,10 @@ def test_an_mpijobs_workers_hold_their_pod_for_the_save_and_its_launcher_restart
     assert worker["spec"]["terminationGracePeriodSeconds"] >= 30
     (container,) = worker["spec"]["containers"]
     assert container["command"] == ["python", "-m", "eks_training.training.ssh_worker", "/usr/sbin/sshd", "-De"]
+    # The launcher waits, after a worker's saved stop, for the port that makes a worker Ready (and so resolvable).
+    launcher_command = replicas["Launcher"]["template"]["spec"]["containers"][0]["command"]
+    port = launcher_command[launcher_command.index("--workers-port") + 1]
+    assert int(port) == container["readinessProbe"]["tcpSocket"]["port"]
     # MPI Operator 0.8 sets the launcher pod's restartPolicy from the replica's (the template's is overridden).
     assert replicas["Launcher"]["restartPolicy"] == "OnFailure"
     assert "restartPolicy" not in replicas["Launcher"]["template"]["spec"]
@@ -160,6 +165,9 @@ def _pod_spec_of(objects):
      "spec.mpiReplicaSpecs.Launcher.restartPolicy"),
     ("mpijob", lambda objs: _mpi(objs, "Launcher")["template"]["spec"]["containers"][0]["command"].remove("--hold"),
      "spec.mpiReplicaSpecs.Launcher.command"),
+    ("mpijob", lambda objs: _mpi(objs, "Launcher")["template"]["spec"]["containers"][0].update(command=[
+        a for a in _mpi(objs, "Launcher")["template"]["spec"]["containers"][0]["command"]
+        if a not in ("--workers-port", "2222")]), "spec.mpiReplicaSpecs.Launcher.command"),
     ("mpijob", lambda objs: next(o for o in objs if o["kind"] == "MPIJob")["spec"]["runPolicy"].update(backoffLimit=0),
      "spec.runPolicy.backoffLimit"),
     ("mpijob", lambda objs: _mpi(objs, "Launcher")["template"]["spec"]["containers"][0].update(command=[

@@ -7,9 +7,10 @@ launcher (exit 75 on a saved stop; torchrun alone exits 1), torchrun's shutdown 
 Karpenter's do-not-disrupt. Per job: a PodDisruptionBudget that allows no eviction, and the restart rule of its
 controller that treats exit 75 as "resume": a batch Job's podFailurePolicy (Ignore), a Volcano policy (RestartJob on
 the exit code), a TrainJob's runtime (FailJob on 75 in the node Job, RestartJobSetAndIgnoreMaxRestarts in the JobSet),
-an MPIJob's launcher restarted in place (OnFailure; MPI Operator 0.8 has no exit-code rule, so these restarts count
-against runPolicy.backoffLimit, which must not be 0). An MPIJob's workers run sshd under the process that passes
-SIGTERM on to the trainers mpirun started there.
+an MPIJob's launcher that runs mpirun again after its workers' saved stop (``--workers-port``) and is restarted in
+place otherwise (OnFailure; MPI Operator 0.8 has no exit-code rule, so those restarts, and a stop of the launcher pod
+itself, count against runPolicy.backoffLimit, which must not be 0). An MPIJob's workers run sshd under the process
+that passes SIGTERM on to the trainers mpirun started there.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from eks_training.core.preemption import DO_NOT_DISRUPT_ANNOTATION, EXIT_RESUME, TORCHRUN_SHUTDOWN_ENV
-from eks_training.workloads.job_mpi import HOLD_FLAG, LAUNCHER_RESTART_POLICY, SSH_WORKER_MODULE
+from eks_training.workloads.job_mpi import HOLD_FLAG, LAUNCHER_RESTART_POLICY, SSH_WORKER_MODULE, WORKERS_PORT_FLAG
 from eks_training.workloads.job_pods import DISRUPTION_BUDGET_MAX_UNAVAILABLE, LAUNCH_MODULE, MIN_GRACE_PERIOD_S
 from eks_training.workloads.job_trainjob import trainjob_pod_spec
 from eks_training.workloads.jobs import JOB_KINDS
@@ -146,8 +147,13 @@ def _restart_findings(obj: Mapping[str, Any], runtimes: Mapping[str, dict]) -> I
                    f"{LAUNCHER_RESTART_POLICY!r}: a launcher that exits {EXIT_RESUME} after a saved stop is not "
                    "started again")
         containers = ((launcher.get("template") or {}).get("spec") or {}).get("containers") or []
-        if not any((c.get("command") or [])[:4] == ["python", "-m", LAUNCH_MODULE, HOLD_FLAG] for c in containers):
+        held = ["python", "-m", LAUNCH_MODULE, HOLD_FLAG]
+        if not any((c.get("command") or [])[:4] == held for c in containers):
             yield ("spec.mpiReplicaSpecs.Launcher.command", f"mpirun not under {LAUNCH_MODULE} {HOLD_FLAG}: told to "
                    "stop, mpirun tears down the SSH sessions its workers' trainers save in")
+        elif not any((c.get("command") or [])[:5] == [*held, WORKERS_PORT_FLAG] for c in containers):
+            yield ("spec.mpiReplicaSpecs.Launcher.command", f"no {WORKERS_PORT_FLAG} after {HOLD_FLAG}: a drained "
+                   f"worker's saved stop ({EXIT_RESUME}) ends the launcher and uses up the MPIJob's backoff limit")
         if (spec.get("runPolicy") or {}).get("backoffLimit") == 0:
-            yield ("spec.runPolicy.backoffLimit", f"0: the first saved stop ({EXIT_RESUME}) fails the MPIJob")
+            yield ("spec.runPolicy.backoffLimit", "0: the first stop of the launcher pod (a Kueue preemption, its node "
+                   "drained) fails the MPIJob (the Job counts a deleted pod as failed)")
