@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -225,3 +226,103 @@ def test_real_mpirun_passes_the_ranks_75_on_and_the_launcher_runs_it_again(job, 
     assert status == 0
     assert sorted((job / "log").read_text().split()) == ["0", "0", "1", "1"]
     assert "every worker listens again; run 2" in capsys.readouterr().err
+
+
+#: A node's trainers, under the node's launcher as mpirun starts them (named torchrun: the process the worker's first
+#: process waits for). Like the real ones: on SIGTERM, or when a peer asks (the file "stop": the ranks' agreement),
+#: they save (ckpt-RANK), wait for every rank's save, report the saved stop to their launcher and exit; started with a
+#: checkpoint they resume from it and finish.
+NODE_TRAINER = textwrap.dedent("""
+    import os, signal, sys, time
+    from pathlib import Path
+    out, rank = Path(sys.argv[1]), os.environ["OMPI_COMM_WORLD_RANK"]
+    mine = out / f"ckpt-{rank}"
+    if mine.exists():
+        (out / f"resumed-{rank}").write_text(mine.read_text())
+        sys.exit(0)
+    signal.signal(signal.SIGTERM, lambda n, f: (out / "stop").write_text(rank))
+    (out / f"ready-{rank}").write_text(str(os.getpid()))
+    step = 0
+    while not (out / "stop").exists():
+        step += 1
+        time.sleep(0.02)
+    mine.write_text(str(step))
+    while len(list(out.glob("ckpt-*"))) < int(os.environ["OMPI_COMM_WORLD_SIZE"]):
+        time.sleep(0.02)
+    Path(os.environ["EKS_TRAINING_STOP_FILE"]).write_text(f"step {step}")
+""")
+
+_SSH_TOOLS = ("mpirun", "ssh", "ssh-keygen")
+
+
+@pytest.mark.skipif(any(shutil.which(t) is None for t in _SSH_TOOLS) or not Path("/usr/sbin/sshd").exists()
+                    or os.geteuid() != 0,
+                    reason="needs Open MPI (openmpi-bin), OpenSSH (openssh-server, openssh-client) and root")
+def test_a_drained_worker_saves_and_the_job_resumes_without_the_launcher_exiting(job, monkeypatch, capfd):
+    """The whole path with real software: mpirun reaches two workers (sshd on 127.0.0.2 and .3) over SSH, as the
+    operator's launcher does; one worker's pod is stopped (SIGTERM to its first process, as a drain does), every rank
+    saves, mpirun exits 75; the worker's pod comes back (a new sshd under a new first process, as the operator creates
+    it again); the launcher runs mpirun again and the ranks resume, all in one launcher process."""
+    monkeypatch.setattr(launch, "SETTLE_S", 1.0)
+    monkeypatch.setattr(launch, "POLL_S", 0.2)
+    for name in ("host_key", "user_key"):
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(job / name)], check=True)
+    shutil.copy(job / "user_key.pub", job / "authorized_keys")
+    Path("/run/sshd").mkdir(parents=True, exist_ok=True)
+    port = _free_port()
+    hosts = ["127.0.0.2", "127.0.0.3"]
+    (job / "hostfile").write_text("".join(f"{host} slots=1\n" for host in hosts))
+    monkeypatch.setenv("OMPI_MCA_plm_rsh_args", f"-p {port} -i {job / 'user_key'} -o StrictHostKeyChecking=no "
+                                               "-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR")
+    trainer = job / "torchrun"
+    trainer.write_text(f"#!{sys.executable}\n{NODE_TRAINER}")
+    trainer.chmod(0o755)
+    out = job / "out"
+    out.mkdir()
+
+    def worker_pod(host: str) -> subprocess.Popen:
+        config = job / f"sshd_config-{host}"
+        config.write_text(f"Port {port}\nListenAddress {host}\nHostKey {job / 'host_key'}\n"
+                          f"AuthorizedKeysFile {job / 'authorized_keys'}\nPermitRootLogin prohibit-password\n"
+                          "PasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\n"
+                          "PidFile none\n")
+        return subprocess.Popen([sys.executable, "-m", "eks_training.training.ssh_worker", "/usr/sbin/sshd", "-De",
+                                 "-f", str(config)], stderr=subprocess.DEVNULL)
+
+    workers = [worker_pod(host) for host in hosts]
+    events: dict[str, float] = {}
+
+    def drain_and_recreate() -> None:
+        _wait_for(lambda: all((out / f"ready-{rank}").exists() for rank in "01"))
+        events["drained"] = time.time()
+        workers[1].send_signal(signal.SIGTERM)  # the drain evicts worker 1's pod
+        events["worker-1-status"] = workers[1].wait(timeout=120)
+        events["worker-1-gone"] = time.time()
+        time.sleep(2.0)  # the operator creates the pod again; it is scheduled and starts
+        workers.append(worker_pod(hosts[1]))
+        events["recreated"] = time.time()
+
+    orchestration = threading.Thread(target=drain_and_recreate, daemon=True)
+    try:
+        _wait_for(lambda: all(launch.listening(host, port) for host in hosts), 30)
+        orchestration.start()
+        status = launch.main([launch.HOLD_FLAG, launch.WORKERS_PORT_FLAG, str(port), "mpirun", "--allow-run-as-root",
+                              "-np", "2", "--map-by", "ppr:1:node", "--bind-to", "none",
+                              sys.executable, "-m", "eks_training.training.launch", str(trainer), str(out)])
+        orchestration.join(timeout=60)
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.send_signal(signal.SIGTERM)
+                worker.wait(timeout=60)
+    err = capfd.readouterr().err
+    assert status == 0, err[-3000:]
+    # The drained worker's first process held its pod until its trainer had saved, and left cleanly.
+    assert events["worker-1-status"] == 0
+    # Both ranks saved the same agreed step and resumed from it in the second mpirun of the same launcher.
+    saved = {rank: (out / f"ckpt-{rank}").read_text() for rank in "01"}
+    assert {rank: (out / f"resumed-{rank}").read_text() for rank in "01"} == saved
+    assert (out / "stop").read_text() == "1"  # the stop came from the drained worker's rank
+    assert "ended in a saved stop (75) this pod was not told of" in err and "every worker listens again; run 2" in err
+    # The second run started only once the recreated worker was there.
+    assert (out / "resumed-1").stat().st_mtime > events["recreated"]
