@@ -17,9 +17,10 @@ pod stopped on its own (its node drained, a Spot interruption, the pod deleted);
 worker pod again under the same name. The launcher then waits until every host of MPI's hostfile accepts
 connections on PORT (sshd; the headless Service resolves a worker's name only while its pod is Ready) and runs the
 command again, and the trainers resume from their checkpoint: the container does not exit, so the stop does not
-count against the launcher Job's backoff limit (MPI Operator 0.8 has no exit-code rule). Told to stop itself (the
-whole job is suspended or deleted), or after :data:`WORKERS_WAIT_S` without the workers, it exits 75 as before; any
-other status ends it as before.
+count against the launcher Job's backoff limit (MPI Operator 0.8 has no exit-code rule). It waits for them before
+its first run too: a launcher restarted in place, or started again when Kueue resumes the job, would otherwise run
+mpirun before the workers are Ready and fail. Told to stop itself (the whole job is suspended or deleted), or after
+:data:`WORKERS_WAIT_S` without the workers, it exits 75 as before; any other status ends it as before.
 """
 
 from __future__ import annotations
@@ -99,6 +100,20 @@ def wait_for_workers(hosts: Sequence[str], port: int, stopped: Callable[[], bool
     return False
 
 
+def _workers_back(hosts: Sequence[str], port: int, runs: int, told: list[int]) -> bool:
+    """Whether every worker listens before run ``runs + 1``: at once for the first (a launcher restarted or
+    resumed after a suspension starts before its workers may be Ready: MPI Operator waits for them only when it
+    creates the launcher Job), after :data:`SETTLE_S` for a run after a saved stop."""
+    if not runs and all(listening(host, port) for host in hosts):
+        return True
+    print(f"launch: waiting for {len(hosts)} worker(s) to listen on port {port}", file=sys.stderr, flush=True)
+    if not wait_for_workers(hosts, port, lambda: bool(told), settle_s=SETTLE_S if runs else 0.0,
+                            limit_s=WORKERS_WAIT_S, poll_s=POLL_S):
+        return False
+    print(f"launch: every worker listens; run {runs + 1}", file=sys.stderr, flush=True)
+    return True
+
+
 def _parse(command: list[str]) -> tuple[bool, int | None, list[str]]:
     """(hold, workers port or None, the command) from the launcher's arguments."""
     hold = command[:1] == [HOLD_FLAG]
@@ -140,14 +155,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             return
         child.send_signal(number)
 
-    previous = {}
+    def install() -> dict:
+        return {number: signal.signal(number, on_signal) for number in (signal.SIGTERM, signal.SIGINT)}
+
+    # Held, from the start: a signal during a wait for the workers ends the wait. Otherwise once the child exists,
+    # which it is passed on to.
+    previous = install() if hold else {}
     try:
         runs = 0
         while True:
+            if told or (port is not None and not _workers_back(hosts, port, runs, told)):
+                reason = "told to stop" if told else f"the workers did not listen within {WORKERS_WAIT_S:.0f} s"
+                print(f"launch: {reason}; exiting {EXIT_RESUME} (resume)", file=sys.stderr, flush=True)
+                return EXIT_RESUME
             stop_file = Path(tempfile.mkdtemp(prefix="eks-training-launch-")) / "stopped"
             child = subprocess.Popen(command, env={**os.environ, STOP_FILE_ENV: str(stop_file)})
-            if not previous:  # once the child exists: a signal is passed on to it (held: only recorded)
-                previous = {number: signal.signal(number, on_signal) for number in (signal.SIGTERM, signal.SIGINT)}
+            previous = previous or install()
             status = child.wait()
             runs += 1
             if stop_file.exists():
@@ -158,14 +181,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 # A child killed by a signal: the shell's convention, 128 + the signal's number.
                 return status if status >= 0 else 128 - status
             print(f"launch: run {runs} ended in a saved stop ({EXIT_RESUME}) this pod was not told of: a worker pod "
-                  f"was stopped; waiting for {len(hosts)} worker(s) to listen on port {port}, then running the "
-                  f"command again (the trainers resume)", file=sys.stderr, flush=True)
-            if not wait_for_workers(hosts, port, lambda: bool(told), settle_s=SETTLE_S, limit_s=WORKERS_WAIT_S,
-                                    poll_s=POLL_S):
-                reason = "told to stop" if told else f"the workers did not come back within {WORKERS_WAIT_S:.0f} s"
-                print(f"launch: {reason}; exiting {EXIT_RESUME} (resume)", file=sys.stderr, flush=True)
-                return EXIT_RESUME
-            print(f"launch: every worker listens again; run {runs + 1}", file=sys.stderr, flush=True)
+                  f"was stopped; the command runs again once every worker listens (the trainers resume)",
+                  file=sys.stderr, flush=True)
     finally:  # (main may run inside another program: its own handlers come back)
         for number, handler in previous.items():
             signal.signal(number, handler)
