@@ -69,8 +69,9 @@ def mpi_job(job: TrainingJob, *, slots_per_worker: int | None = None) -> dict:
     # torchrun's wait for its saving workers must end inside the worker pod's grace period.
     shutdown = f"{TORCHRUN_SHUTDOWN_ENV}={torchrun_shutdown_seconds(job.grace_period_s)}"
     env_flags += ["-x", shutdown]
-    # Held: the workers' pods are stopped with it and save; mpirun, signalled, would tear their sessions down. A saved
-    # stop of workers alone (a drained node) runs mpirun again once their sshd is back, without leaving the container.
+    # Held: the workers' pods are stopped with it and save; mpirun, signalled, would tear their sessions down. Every
+    # run of mpirun waits for the workers' sshd, and a saved stop of workers alone (a drained node) runs mpirun again
+    # once they are back, without leaving the container.
     launcher_command = [
         "python", "-m", LAUNCH_MODULE, HOLD_FLAG, WORKERS_PORT_FLAG, str(IMAGE_SSH_PORT),
         "mpirun", "--allow-run-as-root",
