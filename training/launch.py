@@ -47,21 +47,21 @@ HOSTFILE_ENVS = ("OMPI_MCA_orte_default_hostfile", "I_MPI_HYDRA_HOST_FILE", "HYD
 #: After a saved stop, before the first look at the workers: the stopped pod's sshd ends a moment after its trainers
 #: (training/ssh_worker.py) and its DNS record lives out its TTL (CoreDNS answers with 5 s).
 SETTLE_S = 10.0
-#: How long the workers may take to come back (a new node and an image pull); Kueue's recovery timeout (15 min)
-#: requeues a job that waits longer, first. Past it the launcher exits 75 and its restart waits again.
+#: How long the workers may take to come back (a new node and an image pull); Kueue's recovery timeout (15 min by
+#: default, services.kueue_gang_admission) requeues a queued job sooner. Past it the launcher exits 75 (its restart
+#: in place waits again, and counts against the backoff limit).
 WORKERS_WAIT_S = 1800.0
 POLL_S = 2.0
 CONNECT_TIMEOUT_S = 2.0
 
 
-def hostfile_hosts(environ: dict | None = None) -> tuple[str, list[str]]:
-    """(the hostfile's path, its hosts in order) from the environment MPI Operator gives the launcher."""
-    environ = os.environ if environ is None else environ
-    name = next((n for n in HOSTFILE_ENVS if environ.get(n)), None)
+def hostfile_hosts() -> list[str]:
+    """The hosts, in order, of the MPI hostfile that MPI Operator names in the launcher's environment."""
+    name = next((n for n in HOSTFILE_ENVS if os.environ.get(n)), None)
     if name is None:
         raise ValueError(f"{WORKERS_PORT_FLAG}: none of {', '.join(HOSTFILE_ENVS)} is set: the workers to wait for "
                          "are the hosts of MPI's hostfile, which MPI Operator mounts in the launcher")
-    path = environ[name]
+    path = os.environ[name]
     try:
         lines = Path(path).read_text().splitlines()
     except OSError as error:
@@ -70,7 +70,7 @@ def hostfile_hosts(environ: dict | None = None) -> tuple[str, list[str]]:
     hosts = [line.split("#", 1)[0].split()[0] for line in lines if line.split("#", 1)[0].strip()]
     if not hosts:
         raise ValueError(f"{name}: {path!r} lists no host")
-    return path, hosts
+    return hosts
 
 
 def listening(host: str, port: int) -> bool:
@@ -131,7 +131,7 @@ def _parse(command: list[str]) -> tuple[bool, int | None, list[str]]:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         hold, port, command = _parse(list(sys.argv[1:] if argv is None else argv))
-        hosts = hostfile_hosts()[1] if port is not None else []
+        hosts = hostfile_hosts() if port is not None else []
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -226,7 +226,7 @@ def test_a_wrong_launcher_argument_is_one_line_naming_it(job, capsys, argv, mess
 
 def test_the_workers_come_from_mpis_hostfile(job, monkeypatch, capsys):
     (job / "hostfile").write_text("job-worker-0.job.ns.svc slots=8\n\njob-worker-1.job.ns.svc slots=8  # b\n")
-    assert launch.hostfile_hosts()[1] == ["job-worker-0.job.ns.svc", "job-worker-1.job.ns.svc"]
+    assert launch.hostfile_hosts() == ["job-worker-0.job.ns.svc", "job-worker-1.job.ns.svc"]
     monkeypatch.delenv("OMPI_MCA_orte_default_hostfile")
     assert launch.main([launch.HOLD_FLAG, launch.WORKERS_PORT_FLAG, "2222", "mpirun"]) == 2
     assert "none of OMPI_MCA_orte_default_hostfile, I_MPI_HYDRA_HOST_FILE, HYDRA_HOST_FILE is set" in \
