@@ -175,3 +175,66 @@ def test_the_platform_applies_node_sets_without_replicas_and_patches_them_once(p
         patch = patches[f"nodesets.slinky.slurm.net/{name}"]
         assert json.loads(patch["Properties"]["ApplyPatchJson"]) == {"spec": {"replicas": partitions[name].replicas}}
         assert lid in patch["DependsOn"]
+
+
+# --- the FSx workspace Job: a changed Job is a new one, and the old, finished one goes ------------------------------
+
+
+def _workspace_job(name: str, tolerations: list[dict]) -> dict:
+    return _obj("Job", name, "kube-system", "batch/v1", spec={"template": {"spec": {"tolerations": tolerations}}})
+
+
+def _waiter(job: str) -> dict:
+    return {"Type": "Custom::AWSCDK-EKS-KubernetesObjectValue", "DependsOn": ["Workspaces"],
+            "Properties": {"ServiceToken": "arn:handler", "ClusterName": {"Ref": "Cluster"}, "ObjectType": "job",
+                           "ObjectName": job, "ObjectNamespace": "kube-system", "JsonPath": ".status.succeeded"}}
+
+
+_SYSTEM = [{"key": "CriticalAddonsOnly", "operator": "Exists"}]
+_UPGRADING = [*_SYSTEM, {"key": "eks-training/upgrading", "operator": "Exists"}]
+
+
+@pytest.mark.parametrize("defect", [None, "same name", "not waited for"])
+def test_a_changed_workspace_job_replaces_the_finished_one_through_the_prune(defect):
+    new_name = "fsx-workspaces-1" if defect == "same name" else "fsx-workspaces-2"
+    old = _template(Workspaces=_manifest(_workspace_job("fsx-workspaces-1", _SYSTEM)))
+    new = _template(Workspaces=_manifest(_workspace_job(new_name, _UPGRADING)))
+    if defect != "not waited for":
+        old["Resources"]["WaitOld"], new["Resources"]["WaitNew"] = _waiter("fsx-workspaces-1"), _waiter(new_name)
+    report = _predict(old, new)
+    found = _by_id(report)
+    if defect == "same name":  # the name that hashed only the script: the template changes under it
+        change = found["fail:Job/kube-system/fsx-workspaces-1"]
+        assert change.destructive and "spec.template changes" in change.message and report.verdict == "refused"
+    elif defect == "not waited for":  # a Job nobody saw finish may be running: deleting it is destructive
+        assert found["prune:Job/kube-system/fsx-workspaces-1"].destructive and report.verdict == "refused"
+    else:
+        pruned = found["prune:Job/kube-system/fsx-workspaces-1"]
+        assert not pruned.destructive and "it has finished" in pruned.message and report.verdict == "in place"
+
+
+def test_the_platform_prunes_its_workspace_job_apart_from_the_volumes_it_never_prunes(prod):
+    resources = prod.template["Resources"]
+    holders = {}
+    for lid, resource in resources.items():
+        if resource["Type"] == "Custom::AWSCDK-EKS-KubernetesResource":
+            for obj in json.loads(cfn_text(resource["Properties"]["Manifest"], lambda _: "TOKEN")):
+                holders[(obj["kind"], obj["metadata"]["name"])] = lid
+    (job,) = [name for kind, name in holders if kind == "Job" and name.startswith("fsx-workspaces-")]
+    job_manifest, volumes = holders[("Job", job)], holders[("PersistentVolumeClaim", "fsx-root")]
+    assert "PruneLabel" in resources[job_manifest]["Properties"]
+    assert "PruneLabel" not in resources[volumes]["Properties"]
+    # A change to the Job's template (a toleration added) under a new name, as the synth names it: the deployed
+    # Job, which the deploy waited for, is pruned, and nothing is refused.
+    new = copy.deepcopy(prod.template)
+    props = new["Resources"][job_manifest]["Properties"]
+    (obj,) = json.loads(props["Manifest"])
+    obj["spec"]["template"]["spec"]["tolerations"].append({"key": "eks-training/upgrading", "operator": "Exists"})
+    obj["metadata"]["name"] = "fsx-workspaces-0123456789"
+    props["Manifest"] = json.dumps([obj])
+    for resource in new["Resources"].values():
+        if resource["Type"] == "Custom::AWSCDK-EKS-KubernetesObjectValue" and resource["Properties"]["ObjectName"] == job:
+            resource["Properties"]["ObjectName"] = "fsx-workspaces-0123456789"
+    report = predict_changes(prod.template, load_snapshot(new), region="us-west-2")
+    pruned = _by_id(report)[f"prune:Job/kube-system/{job}"]
+    assert not pruned.destructive and report.verdict == "in place", report.lines()

@@ -34,8 +34,8 @@ from eks_training.core.cfn_text import cfn_text
 from eks_training.infra.tools.check.change.findings import Change
 from eks_training.infra.tools.check.change.template_diff import TemplateDiff
 from eks_training.core.upstream import release_chart
-from eks_training.infra.tools.check.snapshot import (HELM_CHART, KUBERNETES_RESOURCE, PlatformSnapshot, references,
-                                                     token_text)
+from eks_training.infra.tools.check.snapshot import (HELM_CHART, KUBERNETES_RESOURCE, OBJECT_VALUE, PlatformSnapshot,
+                                                     awaited_job, references, token_text)
 
 #: kubectl's default prune allowlist (kubernetes/kubectl pkg/util/prune/prune.go): (API group, kind).
 PRUNED_NAMESPACED = frozenset({
@@ -125,6 +125,9 @@ class Manifests:
     props: dict[str, Mapping[str, Any]] = field(default_factory=dict)
     #: The Helm releases' properties, by logical ID (set where what a namespace holds is needed).
     releases: dict[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: ``namespace/name`` of every Job the template waits for to succeed (a KubernetesObjectValue on its
+    #: ``.status.succeeded``): deployed, such a Job has finished.
+    awaited_jobs: set[str] = field(default_factory=set)
 
     def holder(self, ident: Identity, *, besides: str) -> str | None:
         return next((lid for lid, objs in self.objects.items() if lid != besides and ident in objs), None)
@@ -151,6 +154,8 @@ def read_manifests(template: Mapping[str, Any], diff: TemplateDiff | None = None
 
     found = Manifests()
     for lid, resource in (template.get("Resources") or {}).items():
+        if resource.get("Type") == OBJECT_VALUE and (job := awaited_job(resource.get("Properties") or {})):
+            found.awaited_jobs.add(job)
         if resource.get("Type") != KUBERNETES_RESOURCE:
             continue
         props = resource.get("Properties") or {}
@@ -200,6 +205,9 @@ def _deleted_manifest(lid: str, old_objs: Mapping[Identity, dict], after: Manife
                 f"{ident} is applied by {reapplied}, then deleted: CloudFormation deletes the removed {lid} in its "
                 f"cleanup, after the update, and its handler runs `kubectl delete` on the old manifest, which names "
                 f"the same object{_loss(ident, obj, before)}"), destructive=True))
+        elif _finished_job(ident, before):
+            changes.append(Change("delete", str(ident), f"{ident} is deleted with the removed {lid} (`kubectl delete` "
+                                                         f"of its manifest){_FINISHED_JOB_LOSS}"))
         else:
             changes.append(Change("delete", str(ident), f"{ident} is deleted with the removed {lid} (`kubectl delete` "
                                                          f"of its manifest){_loss(ident, obj, before)}", destructive=True))
@@ -242,6 +250,9 @@ def _updated_manifest(lid: str, before: Manifests, after: Manifests, snap: Platf
             changes.append(_moved(ident, obj, lid, elsewhere, pruned, before, snap))
         elif ident.namespace in gone and not pruned:
             continue  # deleted with its namespace, which its own finding names
+        elif pruned and _finished_job(ident, before):
+            changes.append(Change("prune", str(ident), f"{ident} is deleted: removed from {lid}, whose update runs "
+                                                       f"`kubectl apply --prune`{_FINISHED_JOB_LOSS}"))
         elif pruned:
             changes.append(Change("prune", str(ident), f"{ident} is deleted: removed from {lid}, whose update runs "
                                                        f"`kubectl apply --prune`, and {ident.kind} is in kubectl's "
@@ -283,6 +294,16 @@ def _moved(ident: Identity, obj: dict, old_lid: str, new_lid: str, pruned: bool,
     return Change("move", str(ident), f"{ident} moves from {old_lid} to {new_lid}, which nothing orders: if "
                                       f"{old_lid} updates first it prunes the object and {new_lid} creates it again"
                                       f"{_loss(ident, obj, before)}", destructive=True)
+
+
+_FINISHED_JOB_LOSS = ("; it has finished (the deployed stack waited for it to succeed), so only its record and its "
+                      "completed pods go")
+
+
+def _finished_job(ident: Identity, deployed: Manifests) -> bool:
+    """Whether ``ident`` is a Job the deployed stack waited for: it succeeded, and deleting it stops nothing."""
+    return (ident.group, ident.kind) == ("batch", "Job") and f"{ident.namespace or 'default'}/{ident.name}" in \
+        deployed.awaited_jobs
 
 
 def _prunable_kind(ident: Identity) -> bool:
