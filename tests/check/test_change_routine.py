@@ -238,3 +238,34 @@ def test_the_platform_prunes_its_workspace_job_apart_from_the_volumes_it_never_p
     report = predict_changes(prod.template, load_snapshot(new), region="us-west-2")
     pruned = _by_id(report)[f"prune:Job/kube-system/{job}"]
     assert not pruned.destructive and report.verdict == "in place", report.lines()
+
+
+# --- a Kueue flavor left behind by a rename -------------------------------------------------------------------------
+
+
+def _flavor(name: str) -> dict:
+    return _obj("ResourceFlavor", name, None, "kueue.x-k8s.io/v1beta2", spec={"nodeLabels": {"role": name}})
+
+
+def _queue(*flavors: str) -> dict:
+    return _obj("ClusterQueue", "training", None, "kueue.x-k8s.io/v1beta2", spec={"resourceGroups": [
+        {"coveredResources": ["cpu"], "flavors": [{"name": f, "resources": [{"name": "cpu", "nominalQuota": 8}]}
+                                                  for f in flavors]}]})
+
+
+@pytest.mark.parametrize("still_named", [False, True])
+def test_a_flavor_renamed_out_of_a_shared_manifest_is_named_with_the_queues_that_use_it(still_named):
+    # Kueue's CPU flavor was `system`, in the shared queues manifest; it is `cpu` now, in a manifest of its own.
+    priority = _obj("WorkloadPriorityClass", "high", None, "kueue.x-k8s.io/v1beta2", value=100)
+    old = _template(Queues=_manifest(_flavor("system"), _queue("system"), priority))
+    queue = _queue("cpu", "system") if still_named else _queue("cpu")
+    new = _template(Queues=_manifest(priority), FlavorCpu=_manifest(_flavor("cpu"), overwrite=True),
+                    QueueTraining=_manifest(queue, overwrite=True))
+    report = _predict(old, new)
+    orphan = _by_id(report)["orphan:ResourceFlavor/system"]
+    assert orphan.destructive and report.verdict == "refused"  # custom objects are never pruned: it stays
+    if still_named:
+        assert "ClusterQueue training still name it" in orphan.message and "kubectl delete" not in orphan.message
+    else:
+        assert "no ClusterQueue the stack applies names it" in orphan.message
+        assert orphan.message.endswith("(`kubectl delete resourceflavor system`)")

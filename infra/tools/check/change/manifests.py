@@ -45,6 +45,8 @@ PRUNED_NAMESPACED = frozenset({
 })
 PRUNED_CLUSTER_SCOPED = frozenset({("", "Namespace"), ("", "PersistentVolume")})
 
+#: Kueue's API group (its ResourceFlavors and ClusterQueues).
+_KUEUE_GROUP = "kueue.x-k8s.io"
 #: What deleting an object of a kind takes with it (beyond the object).
 _DELETION_LOSSES = {
     "Namespace": "everything in it",
@@ -267,7 +269,8 @@ def _updated_manifest(lid: str, before: Manifests, after: Manifests, snap: Platf
             why = ("the manifest has no prune label" if not isinstance(prune_label, str) else
                    f"{ident.kind} is not in kubectl's default prune list" if not _prunable_kind(ident) else
                    f"kubectl prunes {ident.kind} only in the namespaces the new manifest still applies to")
-            effect = _ORPHAN_EFFECTS.get(ident.kind, "it stays as it is, no longer managed")
+            effect = (_orphaned_flavor(ident.name, after) if (ident.group, ident.kind) == (_KUEUE_GROUP, "ResourceFlavor")
+                      else _ORPHAN_EFFECTS.get(ident.kind, "it stays as it is, no longer managed"))
             changes.append(Change("orphan", str(ident), f"{ident} stays in the cluster: removed from {lid}, but {why}; "
                                                         f"{effect}", destructive=True))
     added = [i for i in new_objs if i not in old_objs]
@@ -277,6 +280,20 @@ def _updated_manifest(lid: str, before: Manifests, after: Manifests, snap: Platf
                  f"{len(added)} added ({_kinds({i: None for i in added})})" if added else ""]
         changes.append(Change("update", lid, f"manifest {lid}: `kubectl apply` of {', '.join(p for p in parts if p)}"))
     return changes
+
+
+def _orphaned_flavor(name: str, after: Manifests) -> str:
+    """What a Kueue ResourceFlavor left behind (renamed or removed from a shared manifest) still does, and how to
+    remove it: the ClusterQueues of the new template that name it."""
+    users = sorted({i.name for objs in after.objects.values() for i, obj in objs.items()
+                    if (i.group, i.kind) == (_KUEUE_GROUP, "ClusterQueue")
+                    and any(flavor.get("name") == name for group in (obj.get("spec") or {}).get("resourceGroups") or ()
+                            for flavor in group.get("flavors") or ())})
+    if users:
+        return f"ClusterQueue {', '.join(users)} still name it, and keep their quota on it"
+    return ("no ClusterQueue the stack applies names it any more: once no queue made by hand does either (`kubectl get "
+            "clusterqueues -o jsonpath='{.items[*].spec.resourceGroups[*].flavors[*].name}'`), delete it "
+            f"(`kubectl delete resourceflavor {name}`)")
 
 
 def _moved(ident: Identity, obj: dict, old_lid: str, new_lid: str, pruned: bool, before: Manifests,
