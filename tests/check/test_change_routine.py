@@ -158,14 +158,17 @@ def test_a_node_set_update_leaves_its_replicas_to_the_operator(replicas):
         assert reset.destructive and "spec.replicas: 0" in reset.message and "hand scaling" in reset.message
 
 
-def test_the_platform_applies_node_sets_without_replicas_and_patches_them_once(prod):
-    resources = prod.template["Resources"]
-    node_sets = {}
-    for lid, resource in resources.items():
+def _applied(template: dict):
+    """(logical ID, object) of every object the template's manifests apply."""
+    for lid, resource in template["Resources"].items():
         if resource["Type"] == "Custom::AWSCDK-EKS-KubernetesResource":
             for obj in json.loads(cfn_text(resource["Properties"]["Manifest"], lambda _: "TOKEN")):
-                if obj["kind"] == "NodeSet":
-                    node_sets[obj["metadata"]["name"]] = (lid, obj)
+                yield lid, obj
+
+
+def test_the_platform_applies_node_sets_without_replicas_and_patches_them_once(prod):
+    resources = prod.template["Resources"]
+    node_sets = {obj["metadata"]["name"]: (lid, obj) for lid, obj in _applied(prod.template) if obj["kind"] == "NodeSet"}
     partitions = {f"prod-slurm-worker-{p.name}": p for p in prod.config.services.slurm_partitions}
     assert set(node_sets) == set(partitions)
     patches = {r["Properties"]["ResourceName"]: r for r in resources.values()
@@ -215,11 +218,7 @@ def test_a_changed_workspace_job_replaces_the_finished_one_through_the_prune(def
 
 def test_the_platform_prunes_its_workspace_job_apart_from_the_volumes_it_never_prunes(prod):
     resources = prod.template["Resources"]
-    holders = {}
-    for lid, resource in resources.items():
-        if resource["Type"] == "Custom::AWSCDK-EKS-KubernetesResource":
-            for obj in json.loads(cfn_text(resource["Properties"]["Manifest"], lambda _: "TOKEN")):
-                holders[(obj["kind"], obj["metadata"]["name"])] = lid
+    holders = {(obj["kind"], obj["metadata"]["name"]): lid for lid, obj in _applied(prod.template)}
     (job,) = [name for kind, name in holders if kind == "Job" and name.startswith("fsx-workspaces-")]
     job_manifest, volumes = holders[("Job", job)], holders[("PersistentVolumeClaim", "fsx-root")]
     assert "PruneLabel" in resources[job_manifest]["Properties"]
