@@ -96,11 +96,13 @@ def main(env: Mapping[str, str] | None = None) -> int:
 
 def _may_go(folder: StopFolder | None, asked_at: float, wait_s: float) -> bool:
     """Whether Ray may stop now: nothing trains here, the trainers saved, or the wait is over."""
-    if folder is None or not folder.is_training():
+    if folder is None:
         return True
     step = folder.saved_step()
     if step is not None:
         _say(f"the trainers saved step {step}; stopping Ray")
+        return True
+    if not folder.is_training():
         return True
     if time.monotonic() - asked_at >= wait_s:
         _say(f"no save within {wait_s:g} s; stopping Ray (the newest complete checkpoint stays the newest)")

@@ -177,7 +177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     trainer_argv = [a for a in trainer_argv if a != "--"]
     stop_folder = StopFolder.from_env()
     try:
-        build_trainer(trainer_argv, args.num_workers, args.use_gpu, args.storage_path, run_name=args.run_name)
+        if parse_config(trainer_argv).checkpoint_dir is None:  # one folder for every fit of this driver
+            trainer_argv += ["--checkpoint-dir", tempfile.mkdtemp(prefix="ray-train-")]
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
