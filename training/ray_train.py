@@ -196,7 +196,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return build_trainer(trainer_argv, args.num_workers, args.use_gpu, args.storage_path, run_name=args.run_name,
                              stop_folder=stop_folder, resume_from=checkpoint)
 
-    fit_until_done(make_trainer, resume_from=resume_from, stop_folder=stop_folder, resume_delay_s=args.resume_delay)
+    from ray.train.base_trainer import TrainingFailedError
+
+    try:
+        fit_until_done(make_trainer, resume_from=resume_from, stop_folder=stop_folder,
+                       resume_delay_s=args.resume_delay)
+    except TrainingFailedError as error:
+        # Ray has printed the workers' tracebacks; the job's log ends with the one line that says what ended it.
+        print(f"error: training failed after {MAX_FAILURES} restarts from the newest checkpoint: "
+              f"{str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__}", file=sys.stderr)
+        return 1
     return 0
 
 
