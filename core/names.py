@@ -46,6 +46,9 @@ WORKSPACE_DATASET_PREFIX = "workspace/"
 #: Slurm batch logs and Ray Train results of the namespace.
 LOGS_PATH = f"{WORKSPACE_PATH}/logs"
 RAY_RESULTS_PATH = f"{WORKSPACE_PATH}/ray-results"
+#: Jobs' stop folders (training/ray_stop.py's marks): an MPIJob's launcher, stopped itself, asks its trainers there to
+#: save (created on first use; its own folder so that no job name meets another job's checkpoint folder).
+STOP_REQUESTS_PATH = f"{WORKSPACE_PATH}/stop-requests"
 #: Set to "1" in the pods of a GPU job that requests EFA interfaces: the trainer then refuses to train unless NCCL
 #: uses the EFA plugin (training.fabric), which it reads from NCCL's debug file.
 REQUIRE_EFA_ENV = "EKS_TRAINING_REQUIRE_EFA"
@@ -78,6 +81,11 @@ def dataset_paths(dataset: str) -> tuple[str, str]:
 def checkpoint_path(job: str) -> str:
     """A job's checkpoint folder in its namespace's workspace (two teams' jobs of one name never share it)."""
     return f"{CHECKPOINTS_PATH}/{job}"
+
+
+def stop_request_path(job: str) -> str:
+    """The folder where a job's launcher asks its trainers to save and stop (one per job of the namespace)."""
+    return f"{STOP_REQUESTS_PATH}/{job}"
 
 
 def checkpoint_key_prefix(namespace: str, job: str) -> str:

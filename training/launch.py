@@ -10,7 +10,11 @@ checkpoint is saved); otherwise it exits with the child's own status.
 ``--hold`` (an MPIJob's launcher pod, around mpirun): SIGTERM is not passed on. Whatever stops an MPIJob (Kueue's
 suspension, a deletion) stops its worker pods too, whose first process hands SIGTERM to the trainers there
 (training/ssh_worker.py); mpirun, told to stop, would instead tear down its remote daemons and the SSH sessions the
-saving trainers run in. Held, mpirun lives on until the nodes' saved stops end it (with their 75).
+saving trainers run in. Held, mpirun lives on until the nodes' saved stops end it (with their 75). The launcher pod
+may also be stopped alone (its node drained) or before its workers: with ``EKS_TRAINING_STOP_DIR`` set (the job's
+stop folder on FSx, forwarded to the trainers by ``mpirun -x``), the held SIGTERM writes the folder's request, which
+the trainers read at their next step as they would a SIGTERM: they save and exit 75, and so does the launcher. The
+folder is cleared before every run of the command, so an answered request does not stop the next one.
 
 ``--hold --workers-port PORT``: a saved stop (the command's 75) that this launcher was not told about is a worker
 pod stopped on its own (its node drained, a Spot interruption, the pod deleted); MPI Operator 0.8 creates a deleted
@@ -36,6 +40,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from eks_training.training.preemption import EXIT_RESUME, STOP_FILE_ENV
+from eks_training.training.ray_stop import STOP_DIR_ENV, StopFolder
 
 
 #: Keep SIGTERM and SIGINT from the command; the first argument when given.
@@ -114,6 +119,30 @@ def _workers_back(hosts: Sequence[str], port: int, runs: int, told: list[int]) -
     return True
 
 
+def _ask_to_save(folder: StopFolder | None) -> str:
+    """Write the stop folder's request (when there is one); what the trainers will do, for the log."""
+    if folder is None:
+        return "the workers' own stop ends the command"
+    try:
+        folder.request()
+    except OSError as error:
+        return f"the stop request {str(folder.requested)!r} could not be written ({error.strerror}): only the " \
+               "workers' own stop ends the command"
+    return f"asked the trainers to save ({folder.requested}); their saved stop ends the command"
+
+
+def _cleared(folder: StopFolder) -> bool:
+    """Forget an answered request before a run; False (and one line) when the folder cannot be written."""
+    try:
+        folder.clear()
+    except OSError as error:
+        # A request left there would stop every run at its first step: fail (restarted in place) instead.
+        print(f"error: {STOP_DIR_ENV}: the stop request {str(folder.requested)!r} cannot be removed "
+              f"({error.strerror})", file=sys.stderr, flush=True)
+        return False
+    return True
+
+
 def _parse(command: list[str]) -> tuple[bool, int | None, list[str]]:
     """(hold, workers port or None, the command) from the launcher's arguments."""
     hold = command[:1] == [HOLD_FLAG]
@@ -140,12 +169,12 @@ def main(argv: Sequence[str] | None = None) -> int:
               "eks_training.training.train ...", file=sys.stderr)
         return 2
     told: list[int] = []  # the signals this process got
+    folder = StopFolder.from_env() if hold else None
 
     def on_signal(number: int, frame: object) -> None:
         told.append(number)
         if hold:
-            print(f"launch: {signal.Signals(number).name} held; the workers' own stop ends the command", file=sys.stderr,
-                  flush=True)
+            print(f"launch: {signal.Signals(number).name} held; {_ask_to_save(folder)}", file=sys.stderr, flush=True)
             return
         # Once: torchrun is then stopping its workers within its own bound, and a second signal would cut
         # that short (its handler raises again in the middle of the shutdown).
@@ -164,6 +193,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         runs = 0
         while True:
+            if folder is not None and not _cleared(folder):
+                return 1
             if told or (port is not None and not _workers_back(hosts, port, runs, told)):
                 reason = "told to stop" if told else f"the workers did not listen within {WORKERS_WAIT_S:.0f} s"
                 print(f"launch: {reason}; exiting {EXIT_RESUME} (resume)", file=sys.stderr, flush=True)

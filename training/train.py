@@ -9,7 +9,8 @@ stdout (or ``--metrics-file``) from rank 0. Exit codes: 0 done, 1 a checkpoint u
 flag, 3 training diverged (NaN/inf, or too many loss spikes), 4 the run could not exit cleanly in time, 5 a
 collective or barrier failed or timed out (``--collective-timeout``: a peer died or stopped answering), 6 the job
 requested EFA interfaces but NCCL is not using them (``--allow-tcp true`` trains on; training/fabric.py), 75 stopped
-by SIGTERM after saving a checkpoint: start it again and it resumes (training/preemption.py).
+by SIGTERM (or a request in ``$EKS_TRAINING_STOP_DIR``) after saving a checkpoint: start it again and it resumes
+(training/preemption.py).
 Run with ``--help`` for the flags; ``--config FILE`` reads the source document's ``training:`` block.
 This module is the command line; the loop itself is :class:`eks_training.training.trainer.Trainer`.
 """
@@ -28,6 +29,7 @@ from eks_training.training.device import (Runtime, ShutdownError, first_line, is
 from eks_training.training.fabric import EXIT_NO_EFA, EfaNotInUse, require_efa
 from eks_training.training.guard import TrainingDiverged
 from eks_training.training.preemption import EXIT_RESUME, StopRequest, record_stop
+from eks_training.training.ray_stop import StopFolder
 from eks_training.training.shutdown import EXIT_DIVERGED, EXIT_HUNG, EXIT_PEER_LOST, ExitWatchdog, exit_now
 from eks_training.training.trainer import Reporter, Trainer, TrainResult, resolve_precision
 
@@ -64,7 +66,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = parse_config(argv)
         rank = int(os.environ.get("RANK", "0"))
         watchdog = ExitWatchdog(config.exit_timeout, rank=rank)
-        stop = StopRequest(rank).install()
+        # An MPIJob's launcher, stopped itself, cannot signal trainers it started over SSH: it writes the request in
+        # the job's stop folder (training/launch.py) instead. Unset (every torchrun kind): SIGTERM only.
+        folder = StopFolder.from_env()
+        stop = StopRequest(rank, request_file=folder.requested if folder else None).install()
         with running(select_runtime(config.device), watchdog, config.collective_timeout) as runtime:
             check_network(config, runtime)
             result = train(config, runtime, watchdog=watchdog, stop=stop)

@@ -24,8 +24,9 @@ from eks_training.workloads.job_pods import (
 )
 from eks_training.workloads.k8s_objects import check_int
 from eks_training.workloads.labels import common_labels
-from eks_training.core.names import MPI_LAUNCHER_SERVICE_ACCOUNT
-from eks_training.core.preemption import TORCHRUN_SHUTDOWN_ENV, torchrun_shutdown_seconds
+from eks_training.core.names import MPI_LAUNCHER_SERVICE_ACCOUNT, stop_request_path
+from eks_training.core.preemption import STOP_DIR_ENV, TORCHRUN_SHUTDOWN_ENV, torchrun_shutdown_seconds
+from eks_training.workloads.fsx_volumes import WORKSPACE_VOLUME, fsx_mounts, fsx_pod_volumes
 
 COMPONENT = "mpi-operator"
 MPIJOB_API = "kubeflow.org/v2beta1"
@@ -69,6 +70,10 @@ def mpi_job(job: TrainingJob, *, slots_per_worker: int | None = None) -> dict:
     # torchrun's wait for its saving workers must end inside the worker pod's grace period.
     shutdown = f"{TORCHRUN_SHUTDOWN_ENV}={torchrun_shutdown_seconds(job.grace_period_s)}"
     env_flags += ["-x", shutdown]
+    # The launcher pod stopped itself (its node drained, or stopped before its workers) writes a request in the job's
+    # stop folder, which the trainers read at each step (training/launch.py): the same folder for both, on FSx.
+    stop_dir = {"name": STOP_DIR_ENV, "value": stop_request_path(job.name)}
+    env_flags += ["-x", STOP_DIR_ENV]
     # Held: the workers' pods are stopped with it and save; mpirun, signalled, would tear their sessions down. Every
     # run of mpirun waits for the workers' sshd, and a saved stop of workers alone (a drained node) runs mpirun again
     # once they are back, without leaving the container.
@@ -84,15 +89,18 @@ def mpi_job(job: TrainingJob, *, slots_per_worker: int | None = None) -> dict:
         "name": "launcher",
         "image": job.image,
         "command": launcher_command,
-        "env": identity,
+        "env": [*identity, stop_dir],
         "resources": {"requests": {"cpu": "1", "memory": "2Gi"}, "limits": {"cpu": "2", "memory": "4Gi"}},
+        # The stop folder is in the namespace's workspace; the launcher reads no data.
+        "volumeMounts": [m for m in fsx_mounts() if m["name"] == WORKSPACE_VOLUME],
     }
     # The launcher needs no accelerator and runs on any node; the operator's RBAC for it is in mpi_operator.py.
     # The launcher's restart policy is the replica spec's (the operator overrides the template's, with a warning).
     launcher_template = {
         "metadata": training_pod_metadata(common_labels(COMPONENT)),
         "spec": restricted({"serviceAccountName": MPI_LAUNCHER_SERVICE_ACCOUNT,
-                            "terminationGracePeriodSeconds": job.grace_period_s, "containers": [launcher]}),
+                            "terminationGracePeriodSeconds": job.grace_period_s, "containers": [launcher],
+                            "volumes": [v for v in fsx_pod_volumes() if v["name"] == WORKSPACE_VOLUME]}),
     }
     # The operator starts no process in workers: sshd in the foreground keeps them up for mpirun, under the process
     # that lets the trainers below it save on SIGTERM (sshd alone exits at once and takes them with it).

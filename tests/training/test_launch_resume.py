@@ -366,3 +366,48 @@ def test_a_drained_worker_saves_and_the_job_resumes_without_the_launcher_exiting
     assert "ended in a saved stop (75) this pod was not told of" in err and "every worker listens; run 2" in err
     # The second run started only once the recreated worker was there.
     assert (out / "resumed-1").stat().st_mtime > events["recreated"]
+
+
+def _stop_env(folder: Path) -> dict[str, str]:
+    return {**os.environ, "EKS_TRAINING_STOP_DIR": str(folder)}
+
+
+def test_told_to_stop_itself_the_launcher_asks_the_trainers_to_save_through_the_stop_folder(job):
+    # The launcher pod stopped alone (its node drained): no worker pod is signalled, so only the request written in
+    # the job's stop folder ends the trainers' run (the stand-in waits for it as they do at their next step). A stale
+    # request of an earlier stop is gone before the run starts, or it would stop the run at once.
+    folder = job / "stop"
+    folder.mkdir()
+    (folder / "requested").write_text("an earlier stop\n")
+    (folder / "saved").write_text("step 3\n")
+    with _listener() as worker:
+        launcher = subprocess.Popen([sys.executable, "-m", "eks_training.training.launch", launch.HOLD_FLAG,
+                                     launch.WORKERS_PORT_FLAG, str(worker.getsockname()[1]),
+                                     *_command(job, [75, 0], str(folder / "requested"))],
+                                    stderr=subprocess.PIPE, text=True, env=_stop_env(folder))
+        try:
+            _wait_for(lambda: _runs(job))
+            assert not (folder / "requested").exists() and not (folder / "saved").exists()
+            time.sleep(0.5)
+            assert launcher.poll() is None  # the stand-in waits for a request: none is there
+            launcher.send_signal(signal.SIGTERM)
+            assert launcher.wait(timeout=60) == 75  # the request ended the run: no rerun, the launcher's own 75
+        finally:
+            if launcher.poll() is None:
+                launcher.kill()
+                launcher.wait()
+                (folder / "requested").write_text("")  # lets the orphaned stand-in go
+    assert len(_runs(job)) == 1
+    assert (folder / "requested").read_text().split()[0] == socket.gethostname()
+    assert f"SIGTERM held; asked the trainers to save ({folder / 'requested'})" in launcher.stderr.read()
+
+
+def test_a_stop_folder_that_cannot_be_written_is_one_line_and_no_run(job):
+    blocker = job / "not-a-folder"
+    blocker.write_text("")  # the folder's place is taken by a file: nothing below it can be removed or written
+    with _listener() as worker:
+        done = subprocess.run([sys.executable, "-m", "eks_training.training.launch", launch.HOLD_FLAG,
+                               launch.WORKERS_PORT_FLAG, str(worker.getsockname()[1]), *_command(job, [0])],
+                              capture_output=True, text=True, env=_stop_env(blocker / "stop"), timeout=60)
+    assert done.returncode == 1 and _runs(job) == []
+    assert done.stderr.startswith("error: EKS_TRAINING_STOP_DIR: the stop request") and done.stderr.count("\n") == 1

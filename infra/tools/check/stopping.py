@@ -9,7 +9,8 @@ controller that treats exit 75 as "resume": a batch Job's podFailurePolicy (Igno
 the exit code), a TrainJob's runtime (FailJob on 75 in the node Job, RestartJobSetAndIgnoreMaxRestarts in the JobSet),
 an MPIJob's launcher that runs mpirun again after its workers' saved stop (``--workers-port``) and is restarted in
 place otherwise (OnFailure; MPI Operator 0.8 has no exit-code rule, so those restarts, and a stop of the launcher pod
-itself, count against runPolicy.backoffLimit, which must not be 0). An MPIJob's workers run sshd under the process
+itself, count against runPolicy.backoffLimit, which must not be 0); that launcher, stopped itself, asks the trainers to
+save through the job's stop folder, in its environment and passed on by ``mpirun -x``. An MPIJob's workers run sshd under the process
 that passes SIGTERM on to the trainers mpirun started there. A Ray cluster's head and workers run `ray start` under
 the process that holds it for the trainers' save (KubeRay keeps that command only with its overwrite annotation),
 with the cluster's stop folder; a RayJob's driver is our Ray Train entry point (it fits again after a saved stop) with a
@@ -194,6 +195,7 @@ def _restart_findings(obj: Mapping[str, Any], runtimes: Mapping[str, dict]) -> I
         elif not any((c.get("command") or [])[:5] == [*held, WORKERS_PORT_FLAG] for c in containers):
             yield ("spec.mpiReplicaSpecs.Launcher.command", f"no {WORKERS_PORT_FLAG} after {HOLD_FLAG}: a drained "
                    f"worker's saved stop ({EXIT_RESUME}) ends the launcher and uses up the MPIJob's backoff limit")
+        yield from _mpi_stop_folder_findings(containers)
         if (spec.get("runPolicy") or {}).get("backoffLimit") == 0:
             yield ("spec.runPolicy.backoffLimit", "0: the first stop of the launcher pod (a Kueue preemption, its node "
                    "drained) fails the MPIJob (the Job counts a deleted pod as failed)")
@@ -205,3 +207,25 @@ def _restart_findings(obj: Mapping[str, Any], runtimes: Mapping[str, dict]) -> I
         if not spec.get("backoffLimit"):
             yield ("spec.backoffLimit", f"{spec.get('backoffLimit')!r}: a lost head (the driver's pod) ends the job "
                    "instead of submitting it again to resume from its newest checkpoint")
+
+
+def _mpi_stop_folder_findings(containers: list) -> Iterator[tuple[str, str]]:
+    """An MPIJob's launcher stopped alone asks its trainers to save through the job's stop folder: the launcher
+    needs it in its environment, and mpirun must pass it on to the trainers (``-x NAME`` forwards the launcher's)."""
+    for container in containers:
+        if LAUNCH_MODULE not in (container.get("command") or []):
+            continue
+        own = {e.get("name"): e.get("value") for e in container.get("env") or []}.get(STOP_DIR_ENV)
+        if not own:
+            yield ("spec.mpiReplicaSpecs.Launcher.env", f"no {STOP_DIR_ENV}: the launcher pod, stopped alone (its node "
+                   "drained), cannot ask the trainers to save, and mpirun is killed at the grace period mid-step")
+            continue
+        mounts = [m.get("mountPath") for m in container.get("volumeMounts") or [] if not m.get("readOnly")]
+        if not any(str(own).startswith(f"{path}/") for path in mounts if path):
+            yield ("spec.mpiReplicaSpecs.Launcher.env", f"{STOP_DIR_ENV}={own!r} is on no volume the launcher writes "
+                   f"(mounted: {mounts}): the workers' trainers never see a request it writes there")
+        command = container.get("command") or []
+        passed = [value for flag, value in zip(command, command[1:]) if flag == "-x"]
+        if STOP_DIR_ENV not in passed and f"{STOP_DIR_ENV}={own}" not in passed:
+            yield ("spec.mpiReplicaSpecs.Launcher.command", f"mpirun does not pass the launcher's {STOP_DIR_ENV} on "
+                   "(-x): the trainers, started over SSH, never read the launcher's stop request")
