@@ -210,7 +210,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return EXIT_RESUME
             if status != EXIT_RESUME or told or port is None:
                 # A child killed by a signal: the shell's convention, 128 + the signal's number.
-                return status if status >= 0 else 128 - status
+                code = status if status >= 0 else 128 - status
+                if told:
+                    print(f"launch: told to stop; the command exited {code}; exiting {code}"
+                          f"{' (resume)' if code == EXIT_RESUME else ''}", file=sys.stderr, flush=True)
+                return code
             print(f"launch: run {runs} ended in a saved stop ({EXIT_RESUME}) this pod was not told of: a worker pod "
                   f"was stopped; the command runs again once every worker listens (the trainers resume)",
                   file=sys.stderr, flush=True)

@@ -411,3 +411,53 @@ def test_a_stop_folder_that_cannot_be_written_is_one_line_and_no_run(job):
                               capture_output=True, text=True, env=_stop_env(blocker / "stop"), timeout=60)
     assert done.returncode == 1 and _runs(job) == []
     assert done.stderr.startswith("error: EKS_TRAINING_STOP_DIR: the stop request") and done.stderr.count("\n") == 1
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("mpirun") is None, reason="needs Open MPI's mpirun (Debian: openmpi-bin)")
+def test_the_launcher_stopped_alone_ends_in_the_trainers_save_and_the_job_resumes_bit_for_bit(job, token_data):
+    """Real mpirun, launcher, torchrun and 2 trainers of the tiny model, as the MPIJob renders them (the stop folder
+    passed on with ``mpirun -x``): SIGTERM to the launcher pod's first process alone, as its node's drain sends it.
+    The trainers save the step they agree on and the launcher exits 75; the launcher started again resumes them, and
+    the run ends where an uninterrupted one ends, bit for bit."""
+    from test_training_preemption import MAX_STEPS, assert_identical, final_state, logged_steps, run_command
+    from training_helpers import kill_all, quiet_env
+
+    from eks_training.training.checkpoint import complete_steps
+
+    (job / "hostfile").write_text("localhost slots=1\n")
+    ckpt, folder = job / "ckpt", job / "stop"
+    env = quiet_env(EKS_TRAINING_STOP_DIR=str(folder), OMPI_MCA_orte_default_hostfile=str(job / "hostfile"))
+
+    def launcher(metrics: Path, worker_port: int) -> list[str]:
+        node = run_command(token_data, ckpt, metrics)  # the node's launcher around torchrun, as the worker runs it
+        return [sys.executable, "-m", "eks_training.training.launch", launch.HOLD_FLAG, launch.WORKERS_PORT_FLAG,
+                str(worker_port), "mpirun", "--allow-run-as-root", "-np", "1", "--bind-to", "none",
+                "-x", "EKS_TRAINING_STOP_DIR", *node]
+
+    reference = job / "reference"
+    done = subprocess.run(run_command(token_data, reference, job / "r.jsonl"), capture_output=True, text=True,
+                          env=quiet_env(), timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    with _listener() as worker:
+        stopped_run = subprocess.Popen(launcher(job / "a.jsonl", worker.getsockname()[1]), stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.PIPE, text=True, env=env)
+        try:
+            _wait_for(lambda: stopped_run.poll() is not None or any(s >= 4 for s in logged_steps(job / "a.jsonl")))
+            stopped_run.send_signal(signal.SIGTERM)  # the launcher alone: mpirun and the trainers get no signal
+            _, stderr = stopped_run.communicate(timeout=120)
+        finally:
+            if stopped_run.poll() is None:
+                kill_all(stopped_run.pid)
+        assert stopped_run.returncode == 75, stderr[-3000:]
+        stopped = complete_steps(ckpt)[-1]
+        assert 4 <= stopped < MAX_STEPS and max(logged_steps(job / "a.jsonl")) == stopped
+        assert f"stopped on SIGTERM after step {stopped}" in stderr
+        assert "told to stop; the command exited 75; exiting 75 (resume)" in stderr
+        assert "this pod was not told of" not in stderr  # it was told: mpirun's 75 ends it, no rerun
+        resumed = subprocess.run(launcher(job / "b.jsonl", worker.getsockname()[1]), capture_output=True, text=True,
+                                 env=env, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    assert f"resumed from step {stopped}" in resumed.stderr  # the request was cleared: it trained to the end
+    assert logged_steps(job / "b.jsonl") == list(range(stopped + 1, MAX_STEPS + 1))
+    assert_identical(final_state(ckpt, MAX_STEPS, job), final_state(reference, MAX_STEPS, job))
