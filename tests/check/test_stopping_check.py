@@ -168,6 +168,14 @@ def test_an_mpijobs_workers_hold_their_pod_for_the_save_and_its_launcher_restart
     assert replicas["Launcher"]["restartPolicy"] == "OnFailure"
     assert "restartPolicy" not in replicas["Launcher"]["template"]["spec"]
     assert mpijob["spec"]["runPolicy"].get("backoffLimit") != 0
+    # Stopped alone, the launcher asks its trainers to save in the job's stop folder: on the namespace's FSx
+    # workspace, which the launcher mounts, and passed on to the trainers mpirun starts over SSH.
+    launcher = replicas["Launcher"]["template"]["spec"]
+    (stop_dir,) = [e["value"] for e in launcher["containers"][0]["env"] if e["name"] == "EKS_TRAINING_STOP_DIR"]
+    assert stop_dir == f"/fsx/workspace/stop-requests/{mpijob['metadata']['name']}"
+    assert launcher["containers"][0]["volumeMounts"] == [{"name": "fsx-workspace", "mountPath": "/fsx/workspace"}]
+    assert launcher["volumes"] == [{"name": "fsx-workspace", "persistentVolumeClaim": {"claimName": "fsx-workspace"}}]
+    assert ("-x", "EKS_TRAINING_STOP_DIR") in zip(launcher_command, launcher_command[1:])  # mpirun's flag
     # The operator labels the launcher's and the workers' pods with the job's name: the budget covers both.
     (budget,) = [obj for obj in prod_jobs["mpijob"] if obj["kind"] == "PodDisruptionBudget"]
     assert budget["spec"]["selector"]["matchLabels"] == {"training.kubeflow.org/job-name": mpijob["metadata"]["name"]}
@@ -175,6 +183,15 @@ def test_an_mpijobs_workers_hold_their_pod_for_the_save_and_its_launcher_restart
 
 def _mpi(objs, role):
     return next(o for o in objs if o["kind"] == "MPIJob")["spec"]["mpiReplicaSpecs"][role]
+
+
+def _launcher(objs):
+    return _mpi(objs, "Launcher")["template"]["spec"]["containers"][0]
+
+
+def _without_flag(command, flag, value):
+    at = next(i for i, (f, v) in enumerate(zip(command, command[1:])) if (f, v) == (flag, value))
+    return command[:at] + command[at + 2:]
 
 
 def _without(jobs, kind, change):
@@ -216,6 +233,13 @@ def _pod_spec_of(objects):
         if not a.startswith("TORCH_ELASTIC_SHUTDOWN_TIMEOUT=")]), "containers[launcher].env"),
     ("mpijob", lambda objs: objs.remove(next(o for o in objs if o["kind"] == "PodDisruptionBudget")),
      "PodDisruptionBudget"),
+    ("mpijob", lambda objs: _launcher(objs).update(env=[e for e in _launcher(objs)["env"]
+                                                         if e["name"] != "EKS_TRAINING_STOP_DIR"]),
+     "spec.mpiReplicaSpecs.Launcher.env"),
+    ("mpijob", lambda objs: _launcher(objs).pop("volumeMounts"), "spec.mpiReplicaSpecs.Launcher.env"),
+    ("mpijob", lambda objs: _launcher(objs).update(command=_without_flag(_launcher(objs)["command"], "-x",
+                                                                        "EKS_TRAINING_STOP_DIR")),
+     "spec.mpiReplicaSpecs.Launcher.command"),
     ("volcano-job", lambda objs: objs[0]["spec"].update(
         policies=[p for p in objs[0]["spec"]["policies"] if "exitCode" not in p]), "spec.policies"),
     ("rayjob", lambda objs: _ray_templates(objs[0])[1]["metadata"]["annotations"].pop(
