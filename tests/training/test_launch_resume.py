@@ -420,7 +420,8 @@ def test_the_launcher_stopped_alone_ends_in_the_trainers_save_and_the_job_resume
     passed on with ``mpirun -x``): SIGTERM to the launcher pod's first process alone, as its node's drain sends it.
     The trainers save the step they agree on and the launcher exits 75; the launcher started again resumes them, and
     the run ends where an uninterrupted one ends, bit for bit."""
-    from test_training_preemption import MAX_STEPS, assert_identical, final_state, logged_steps, run_command
+    from test_training_preemption import (EXIT_TIMEOUT, MAX_STEPS, assert_identical, final_state, logged_steps,
+                                          run_command)
     from training_helpers import kill_all, quiet_env
 
     from eks_training.training.checkpoint import complete_steps
@@ -444,12 +445,16 @@ def test_the_launcher_stopped_alone_ends_in_the_trainers_save_and_the_job_resume
                                        stderr=subprocess.PIPE, text=True, env=env)
         try:
             _wait_for(lambda: stopped_run.poll() is not None or any(s >= 4 for s in logged_steps(job / "a.jsonl")))
+            signalled = time.monotonic()
             stopped_run.send_signal(signal.SIGTERM)  # the launcher alone: mpirun and the trainers get no signal
             _, stderr = stopped_run.communicate(timeout=120)
+            seconds = time.monotonic() - signalled
         finally:
             if stopped_run.poll() is None:
                 kill_all(stopped_run.pid)
         assert stopped_run.returncode == 75, stderr[-3000:]
+        assert seconds < EXIT_TIMEOUT, seconds  # inside the trainers' exit bound, which the grace period covers
+        print(f"launcher stopped alone: SIGTERM to exit {seconds:.2f} s")
         stopped = complete_steps(ckpt)[-1]
         assert 4 <= stopped < MAX_STEPS and max(logged_steps(job / "a.jsonl")) == stopped
         assert f"stopped on SIGTERM after step {stopped}" in stderr
