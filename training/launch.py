@@ -5,7 +5,9 @@ them (``TORCH_ELASTIC_SHUTDOWN_TIMEOUT`` seconds, then SIGKILL) and exits 1 what
 torchrun directly cannot tell Kubernetes that the trainer saved a checkpoint and wants to be started again. This
 launcher runs the command as its child, hands SIGTERM and SIGINT on to it, and exits :data:`EXIT_RESUME` when a
 trainer of this node reported a completed stop (it writes the file named by ``EKS_TRAINING_STOP_FILE`` once its
-checkpoint is saved); otherwise it exits with the child's own status.
+checkpoint is saved). A signal that came during the last step or after it stops nothing (the run finishes and saves
+its last step); the trainers then report a finished run and the launcher exits 0, not torchrun's 1: the job is done,
+and a failure would count against its restart budget. Otherwise it exits with the child's own status.
 
 ``--hold`` (an MPIJob's launcher pod, around mpirun): SIGTERM is not passed on. Whatever stops an MPIJob (Kueue's
 suspension, a deletion) stops its worker pods too, whose first process hands SIGTERM to the trainers there
@@ -23,7 +25,7 @@ import tempfile
 from pathlib import Path
 from typing import Sequence
 
-from eks_training.training.preemption import EXIT_RESUME, STOP_FILE_ENV
+from eks_training.training.preemption import EXIT_RESUME, FINISHED, STOP_FILE_ENV
 
 
 #: Keep SIGTERM and SIGINT from the command; the first argument when given.
@@ -38,8 +40,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("error: command: give the command to run, e.g. torchrun --nproc_per_node 8 -m "
               "eks_training.training.train ...", file=sys.stderr)
         return 2
-    stop_file = Path(tempfile.mkdtemp(prefix="eks-training-launch-")) / "stopped"
-    child = subprocess.Popen(command, env={**os.environ, STOP_FILE_ENV: str(stop_file)})
+    outcome = Path(tempfile.mkdtemp(prefix="eks-training-launch-")) / "outcome"
+    child = subprocess.Popen(command, env={**os.environ, STOP_FILE_ENV: str(outcome)})
 
     def forward(number: int, frame: object) -> None:
         if hold:
@@ -60,9 +62,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, forward)
     status = child.wait()
-    if stop_file.exists():
-        print(f"launch: the trainer stopped after saving ({stop_file.read_text().strip()}); exiting {EXIT_RESUME} "
-              f"(resume)", file=sys.stderr, flush=True)
+    record = outcome.read_text().strip() if outcome.exists() else None
+    if record is not None and record.split(" ", 1)[0] == FINISHED:
+        if status != 0 and forwarded:
+            print(f"launch: the trainer {record} before {signal.Signals(forwarded[0]).name} could stop it; its "
+                  f"command exited {status} only because it was signalled: exiting 0 (done)", file=sys.stderr,
+                  flush=True)
+            return 0
+    elif record is not None:
+        print(f"launch: the trainer {record} after saving; exiting {EXIT_RESUME} (resume)", file=sys.stderr,
+              flush=True)
         return EXIT_RESUME
     # A child killed by a signal: the shell's convention, 128 + the signal's number.
     return status if status >= 0 else 128 - status
