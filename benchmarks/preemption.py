@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import re
+import shutil
 import signal
 import statistics
 import subprocess
@@ -56,6 +59,14 @@ def logged_by(metrics: Path, wall_time: float) -> int:
     lines = metrics.read_text().splitlines() if metrics.exists() else []
     records = [json.loads(line) for line in lines if '"loss"' in line]
     return max((r["step"] for r in records if r["time"] <= wall_time), default=0)
+
+
+def why(errors: Path) -> str:
+    """A failed run's cause from its error output: the trainers' one-line errors and the exceptions' last lines
+    (torchrun's own report ends the output, and says only that a worker failed)."""
+    lines = errors.read_text().splitlines()
+    causes = [line for line in lines if line.startswith("error:") or re.match(r"[\w.]+(Error|Exception)\b", line)]
+    return " | ".join(dict.fromkeys(causes or lines[-3:]))
 
 
 def final_state(ckpt: Path, step: int, scratch: Path) -> dict:
@@ -107,6 +118,7 @@ def main() -> int:
                 while (seen := logged(metrics)) < step and process.poll() is None:
                     time.sleep(0.005)
                 signalled, signalled_wall = time.monotonic(), time.time()
+                early = process.poll() is not None
                 process.send_signal(signal.SIGTERM)
                 code = process.wait(600)
                 seconds = time.monotonic() - signalled
@@ -120,7 +132,10 @@ def main() -> int:
                     outcome, verdict = "finished", "ok, in its last step: finished (done)"
                 else:
                     outcome = "failed"
-                    verdict = f"FAILED (exit {code}): {' | '.join(errors.read_text().splitlines()[-3:])}"
+                    kept = Path(tempfile.gettempdir()) / f"preemption-{model}-{run + 1}-{os.getpid()}.err"
+                    shutil.copyfile(errors, kept)  # the scratch folder goes; the whole error output stays
+                    verdict = f"FAILED (exit {code}{', before the signal' if early else ''}; stderr in {kept}): " \
+                              f"{why(errors)}"
                 if seconds > bound:
                     outcome, verdict = "failed", f"{verdict}; OVER the bound of {bound} s"
                 if outcome != "failed" and reference is not None:
