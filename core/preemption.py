@@ -30,6 +30,10 @@ CHECKPOINT_WRITE_BYTES_PER_S = 1.0e9
 STOP_MARGIN_S = 90
 #: torchrun's own wait ends this long before the kubelet's SIGKILL, so torchrun reports before it is killed.
 KILL_MARGIN_S = 10
+#: A Ray cluster's stop folder on the shared file system, and how long its pods hold Ray for the trainers' save
+#: (training/ray_stop.py, training/ray_node.py).
+STOP_DIR_ENV = "EKS_TRAINING_STOP_DIR"
+STOP_WAIT_ENV = "EKS_TRAINING_STOP_WAIT_S"
 #: When the model's size is not known (a checkpoint folder given as --model): the trainer's --exit-timeout default.
 UNKNOWN_MODEL_GRACE_S = 600
 

@@ -6,6 +6,8 @@ network -> cluster -> node capacity -> storage -> cluster services. Each step is
 
 from __future__ import annotations
 
+import cdk8s
+from aws_cdk import aws_eks_v2 as eks
 from aws_cdk import Acknowledgment, CfnOutput, Environment, Fn, RemovalPolicy, Stack, Tags, Validations
 from constructs import Construct
 
@@ -35,6 +37,7 @@ from eks_training.infra.addons.slinky import slurm_cluster_name
 from eks_training.workloads.jupyterhub import PROXY_PUBLIC_SERVICE
 from eks_training.workloads.service_exposure import ExposedService, ServiceExposureChart
 from eks_training.workloads.slinky import login_service_name
+from eks_training.workloads.fsx_volumes import add_workspace_directories_job
 from eks_training.workloads.storage import EFS_STORAGE_CLASS, FsxVolume, StorageChart
 from eks_training.workloads.training_identity import TrainingServiceAccountsChart
 
@@ -283,7 +286,7 @@ class TrainingPlatformStack(Stack):
             efs_file_system_id=self.models.file_system_id if self.models else None,
             scratch_storage_class=bool(fsx), scratch_subnet_id=self.network.training_subnet.subnet_id if fsx else None,
             scratch_security_group_ids=[fsx.security_group.security_group_id] if fsx else (),
-            scratch_tags=dict([self.scratch_owner_tag]) if fsx else None)
+            scratch_tags=dict([self.scratch_owner_tag]) if fsx else None, workspace_job=False)
         # Never pruned, for its PersistentVolumes and claims (kubectl's prune list has both): a namespace left
         # behind keeps its volumes, and the change stage names what stays.
         self.storage_manifest = self.cluster.cluster.add_cdk8s_chart("Storage", chart, prune=False)
@@ -292,8 +295,20 @@ class TrainingPlatformStack(Stack):
         self.storage_manifest.node.add_dependency(self.namespaces_manifest, *addons,
                                                   self.cluster.addons["aws-ebs-csi-driver"],
                                                   *(self.lustre.associations if self.lustre else ()))
-        # The Job that makes each namespace's workspace directories: the deploy waits for it.
-        self.cluster.wait_for_jobs(self.storage_manifest, chart.to_json())
+        if fsx:
+            self._add_workspace_job(namespaces)
+
+    def _add_workspace_job(self, namespaces: list[str]) -> None:
+        """The Job that makes each namespace's workspace directories, in a manifest of its own that prunes: its
+        name follows what it renders, so a changed Job is a new one and the update's prune deletes the finished
+        old one (the storage manifest must never prune). A child of the storage manifest, so that whatever waits
+        for the storage waits for the Job (and its waiter) too; the deploy waits for it to succeed."""
+        chart = cdk8s.Chart(self.k8s, "storage-workspaces")
+        add_workspace_directories_job(chart, namespaces)
+        manifest = eks.KubernetesManifest(self.storage_manifest, "WorkspaceDirectories", cluster=self.cluster.cluster,
+                                          manifest=chart.to_json(), prune=True)
+        manifest.node.add_dependency(self.storage_manifest.node.find_child("Resource"))  # its root claim
+        self.cluster.wait_for_jobs(manifest, chart.to_json())
 
     def _add_node_groups(self) -> None:
         config = self.config

@@ -72,7 +72,7 @@ def _ranks(kind: str, rendered, line: str) -> tuple[int, int]:
     """Nodes and ranks per node as the kind's launcher will start them."""
     if kind == "rayjob":
         # Ray Train starts --num-workers ranks, one per GPU of the worker pods (one pod per node).
-        (job,) = rendered
+        (job,) = [obj for obj in rendered if obj["kind"] == "RayJob"]
         (group,) = job["spec"]["rayClusterSpec"]["workerGroupSpecs"]
         gpus = int(group["template"]["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"])
         assert int(re.search(r"--num-workers=(\d+)", line).group(1)) == group["replicas"] * gpus

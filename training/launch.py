@@ -13,68 +13,188 @@ and a failure would count against its restart budget. Otherwise it exits with th
 suspension, a deletion) stops its worker pods too, whose first process hands SIGTERM to the trainers there
 (training/ssh_worker.py); mpirun, told to stop, would instead tear down its remote daemons and the SSH sessions the
 saving trainers run in. Held, mpirun lives on until the nodes' saved stops end it (with their 75).
+
+``--hold --workers-port PORT``: a saved stop (the command's 75) that this launcher was not told about is a worker
+pod stopped on its own (its node drained, a Spot interruption, the pod deleted); MPI Operator 0.8 creates a deleted
+worker pod again under the same name. The launcher then waits until every host of MPI's hostfile accepts
+connections on PORT (sshd; the headless Service resolves a worker's name only while its pod is Ready) and runs the
+command again, and the trainers resume from their checkpoint: the container does not exit, so the stop does not
+count against the launcher Job's backoff limit (MPI Operator 0.8 has no exit-code rule). It waits for them before
+its first run too: a launcher restarted in place, or started again when Kueue resumes the job, would otherwise run
+mpirun before the workers are Ready and fail. Told to stop itself (the whole job is suspended or deleted), or after
+:data:`WORKERS_WAIT_S` without the workers, it exits 75 as before; any other status ends it as before.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from eks_training.training.preemption import EXIT_RESUME, FINISHED, STOP_FILE_ENV
 
 
 #: Keep SIGTERM and SIGINT from the command; the first argument when given.
 HOLD_FLAG = "--hold"
+#: With ``--hold``: run the command again after a saved stop of the workers alone, once they listen on this port.
+WORKERS_PORT_FLAG = "--workers-port"
+#: Where MPI reads its hosts (the operator sets the first for Open MPI, the others for Intel MPI and MPICH).
+HOSTFILE_ENVS = ("OMPI_MCA_orte_default_hostfile", "I_MPI_HYDRA_HOST_FILE", "HYDRA_HOST_FILE")
+#: After a saved stop, before the first look at the workers: the stopped pod's sshd ends a moment after its trainers
+#: (training/ssh_worker.py) and its DNS record lives out its TTL (CoreDNS answers with 5 s).
+SETTLE_S = 10.0
+#: How long the workers may take to come back (a new node and an image pull); Kueue's recovery timeout (15 min by
+#: default, services.kueue_gang_admission) requeues a queued job sooner. Past it the launcher exits 75 (its restart
+#: in place waits again, and counts against the backoff limit).
+WORKERS_WAIT_S = 1800.0
+POLL_S = 2.0
+CONNECT_TIMEOUT_S = 2.0
+
+
+def hostfile_hosts() -> list[str]:
+    """The hosts, in order, of the MPI hostfile that MPI Operator names in the launcher's environment."""
+    name = next((n for n in HOSTFILE_ENVS if os.environ.get(n)), None)
+    if name is None:
+        raise ValueError(f"{WORKERS_PORT_FLAG}: none of {', '.join(HOSTFILE_ENVS)} is set: the workers to wait for "
+                         "are the hosts of MPI's hostfile, which MPI Operator mounts in the launcher")
+    path = os.environ[name]
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError as error:
+        raise ValueError(f"{name}: {path!r} cannot be read ({error.strerror})") from None
+    # "host slots=N" (the operator's format) or a bare host; '#' starts a comment.
+    hosts = [line.split("#", 1)[0].split()[0] for line in lines if line.split("#", 1)[0].strip()]
+    if not hosts:
+        raise ValueError(f"{name}: {path!r} lists no host")
+    return hosts
+
+
+def listening(host: str, port: int) -> bool:
+    """Whether ``host`` resolves and accepts a TCP connection on ``port``."""
+    try:
+        with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S):
+            return True
+    except OSError:  # unresolvable (a worker pod not Ready yet), refused, unreachable, timed out
+        return False
+
+
+def wait_for_workers(hosts: Sequence[str], port: int, stopped: Callable[[], bool], *, settle_s: float = SETTLE_S,
+                     limit_s: float = WORKERS_WAIT_S, poll_s: float = POLL_S) -> bool:
+    """True once every host listens on ``port`` (looked at first after ``settle_s``); False when ``stopped()``
+    becomes true or ``limit_s`` passes first."""
+    start = time.monotonic()
+    next_look = start + settle_s
+    while not stopped():
+        now = time.monotonic()
+        if now - start > limit_s:
+            return False
+        if now >= next_look:
+            if all(listening(host, port) for host in hosts):
+                return True
+            next_look = time.monotonic() + poll_s
+        time.sleep(0.1)
+    return False
+
+
+def _workers_back(hosts: Sequence[str], port: int, runs: int, told: list[int]) -> bool:
+    """Whether every worker listens before run ``runs + 1``: at once for the first (a launcher restarted or
+    resumed after a suspension starts before its workers may be Ready: MPI Operator waits for them only when it
+    creates the launcher Job), after :data:`SETTLE_S` for a run after a saved stop."""
+    if not runs and all(listening(host, port) for host in hosts):
+        return True
+    print(f"launch: waiting for {len(hosts)} worker(s) to listen on port {port}", file=sys.stderr, flush=True)
+    if not wait_for_workers(hosts, port, lambda: bool(told), settle_s=SETTLE_S if runs else 0.0,
+                            limit_s=WORKERS_WAIT_S, poll_s=POLL_S):
+        return False
+    print(f"launch: every worker listens; run {runs + 1}", file=sys.stderr, flush=True)
+    return True
+
+
+def _parse(command: list[str]) -> tuple[bool, int | None, list[str]]:
+    """(hold, workers port or None, the command) from the launcher's arguments."""
+    hold = command[:1] == [HOLD_FLAG]
+    command = command[1:] if hold else command
+    port = None
+    if hold and command[:1] == [WORKERS_PORT_FLAG]:
+        value = command[1] if len(command) > 1 else ""
+        if not (value.isdigit() and 1 <= int(value) <= 65535):
+            raise ValueError(f"{WORKERS_PORT_FLAG}: {value!r} is not a TCP port: give 1 to 65535, e.g. "
+                             f"{WORKERS_PORT_FLAG} 2222 (the workers' sshd)")
+        port, command = int(value), command[2:]
+    return hold, port, command
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    command = list(sys.argv[1:] if argv is None else argv)
-    hold = command[:1] == [HOLD_FLAG]
-    command = command[1:] if hold else command
+    try:
+        hold, port, command = _parse(list(sys.argv[1:] if argv is None else argv))
+        hosts = hostfile_hosts() if port is not None else []
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     if not command:
         print("error: command: give the command to run, e.g. torchrun --nproc_per_node 8 -m "
               "eks_training.training.train ...", file=sys.stderr)
         return 2
-    outcome = Path(tempfile.mkdtemp(prefix="eks-training-launch-")) / "outcome"
-    child = subprocess.Popen(command, env={**os.environ, STOP_FILE_ENV: str(outcome)})
+    told: list[int] = []  # the signals this process got
 
-    def forward(number: int, frame: object) -> None:
+    def on_signal(number: int, frame: object) -> None:
+        told.append(number)
         if hold:
             print(f"launch: {signal.Signals(number).name} held; the workers' own stop ends the command", file=sys.stderr,
                   flush=True)
             return
         # Once: torchrun is then stopping its workers within its own bound, and a second signal would cut
         # that short (its handler raises again in the middle of the shutdown).
-        if forwarded:
+        if len(told) > 1:
             print(f"launch: {signal.Signals(number).name} again; the trainers are already saving", file=sys.stderr,
                   flush=True)
             return
-        forwarded.append(number)
         child.send_signal(number)
 
-    forwarded: list[int] = []
+    def install() -> dict:
+        return {number: signal.signal(number, on_signal) for number in (signal.SIGTERM, signal.SIGINT)}
 
-    for number in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(number, forward)
-    status = child.wait()
-    record = outcome.read_text().strip() if outcome.exists() else None
-    if record is not None and record.split(" ", 1)[0] == FINISHED:
-        if status != 0 and forwarded:
-            print(f"launch: the trainer {record} before {signal.Signals(forwarded[0]).name} could stop it; its "
-                  f"command exited {status} only because it was signalled: exiting 0 (done)", file=sys.stderr,
-                  flush=True)
-            return 0
-    elif record is not None:
-        print(f"launch: the trainer {record} after saving; exiting {EXIT_RESUME} (resume)", file=sys.stderr,
-              flush=True)
-        return EXIT_RESUME
-    # A child killed by a signal: the shell's convention, 128 + the signal's number.
-    return status if status >= 0 else 128 - status
+    # Held, from the start: a signal during a wait for the workers ends the wait. Otherwise once the child exists,
+    # which it is passed on to.
+    previous = install() if hold else {}
+    try:
+        runs = 0
+        while True:
+            if told or (port is not None and not _workers_back(hosts, port, runs, told)):
+                reason = "told to stop" if told else f"the workers did not listen within {WORKERS_WAIT_S:.0f} s"
+                print(f"launch: {reason}; exiting {EXIT_RESUME} (resume)", file=sys.stderr, flush=True)
+                return EXIT_RESUME
+            outcome = Path(tempfile.mkdtemp(prefix="eks-training-launch-")) / "outcome"
+            child = subprocess.Popen(command, env={**os.environ, STOP_FILE_ENV: str(outcome)})
+            previous = previous or install()
+            status = child.wait()
+            runs += 1
+            record = outcome.read_text().strip() if outcome.exists() else None
+            if record is not None and record.split(" ", 1)[0] == FINISHED:
+                if status != 0 and told and not hold:
+                    print(f"launch: the trainer {record} before {signal.Signals(told[0]).name} could stop it; its "
+                          f"command exited {status} only because it was signalled: exiting 0 (done)",
+                          file=sys.stderr, flush=True)
+                    return 0
+            elif record is not None:
+                print(f"launch: the trainer {record} after saving; exiting {EXIT_RESUME} (resume)", file=sys.stderr,
+                      flush=True)
+                return EXIT_RESUME
+            if status != EXIT_RESUME or told or port is None:
+                # A child killed by a signal: the shell's convention, 128 + the signal's number.
+                return status if status >= 0 else 128 - status
+            print(f"launch: run {runs} ended in a saved stop ({EXIT_RESUME}) this pod was not told of: a worker pod "
+                  f"was stopped; the command runs again once every worker listens (the trainers resume)",
+                  file=sys.stderr, flush=True)
+    finally:  # (main may run inside another program: its own handlers come back)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 if __name__ == "__main__":

@@ -51,10 +51,15 @@ def record_finished(step: int) -> None:
 
 
 class StopRequest:
-    """Records SIGTERM (and SIGINT when asked) and lets the ranks agree on stopping at a step boundary."""
+    """Records SIGTERM (and SIGINT when asked) and lets the ranks agree on stopping at a step boundary.
 
-    def __init__(self, rank: int = 0) -> None:
+    ``request_file``: a stop is also asked for while this file exists (a Ray worker's loop runs in a thread, where no
+    signal handler can be installed; its pod's first process writes the file instead, training/ray_stop.py).
+    """
+
+    def __init__(self, rank: int = 0, request_file: Path | None = None) -> None:
         self.rank = rank
+        self.request_file = request_file
         self.signals = 0
         self.first_at: float | None = None  # time.monotonic() of the first signal
 
@@ -74,7 +79,7 @@ class StopRequest:
 
     @property
     def requested(self) -> bool:
-        return self.signals > 0
+        return self.signals > 0 or (self.request_file is not None and self.request_file.exists())
 
     def agreed(self, device: torch.device, distributed: bool) -> bool:
         """Whether any rank was asked to stop; a collective, so every rank calls it at the same step."""

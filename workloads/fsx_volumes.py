@@ -25,8 +25,9 @@ workspace and no pod writes the shared data. Two details make it work:
 from __future__ import annotations
 
 import hashlib
+import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -73,6 +74,8 @@ ROOT_CLAIM_NAME = "fsx-root"
 _ROOT_MOUNT_PATH = "/fsx-root"
 #: The workspaces' mode: world-writable with the sticky bit (see workspace_directories_script).
 WORKSPACE_MODE = "1777"
+#: The workspace Job's name is this and a hash (workspace_job_name).
+WORKSPACE_JOB_PREFIX = "fsx-workspaces"
 #: A shell with mkdir and chmod: the platform's one small utility image, pinned by digest in core.versions.
 WORKSPACE_JOB_IMAGE = ALPINE_IMAGE
 
@@ -149,12 +152,9 @@ def namespace_volumes(fsx: FsxVolume, namespace: str) -> list[dict[str, Any]]:
     ]
 
 
-def workspace_directories_script(namespaces: Sequence[str]) -> tuple[str, str]:
-    """(Job name, shell script) of the Job that creates every namespace's workspace directories on the root claim
+def workspace_directories_script(namespaces: Sequence[str]) -> str:
+    """The shell script of the Job that creates every namespace's workspace directories on the root claim
     (idempotent: mkdir -p).
-
-    The name carries a hash of the script: a Job's pod template is immutable, so a new namespace list is a new
-    Job (the stack prunes the old one) instead of a failed apply.
 
     The mount, not the file mode, separates the teams: each namespace's pods see only their own workspace,
     whatever user their images run as. The mode is ``1777``, not ``0777``: the file system squashes root (uid 0 of
@@ -165,13 +165,27 @@ def workspace_directories_script(namespaces: Sequence[str]) -> tuple[str, str]:
     """
     paths = [f"{_ROOT_MOUNT_PATH}{workspace_dir(ns)}/{sub}" for ns in namespaces for sub in WORKSPACE_SUBDIRS]
     roots = [f"{_ROOT_MOUNT_PATH}{workspace_dir(ns)}" for ns in namespaces]
-    script = f"set -eu; mkdir -p {' '.join(paths)}; chmod {WORKSPACE_MODE} {' '.join(roots + paths)}"
-    return f"fsx-workspaces-{hashlib.sha256(script.encode()).hexdigest()[:10]}", script
+    return f"set -eu; mkdir -p {' '.join(paths)}; chmod {WORKSPACE_MODE} {' '.join(roots + paths)}"
+
+
+def workspace_job_name(rendered: Mapping[str, Any]) -> str:
+    """The workspace Job's name: :data:`WORKSPACE_JOB_PREFIX` and a hash of the whole rendered Job but its name.
+
+    A Job's pod template (and its selector, completions, completion mode) cannot be changed in place: the API
+    server refuses the kubectl handler's apply, and the deploy fails. Any change to what the Job renders (the
+    namespaces' script, a toleration, the image, a default of cdk8s-plus) names a new Job instead, which the
+    manifest holding it creates while removing the old, finished one; the same Job rendered again keeps its name.
+    """
+    unnamed = json.loads(json.dumps(rendered))
+    unnamed.get("metadata", {}).pop("name", None)
+    digest = hashlib.sha256(json.dumps(unnamed, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    return f"{WORKSPACE_JOB_PREFIX}-{digest[:10]}"
 
 
 def add_workspace_directories_job(scope: constructs.Construct, namespaces: Sequence[str], *,
                                   root_claim: str = ROOT_CLAIM_NAME) -> kplus.Job:
-    """The workspace Job (:func:`workspace_directories_script`) as a cdk8s-plus ``kplus.Job`` in kube-system.
+    """The workspace Job (:func:`workspace_directories_script`) as a cdk8s-plus ``kplus.Job`` in kube-system, named
+    by :func:`workspace_job_name` (apply it in a manifest that prunes, so a renamed Job's predecessor goes).
 
     plus's defaults that would change its meaning are given: no runAsNonRoot (plus's container default; the
     container runs as root, see below), ``imagePullPolicy: IfNotPresent`` (plus: Always), requests and limits
@@ -190,15 +204,18 @@ def add_workspace_directories_job(scope: constructs.Construct, namespaces: Seque
         runtime_default_seccomp,
     )
 
-    name, script = workspace_directories_script(namespaces)
+    script = workspace_directories_script(namespaces)
     labels = common_labels(FSX_COMPONENT)
+    # Construct ids without the Job's name: the name is a hash of what renders (pod label cdk8s.io/metadata.addr
+    # included), so it is set last, below.
     root = kplus.Volume.from_persistent_volume_claim(
-        scope, f"Volume:{ROOT_NAMESPACE}:{name}:root",
-        kplus.PersistentVolumeClaim.from_claim_name(scope, f"Claim:{ROOT_NAMESPACE}:{name}:{root_claim}", root_claim),
+        scope, f"Volume:{ROOT_NAMESPACE}:{WORKSPACE_JOB_PREFIX}:root",
+        kplus.PersistentVolumeClaim.from_claim_name(scope, f"Claim:{ROOT_NAMESPACE}:{WORKSPACE_JOB_PREFIX}:{root_claim}",
+                                                    root_claim),
         name="root")
     job = kplus.Job(
-        scope, f"Job:{ROOT_NAMESPACE}:{name}",
-        metadata=cdk8s.ApiObjectMetadata(name=name, namespace=ROOT_NAMESPACE, labels=labels),
+        scope, f"Job:{ROOT_NAMESPACE}:{WORKSPACE_JOB_PREFIX}",
+        metadata=cdk8s.ApiObjectMetadata(name=WORKSPACE_JOB_PREFIX, namespace=ROOT_NAMESPACE, labels=labels),
         # plus also labels the pod with cdk8s.io/metadata.addr (its own address for the pod; no selector uses it).
         pod_metadata=cdk8s.ApiObjectMetadata(labels=labels),
         backoff_limit=10,
@@ -219,25 +236,36 @@ def add_workspace_directories_job(scope: constructs.Construct, namespaces: Seque
         resources=requests_with_memory_limit("fsx workspace job", "50m", "32Mi", memory_limit="64Mi", cpu_limit="200m"),
         volume_mounts=[kplus.VolumeMount(path=_ROOT_MOUNT_PATH, volume=root)],
     )
+    # Last: the name covers the Job as rendered now, every patch above included (change nothing after this).
+    api_object = cdk8s.ApiObject.of(job)
+    api_object.add_json_patch(cdk8s.JsonPatch.replace("/metadata/name", workspace_job_name(api_object.to_json())))
     return job
 
 
 def add_fsx_volumes(chart: constructs.Construct, fsx: FsxVolume, namespaces: Sequence[str], *,
-                    root_claim: str = ROOT_CLAIM_NAME) -> None:
+                    root_claim: str = ROOT_CLAIM_NAME, workspace_job: bool = True) -> None:
     """Every namespace's two volumes, the root volume in kube-system (claim ``root_claim``: one per set of
-    namespaces that one manifest applies) and the Job that creates the workspaces."""
+    namespaces that one manifest applies) and, with ``workspace_job``, the Job that creates the workspaces (False:
+    the caller adds it with :func:`add_workspace_directories_job`, to a chart of its own)."""
     if not isinstance(fsx, FsxVolume):
         raise invalid("fsx", fsx, "use an FsxVolume or None")
     for namespace in namespaces:
         for obj in namespace_volumes(fsx, namespace):
             emit(chart, obj)
-    add_workspace_setup(chart, fsx, namespaces, root_claim=root_claim)
+    add_root_volume(chart, fsx, root_claim=root_claim)
+    if workspace_job:
+        add_workspace_directories_job(chart, namespaces, root_claim=root_claim)
+
+
+def add_root_volume(chart: constructs.Construct, fsx: FsxVolume, *, root_claim: str = ROOT_CLAIM_NAME) -> None:
+    """The file system's root as a volume bound to claim ``root_claim`` in kube-system (the workspace Job's)."""
+    for obj in _bound_pair(fsx=fsx, namespace=ROOT_NAMESPACE, claim_name=check_dns_subdomain("root_claim", root_claim),
+                           directory=None):
+        emit(chart, obj)
 
 
 def add_workspace_setup(chart: constructs.Construct, fsx: FsxVolume, namespaces: Sequence[str], *,
                         root_claim: str = ROOT_CLAIM_NAME) -> None:
     """The root volume in kube-system (claim ``root_claim``) and the Job that creates ``namespaces``' workspaces."""
-    for obj in _bound_pair(fsx=fsx, namespace=ROOT_NAMESPACE, claim_name=check_dns_subdomain("root_claim", root_claim),
-                           directory=None):
-        emit(chart, obj)
+    add_root_volume(chart, fsx, root_claim=root_claim)
     add_workspace_directories_job(chart, namespaces, root_claim=root_claim)

@@ -15,7 +15,7 @@ from eks_training.core.validation import invalid
 from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
 from eks_training.workloads.job_pods import restricted
 from eks_training.workloads.k8s_objects import check_dns_label, check_dns_subdomain, check_int, check_quantity
-from eks_training.workloads.labels import common_labels
+from eks_training.workloads.labels import JOB_LABEL, common_labels
 
 DATA_PREP_MODULE = "eks_training.training.data_prep"
 COMPONENT = "data-prep"
@@ -84,7 +84,7 @@ def _readable_in_pod(path: str) -> bool:
 
 def data_prep_job(job: DataPrepJob) -> dict:
     """The batch Job: one pod, ``workers`` CPUs, the FSx claim, the namespace's training identity (reads S3)."""
-    labels = {**common_labels(COMPONENT), "eks-training/job": job.name}
+    labels = {**common_labels(COMPONENT), JOB_LABEL: job.name}
     resources = {"cpu": str(job.workers), "memory": job.memory}
     return {
         "apiVersion": "batch/v1",

@@ -36,9 +36,12 @@ JOB_NAME_LABEL = "training.kubeflow.org/job-name"
 SSH_WORKER_MODULE = "eks_training.training.ssh_worker"
 #: The launcher's flag that keeps SIGTERM from mpirun (training.launch.HOLD_FLAG; workloads/ does not import training/).
 HOLD_FLAG = "--hold"
+#: The launcher's flag that runs mpirun again after a saved stop of the workers alone, once every worker listens on
+#: the given port again (training.launch.WORKERS_PORT_FLAG).
+WORKERS_PORT_FLAG = "--workers-port"
 
 
-#: Restart the launcher's container in place when it exits non-zero, 75 (saved and stopped) included.
+#: Restart the launcher's container in place when it exits non-zero (a failure; 75 after its workers stayed away).
 LAUNCHER_RESTART_POLICY = "OnFailure"
 
 
@@ -66,9 +69,11 @@ def mpi_job(job: TrainingJob, *, slots_per_worker: int | None = None) -> dict:
     # torchrun's wait for its saving workers must end inside the worker pod's grace period.
     shutdown = f"{TORCHRUN_SHUTDOWN_ENV}={torchrun_shutdown_seconds(job.grace_period_s)}"
     env_flags += ["-x", shutdown]
-    # Held: the workers' pods are stopped with it and save; mpirun, signalled, would tear their sessions down.
+    # Held: the workers' pods are stopped with it and save; mpirun, signalled, would tear their sessions down. Every
+    # run of mpirun waits for the workers' sshd, and a saved stop of workers alone (a drained node) runs mpirun again
+    # once they are back, without leaving the container.
     launcher_command = [
-        "python", "-m", LAUNCH_MODULE, HOLD_FLAG,
+        "python", "-m", LAUNCH_MODULE, HOLD_FLAG, WORKERS_PORT_FLAG, str(IMAGE_SSH_PORT),
         "mpirun", "--allow-run-as-root",
         "-np", str(job.nodes), "--map-by", "ppr:1:node", "--bind-to", "none",
         *env_flags,
@@ -111,10 +116,12 @@ def mpi_job(job: TrainingJob, *, slots_per_worker: int | None = None) -> dict:
             "launcherCreationPolicy": "WaitForWorkersReady",
             "runPolicy": {"cleanPodPolicy": "Running", "ttlSecondsAfterFinished": _FINISHED_JOB_TTL_SECONDS},
             "mpiReplicaSpecs": {
-                # A launcher that exits 75 (the nodes saved on SIGTERM) is restarted in place: mpirun starts the
-                # trainers again on the workers (a deleted worker pod the operator creates again) and they resume.
-                # MPI Operator 0.8 gives the launcher Job no podFailurePolicy ("ExitCode" only means Never), so
-                # these restarts count against runPolicy.backoffLimit, which is therefore left unset (the Job's 6).
+                # A saved stop of workers alone (their pods deleted: a drain, a Spot interruption; the operator
+                # creates them again) never leaves the launcher's container: it runs mpirun again and the trainers
+                # resume. MPI Operator 0.8 gives the launcher Job no podFailurePolicy ("ExitCode" only means Never),
+                # so what does end it counts against runPolicy.backoffLimit, left unset (the Job's 6): a failure,
+                # restarted in place, and a stop of the launcher pod itself (Kueue's suspension, its node drained),
+                # which the Job counts as a failed pod.
                 "Launcher": {"replicas": 1, "restartPolicy": LAUNCHER_RESTART_POLICY, "template": launcher_template},
                 "Worker": {"replicas": job.nodes, "template": worker_template},
             },

@@ -25,7 +25,7 @@ from eks_training.workloads.job_queueing import (
     KueueSubmission,
     submit,
 )
-from eks_training.workloads.job_ray import ray_cluster_for, ray_job_for
+from eks_training.workloads.job_ray import ray_cluster_for, ray_disruption_budget, ray_job_for
 from eks_training.workloads.job_trainjob import train_job, trainjob_disruption_budget
 from eks_training.workloads.job_volcano import volcano_disruption_budget, volcano_job
 from eks_training.workloads.sbatch import sbatch_script
@@ -107,10 +107,11 @@ JOB_KINDS: dict[str, JobKind] = {kind.name: kind for kind in (
             service="kubeflow_trainer", creates=(("trainer.kubeflow.org", "trainjobs"), _PDBS), saves_on_stop=True),
     # Under Kueue the cluster runs at its full size: Kueue reserves quota for all of it and refuses autoscaling.
     JobKind("raycluster", "nvidia", "KubeRay RayCluster ray.io/v1 with autoscaling GPU workers",
-            lambda job, names: [ray_cluster_for(job)], image="ray", kueue=RAYCLUSTER,
-            creates=(("ray.io", "rayclusters"),)),
+            lambda job, names: [ray_cluster_for(job), ray_disruption_budget(job)], image="ray", kueue=RAYCLUSTER,
+            creates=(("ray.io", "rayclusters"), _PDBS), saves_on_stop=True),
     JobKind("rayjob", "nvidia", "KubeRay RayJob ray.io/v1 running Ray Train",
-            lambda job, names: [ray_job_for(job)], image="ray", kueue=RAYJOB, creates=(("ray.io", "rayjobs"),)),
+            lambda job, names: [ray_job_for(job, max_restarts=names.max_restarts), ray_disruption_budget(job)],
+            image="ray", kueue=RAYJOB, creates=(("ray.io", "rayjobs"), _PDBS), saves_on_stop=True),
     JobKind("slurm-batch", "any", "sbatch script for the Slinky login pods (one torchrun per node)",
             lambda job, names: sbatch_script(job, partition=_needs(names.partition, "partition", "slurm-batch"))),
     JobKind("bionemo", "nvidia", "BioNeMo batch Job on one 8-GPU node, config from a ConfigMap",

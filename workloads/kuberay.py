@@ -19,6 +19,7 @@ from eks_training.workloads.k8s_objects import (
     check_quantity,
 )
 from eks_training.workloads.labels import common_labels
+from eks_training.core.preemption import DO_NOT_DISRUPT_ANNOTATION, STOP_DIR_ENV, STOP_WAIT_ENV, torchrun_shutdown_seconds
 from eks_training.core.names import TEAM_NODE_SELECTOR
 from eks_training.workloads.fsx_volumes import fsx_mounts, fsx_pod_volumes
 from eks_training.workloads.job_pods import restricted
@@ -32,6 +33,11 @@ _RAY_VERSION = re.compile(r"^\d+\.\d+\.\d+$")
 _IMAGE = re.compile(r"^[a-z0-9][\w./-]*(:[\w.-]+)?(@sha256:[0-9a-f]{64})?$")
 _RAY_IMAGE_TAG = re.compile(r"^(?:docker\.io/)?rayproject/ray(?:-ml)?:(\d+\.\d+\.\d+)")
 _HEAD_PORTS = (("gcs-server", 6379), ("dashboard", 8265), ("client", 10001))
+#: KubeRay keeps a template's container command when this annotation is "true", and hands its generated
+#: `ray start` in KUBERAY_GEN_RAY_START_CMD instead.
+OVERWRITE_COMMAND_ANNOTATION = "ray.io/overwrite-container-cmd"
+#: The Ray pods' first process: holds `ray start` on SIGTERM until the trainers saved (training/ray_node.py).
+RAY_NODE_MODULE = "eks_training.training.ray_node"
 
 
 def default_ray_image(ray_version: str) -> str:
@@ -80,6 +86,24 @@ class RayGpuWorkers:
 
 
 @dataclass(frozen=True)
+class RayStopProtection:
+    """What lets a training cluster's pods save before they stop: every pod's first process is
+    :data:`RAY_NODE_MODULE` (the image must hold eks_training), which on SIGTERM asks the trainers to save through
+    ``stop_dir`` (on the shared file system) and holds Ray for up to the grace period less a margin; the pods carry
+    the grace period, Karpenter's do-not-disrupt and ``pod_labels`` (what the job's disruption budget selects)."""
+
+    grace_period_s: int
+    stop_dir: str
+    pod_labels: Mapping[str, str]
+
+    def __post_init__(self) -> None:
+        check_int("grace_period_s", self.grace_period_s, minimum=30, maximum=86400)
+        if not isinstance(self.stop_dir, str) or not self.stop_dir.startswith("/"):
+            raise invalid("stop_dir", self.stop_dir, "use an absolute path on the file system every pod mounts")
+        check_labels("pod_labels", dict(self.pod_labels))
+
+
+@dataclass(frozen=True)
 class RayClusterConfig:
     """Everything that shapes a training RayCluster; shared by RayClusterChart and ray_job()."""
 
@@ -91,6 +115,9 @@ class RayClusterConfig:
     image: str | None = None
     head: RayHead = field(default_factory=RayHead)
     enable_in_tree_autoscaling: bool = True
+    #: Save before a stop (training clusters run our image). @default None: KubeRay's own `ray start`, which ends
+    #: every Ray process at once on SIGTERM.
+    stop: RayStopProtection | None = None
 
     def __post_init__(self) -> None:
         check_dns_label("namespace", self.namespace)
@@ -102,6 +129,8 @@ class RayClusterConfig:
             raise invalid("workers", self.workers, "use a RayGpuWorkers")
         if not isinstance(self.head, RayHead):
             raise invalid("head", self.head, "use a RayHead")
+        if self.stop is not None and not isinstance(self.stop, RayStopProtection):
+            raise invalid("stop", self.stop, "use a RayStopProtection or None")
         if not isinstance(self.enable_in_tree_autoscaling, bool):
             raise invalid("enable_in_tree_autoscaling", self.enable_in_tree_autoscaling, "use true or false")
         if self.image is not None:
@@ -118,9 +147,24 @@ class RayClusterConfig:
         return self.image or default_ray_image(self.ray_version)
 
 
+def _protected(template: dict, stop: RayStopProtection | None) -> dict:
+    """``template`` with the pod's first process holding Ray for the trainers' save (see :class:`RayStopProtection`)."""
+    if stop is None:
+        return template
+    template["metadata"]["labels"].update(stop.pod_labels)
+    template["metadata"]["annotations"] = {OVERWRITE_COMMAND_ANNOTATION: "true", DO_NOT_DISRUPT_ANNOTATION: "true"}
+    spec = template["spec"]
+    spec["terminationGracePeriodSeconds"] = stop.grace_period_s
+    for container in spec["containers"]:
+        container["command"] = ["python", "-m", RAY_NODE_MODULE]
+        container["env"] = [*container.get("env", []), {"name": STOP_DIR_ENV, "value": stop.stop_dir},
+                            {"name": STOP_WAIT_ENV, "value": str(torchrun_shutdown_seconds(stop.grace_period_s))}]
+    return template
+
+
 def _head_template(config: RayClusterConfig) -> dict:
     resources = {"cpu": check_quantity("head cpu", config.head.cpu), "memory": config.head.memory}
-    return {
+    return _protected({
         "metadata": {"labels": common_labels(COMPONENT)},
         "spec": restricted({
             "serviceAccountName": config.service_account_name,
@@ -136,7 +180,7 @@ def _head_template(config: RayClusterConfig) -> dict:
             ],
             "volumes": fsx_pod_volumes(),
         }),
-    }
+    }, config.stop)
 
 
 def _worker_template(config: RayClusterConfig) -> dict:
@@ -144,7 +188,7 @@ def _worker_template(config: RayClusterConfig) -> dict:
     resources = {"cpu": check_quantity("worker cpu", workers.cpu), "memory": workers.memory, GPU_RESOURCE: str(workers.gpus_per_worker)}
     if workers.efa_devices:
         resources[EFA_RESOURCE] = str(workers.efa_devices)
-    return {
+    return _protected({
         "metadata": {"labels": common_labels(COMPONENT)},
         "spec": restricted({
             "serviceAccountName": config.service_account_name,
@@ -162,7 +206,7 @@ def _worker_template(config: RayClusterConfig) -> dict:
             # The container default /dev/shm (64 MiB) is too small for NCCL and Ray's object store.
             "volumes": [*fsx_pod_volumes(), {"name": "dshm", "emptyDir": {"medium": "Memory"}}],
         }),
-    }
+    }, config.stop)
 
 
 def ray_cluster_spec(config: RayClusterConfig) -> dict:

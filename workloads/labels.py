@@ -8,6 +8,8 @@ from eks_training.workloads.k8s_objects import check_label_value
 PART_OF_LABEL = "app.kubernetes.io/part-of"
 COMPONENT_LABEL = "app.kubernetes.io/component"
 PLATFORM_NAME = "eks-training"
+#: The job a pod belongs to, on pods whose controller adds no label of its own that names it.
+JOB_LABEL = "eks-training/job"
 
 
 def common_labels(component: str) -> dict[str, str]:

@@ -63,6 +63,10 @@ class StorageChart(cdk8s.Chart):
         default_storage_class_name: an encrypted gp3 EBS StorageClass marked as the cluster default, for claims
             that name no class (Helm charts' databases and state, e.g. the JupyterHub hub, Slurm's controller); EKS
             makes none default. None: no default class.
+        workspace_job: with ``fsx``, the Job that creates the namespaces' workspace directories is in this chart
+            (default True). False: apply :func:`~eks_training.workloads.fsx_volumes.add_workspace_directories_job`
+            in a chart whose manifest prunes (this chart's volumes must never be pruned), so that the Job a change
+            renames replaces its finished predecessor.
     """
 
     def __init__(
@@ -84,6 +88,7 @@ class StorageChart(cdk8s.Chart):
         scratch_storage_class_name: str = "fsx-lustre-scratch",
         scratch_tags: Mapping[str, str] | None = None,
         default_storage_class_name: str | None = "gp3",
+        workspace_job: bool = True,
     ) -> None:
         super().__init__(scope, id)
         if isinstance(namespaces, str) or not namespaces:
@@ -106,7 +111,7 @@ class StorageChart(cdk8s.Chart):
         check_dns_subdomain("models_claim_name", models_claim_name)
 
         if fsx is not None:
-            add_fsx_volumes(self, fsx, namespaces)
+            add_fsx_volumes(self, fsx, namespaces, workspace_job=workspace_job)
         if efs_file_system_id is not None:
             self._add_models(
                 efs_file_system_id,

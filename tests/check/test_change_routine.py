@@ -158,14 +158,17 @@ def test_a_node_set_update_leaves_its_replicas_to_the_operator(replicas):
         assert reset.destructive and "spec.replicas: 0" in reset.message and "hand scaling" in reset.message
 
 
-def test_the_platform_applies_node_sets_without_replicas_and_patches_them_once(prod):
-    resources = prod.template["Resources"]
-    node_sets = {}
-    for lid, resource in resources.items():
+def _applied(template: dict):
+    """(logical ID, object) of every object the template's manifests apply."""
+    for lid, resource in template["Resources"].items():
         if resource["Type"] == "Custom::AWSCDK-EKS-KubernetesResource":
             for obj in json.loads(cfn_text(resource["Properties"]["Manifest"], lambda _: "TOKEN")):
-                if obj["kind"] == "NodeSet":
-                    node_sets[obj["metadata"]["name"]] = (lid, obj)
+                yield lid, obj
+
+
+def test_the_platform_applies_node_sets_without_replicas_and_patches_them_once(prod):
+    resources = prod.template["Resources"]
+    node_sets = {obj["metadata"]["name"]: (lid, obj) for lid, obj in _applied(prod.template) if obj["kind"] == "NodeSet"}
     partitions = {f"prod-slurm-worker-{p.name}": p for p in prod.config.services.slurm_partitions}
     assert set(node_sets) == set(partitions)
     patches = {r["Properties"]["ResourceName"]: r for r in resources.values()
@@ -175,3 +178,93 @@ def test_the_platform_applies_node_sets_without_replicas_and_patches_them_once(p
         patch = patches[f"nodesets.slinky.slurm.net/{name}"]
         assert json.loads(patch["Properties"]["ApplyPatchJson"]) == {"spec": {"replicas": partitions[name].replicas}}
         assert lid in patch["DependsOn"]
+
+
+# --- the FSx workspace Job: a changed Job is a new one, and the old, finished one goes ------------------------------
+
+
+def _workspace_job(name: str, tolerations: list[dict]) -> dict:
+    return _obj("Job", name, "kube-system", "batch/v1", spec={"template": {"spec": {"tolerations": tolerations}}})
+
+
+def _waiter(job: str) -> dict:
+    return {"Type": "Custom::AWSCDK-EKS-KubernetesObjectValue", "DependsOn": ["Workspaces"],
+            "Properties": {"ServiceToken": "arn:handler", "ClusterName": {"Ref": "Cluster"}, "ObjectType": "job",
+                           "ObjectName": job, "ObjectNamespace": "kube-system", "JsonPath": ".status.succeeded"}}
+
+
+_SYSTEM = [{"key": "CriticalAddonsOnly", "operator": "Exists"}]
+_UPGRADING = [*_SYSTEM, {"key": "eks-training/upgrading", "operator": "Exists"}]
+
+
+@pytest.mark.parametrize("defect", [None, "same name", "not waited for"])
+def test_a_changed_workspace_job_replaces_the_finished_one_through_the_prune(defect):
+    new_name = "fsx-workspaces-1" if defect == "same name" else "fsx-workspaces-2"
+    old = _template(Workspaces=_manifest(_workspace_job("fsx-workspaces-1", _SYSTEM)))
+    new = _template(Workspaces=_manifest(_workspace_job(new_name, _UPGRADING)))
+    if defect != "not waited for":
+        old["Resources"]["WaitOld"], new["Resources"]["WaitNew"] = _waiter("fsx-workspaces-1"), _waiter(new_name)
+    report = _predict(old, new)
+    found = _by_id(report)
+    if defect == "same name":  # the name that hashed only the script: the template changes under it
+        change = found["fail:Job/kube-system/fsx-workspaces-1"]
+        assert change.destructive and "spec.template changes" in change.message and report.verdict == "refused"
+    elif defect == "not waited for":  # a Job nobody saw finish may be running: deleting it is destructive
+        assert found["prune:Job/kube-system/fsx-workspaces-1"].destructive and report.verdict == "refused"
+    else:
+        pruned = found["prune:Job/kube-system/fsx-workspaces-1"]
+        assert not pruned.destructive and "it has finished" in pruned.message and report.verdict == "in place"
+
+
+def test_the_platform_prunes_its_workspace_job_apart_from_the_volumes_it_never_prunes(prod):
+    resources = prod.template["Resources"]
+    holders = {(obj["kind"], obj["metadata"]["name"]): lid for lid, obj in _applied(prod.template)}
+    (job,) = [name for kind, name in holders if kind == "Job" and name.startswith("fsx-workspaces-")]
+    job_manifest, volumes = holders[("Job", job)], holders[("PersistentVolumeClaim", "fsx-root")]
+    assert "PruneLabel" in resources[job_manifest]["Properties"]
+    assert "PruneLabel" not in resources[volumes]["Properties"]
+    # A change to the Job's template (a toleration added) under a new name, as the synth names it: the deployed
+    # Job, which the deploy waited for, is pruned, and nothing is refused.
+    new = copy.deepcopy(prod.template)
+    props = new["Resources"][job_manifest]["Properties"]
+    (obj,) = json.loads(props["Manifest"])
+    obj["spec"]["template"]["spec"]["tolerations"].append({"key": "eks-training/upgrading", "operator": "Exists"})
+    obj["metadata"]["name"] = "fsx-workspaces-0123456789"
+    props["Manifest"] = json.dumps([obj])
+    for resource in new["Resources"].values():
+        if resource["Type"] == "Custom::AWSCDK-EKS-KubernetesObjectValue" and resource["Properties"]["ObjectName"] == job:
+            resource["Properties"]["ObjectName"] = "fsx-workspaces-0123456789"
+    report = predict_changes(prod.template, load_snapshot(new), region="us-west-2")
+    pruned = _by_id(report)[f"prune:Job/kube-system/{job}"]
+    assert not pruned.destructive and report.verdict == "in place", report.lines()
+
+
+# --- a Kueue flavor left behind by a rename -------------------------------------------------------------------------
+
+
+def _flavor(name: str) -> dict:
+    return _obj("ResourceFlavor", name, None, "kueue.x-k8s.io/v1beta2", spec={"nodeLabels": {"role": name}})
+
+
+def _queue(*flavors: str) -> dict:
+    return _obj("ClusterQueue", "training", None, "kueue.x-k8s.io/v1beta2", spec={"resourceGroups": [
+        {"coveredResources": ["cpu"], "flavors": [{"name": f, "resources": [{"name": "cpu", "nominalQuota": 8}]}
+                                                  for f in flavors]}]})
+
+
+@pytest.mark.parametrize("still_named", [False, True])
+def test_a_flavor_renamed_out_of_a_shared_manifest_is_named_with_the_queues_that_use_it(still_named):
+    # Kueue's CPU flavor was `system`, in the shared queues manifest; it is `cpu` now, in a manifest of its own.
+    priority = _obj("WorkloadPriorityClass", "high", None, "kueue.x-k8s.io/v1beta2", value=100)
+    old = _template(Queues=_manifest(_flavor("system"), _queue("system"), priority))
+    queue = _queue("cpu", "system") if still_named else _queue("cpu")
+    new = _template(Queues=_manifest(priority), FlavorCpu=_manifest(_flavor("cpu"), overwrite=True),
+                    QueueTraining=_manifest(queue, overwrite=True))
+    report = _predict(old, new)
+    orphan = _by_id(report)["orphan:ResourceFlavor/system"]
+    assert orphan.destructive and report.verdict == "refused"  # custom objects are never pruned: it stays
+    if still_named:
+        assert "ClusterQueue training still name it" in orphan.message and "kubectl delete" not in orphan.message
+    else:
+        assert "no ClusterQueue the stack applies names it" in orphan.message
+        assert orphan.message.endswith("(`kubectl delete resourceflavor system`)")

@@ -9,6 +9,7 @@ and what is missing.
 from __future__ import annotations
 
 import copy
+import json
 import re
 from datetime import date
 from pathlib import Path
@@ -222,11 +223,14 @@ def test_a_resource_that_waits_for_a_manifest_but_not_for_its_job_fails(prod):
 
 def test_storage_mounted_before_its_data_repository_associations_fails(prod):
     template = copy.deepcopy(prod.template)
-    storage = _lid(template, "ClusterStorage", "Custom::AWSCDK-EKS-KubernetesResource")
+    # The storage manifest: the one of the volumes (the workspace Job's own manifest is its child).
+    (storage,) = [lid for lid, r in _resources(template).items() if lid.startswith("ClusterStorage")
+                  and r["Type"] == "Custom::AWSCDK-EKS-KubernetesResource"
+                  and "PersistentVolume" in json.dumps(r["Properties"]["Manifest"])]
     associations = [lid for lid, r in _resources(template).items() if r["Type"] == "AWS::FSx::DataRepositoryAssociation"]
     _drop_dependencies(template, storage, *associations)
-    for lid, resource in _resources(template).items():  # the Job waiter inherited them
-        if lid.startswith("ClusterStorageWait"):
+    for lid, resource in _resources(template).items():  # the workspace Job, its manifest and waiter inherited them
+        if lid.startswith("ClusterStorage"):
             _drop_dependencies(template, lid, *associations)
     findings, _ = _lifecycle(prod, template=template)
     mounts = _about(findings, f"manifest {storage}", "data repository association")

@@ -20,7 +20,9 @@ from eks_training.workloads.job_trainjob import trainjob_pod_spec
 from eks_training.workloads.jobs import JOB_KINDS
 
 IMAGES = {"gpu": "registry.example/gpu:1", "neuron": "registry.example/neuron:1", "ray": "registry.example/ray:1"}
-SAVING_KINDS = {"pytorch-job", "neuron-job", "volcano-job", "trainjob", "mpijob"}
+TORCHRUN_KINDS = {"pytorch-job", "neuron-job", "volcano-job", "trainjob", "mpijob"}
+RAY_KINDS = {"raycluster", "rayjob"}
+SAVING_KINDS = TORCHRUN_KINDS | RAY_KINDS
 LAUNCH = ["python", "-m", "eks_training.training.launch"]
 
 
@@ -45,14 +47,17 @@ def _pods(obj, runtimes):
     return [spec["template"]] if obj["kind"] == "Job" else []
 
 
-def test_the_kinds_that_save_on_stop_are_the_multi_node_torchrun_kinds():
+def test_the_kinds_that_save_on_stop_are_every_multi_node_training_kind():
     assert {name for name, kind in JOB_KINDS.items() if kind.saves_on_stop} == SAVING_KINDS
+    # The rest: one-node kinds, the health check (no trainer) and the sbatch script (Slurm's --requeue, not a pod).
+    assert {name for name, kind in JOB_KINDS.items() if not kind.saves_on_stop} == {
+        "slurm-batch", "bionemo", "data-prep", "health-check"}
 
 
 def test_every_saving_kind_prod_renders_carries_all_of_it_and_the_check_passes(prod, prod_jobs, runtimes):
     assert SAVING_KINDS <= set(prod_jobs)
     assert stop_findings(prod_jobs, runtimes) == []
-    for kind in SAVING_KINDS:
+    for kind in TORCHRUN_KINDS:
         objects = prod_jobs[kind]
         pods = [pod for obj in objects for pod in _pods(obj, runtimes)]
         assert pods, kind
@@ -62,10 +67,11 @@ def test_every_saving_kind_prod_renders_carries_all_of_it_and_the_check_passes(p
             (trainer,) = [c for c in pod["spec"]["containers"] if "eks_training.training.launch" in c["command"]]
             command = trainer["command"]
             if kind == "mpijob":  # mpirun starts the launcher on every node, with the shutdown wait in -x
-                from eks_training.training.launch import HOLD_FLAG
+                from eks_training.training.launch import HOLD_FLAG, WORKERS_PORT_FLAG
 
-                # ... under a launcher that keeps SIGTERM from mpirun (the workers' pods are stopped and save).
-                assert command[:5] == [*LAUNCH, HOLD_FLAG, "mpirun"], command[:5]
+                # ... under a launcher that keeps SIGTERM from mpirun (the workers' pods are stopped and save) and
+                # runs it again once a stopped worker's sshd (the image's port 2222) is back.
+                assert command[:7] == [*LAUNCH, HOLD_FLAG, WORKERS_PORT_FLAG, "2222", "mpirun"], command[:7]
                 start = command.index("python", 1)
                 assert command[start:start + 3] == LAUNCH
                 env = dict(v.split("=", 1) for f, v in zip(command, command[1:start]) if f == "-x" and "=" in v)
@@ -75,6 +81,42 @@ def test_every_saving_kind_prod_renders_carries_all_of_it_and_the_check_passes(p
             assert 0 < int(env["TORCH_ELASTIC_SHUTDOWN_TIMEOUT"]) < grace, kind
         (budget,) = [obj for obj in objects if obj["kind"] == "PodDisruptionBudget"]
         assert budget["spec"]["maxUnavailable"] == 1 and budget["metadata"]["namespace"] == objects[0]["metadata"]["namespace"]
+
+
+def _ray_cluster_spec(obj):
+    return obj["spec"]["rayClusterSpec"] if obj["kind"] == "RayJob" else obj["spec"]
+
+
+def _ray_templates(obj):
+    spec = _ray_cluster_spec(obj)
+    return [spec["headGroupSpec"]["template"], *(g["template"] for g in spec["workerGroupSpecs"])]
+
+
+@pytest.mark.parametrize("kind", sorted(RAY_KINDS))
+def test_a_ray_clusters_pods_hold_ray_for_the_save_and_one_budget_covers_them(prod_jobs, kind):
+    objects = prod_jobs[kind]
+    (cluster,) = [obj for obj in objects if obj["kind"] in ("RayCluster", "RayJob")]
+    (budget,) = [obj for obj in objects if obj["kind"] == "PodDisruptionBudget"]
+    assert budget["spec"]["maxUnavailable"] == 1
+    name = cluster["metadata"]["name"]
+    stop_dirs = set()
+    for template in _ray_templates(cluster):
+        meta, spec = template["metadata"], template["spec"]
+        # KubeRay's own command (`ray start --block`) would end the trainers at once; it keeps ours only so.
+        assert meta["annotations"] == {"ray.io/overwrite-container-cmd": "true", "karpenter.sh/do-not-disrupt": "true"}
+        assert budget["spec"]["selector"]["matchLabels"].items() <= meta["labels"].items()
+        grace = spec["terminationGracePeriodSeconds"]
+        (container,) = spec["containers"]
+        assert container["command"] == ["python", "-m", "eks_training.training.ray_node"]
+        env = {e["name"]: e["value"] for e in container["env"]}
+        assert int(env["EKS_TRAINING_STOP_WAIT_S"]) == grace - 10
+        stop_dirs.add(env["EKS_TRAINING_STOP_DIR"])
+    # One folder for the whole cluster, on the shared file system, the job's own.
+    assert stop_dirs == {f"/fsx/workspace/ray-results/{name}/stop"}
+    if kind == "rayjob":
+        entrypoint = cluster["spec"]["entrypoint"]
+        assert f"-m eks_training.training.ray_train" in entrypoint and f"--run-name={name}" in entrypoint
+        assert cluster["spec"]["backoffLimit"] >= 1
 
 
 @pytest.mark.parametrize(("model", "nodes"), [("70b", 2), ("8b", 4), ("tiny", 2)])
@@ -118,6 +160,10 @@ def test_an_mpijobs_workers_hold_their_pod_for_the_save_and_its_launcher_restart
     assert worker["spec"]["terminationGracePeriodSeconds"] >= 30
     (container,) = worker["spec"]["containers"]
     assert container["command"] == ["python", "-m", "eks_training.training.ssh_worker", "/usr/sbin/sshd", "-De"]
+    # The launcher waits, after a worker's saved stop, for the port that makes a worker Ready (and so resolvable).
+    launcher_command = replicas["Launcher"]["template"]["spec"]["containers"][0]["command"]
+    port = launcher_command[launcher_command.index("--workers-port") + 1]
+    assert int(port) == container["readinessProbe"]["tcpSocket"]["port"]
     # MPI Operator 0.8 sets the launcher pod's restartPolicy from the replica's (the template's is overridden).
     assert replicas["Launcher"]["restartPolicy"] == "OnFailure"
     assert "restartPolicy" not in replicas["Launcher"]["template"]["spec"]
@@ -160,6 +206,9 @@ def _pod_spec_of(objects):
      "spec.mpiReplicaSpecs.Launcher.restartPolicy"),
     ("mpijob", lambda objs: _mpi(objs, "Launcher")["template"]["spec"]["containers"][0]["command"].remove("--hold"),
      "spec.mpiReplicaSpecs.Launcher.command"),
+    ("mpijob", lambda objs: _mpi(objs, "Launcher")["template"]["spec"]["containers"][0].update(command=[
+        a for a in _mpi(objs, "Launcher")["template"]["spec"]["containers"][0]["command"]
+        if a not in ("--workers-port", "2222")]), "spec.mpiReplicaSpecs.Launcher.command"),
     ("mpijob", lambda objs: next(o for o in objs if o["kind"] == "MPIJob")["spec"]["runPolicy"].update(backoffLimit=0),
      "spec.runPolicy.backoffLimit"),
     ("mpijob", lambda objs: _mpi(objs, "Launcher")["template"]["spec"]["containers"][0].update(command=[
@@ -169,6 +218,25 @@ def _pod_spec_of(objects):
      "PodDisruptionBudget"),
     ("volcano-job", lambda objs: objs[0]["spec"].update(
         policies=[p for p in objs[0]["spec"]["policies"] if "exitCode" not in p]), "spec.policies"),
+    ("rayjob", lambda objs: _ray_templates(objs[0])[1]["metadata"]["annotations"].pop(
+        "ray.io/overwrite-container-cmd"), "metadata.annotations"),
+    ("rayjob", lambda objs: _ray_templates(objs[0])[0]["metadata"]["annotations"].pop("karpenter.sh/do-not-disrupt"),
+     "metadata.annotations"),
+    ("rayjob", lambda objs: _ray_templates(objs[0])[1]["spec"].pop("terminationGracePeriodSeconds"),
+     "terminationGracePeriodSeconds"),
+    ("rayjob", lambda objs: _ray_templates(objs[0])[1]["spec"]["containers"][0].pop("command"),
+     "containers[ray-worker].command"),
+    ("rayjob", lambda objs: _ray_templates(objs[0])[0]["spec"]["containers"][0].update(env=[
+        e for e in _ray_templates(objs[0])[0]["spec"]["containers"][0]["env"] if e["name"] != "EKS_TRAINING_STOP_DIR"]),
+     "containers[ray-head].env"),
+    ("raycluster", lambda objs: _ray_templates(objs[0])[1]["spec"]["containers"][0]["env"][-1].update(value="600"),
+     "containers[ray-worker].env"),
+    ("rayjob", lambda objs: objs[0]["spec"].update(backoffLimit=0), "spec.backoffLimit"),
+    ("rayjob", lambda objs: objs[0]["spec"].update(entrypoint="python train.py"), "spec.entrypoint"),
+    ("rayjob", lambda objs: objs.remove(next(o for o in objs if o["kind"] == "PodDisruptionBudget")),
+     "PodDisruptionBudget"),
+    ("raycluster", lambda objs: _ray_templates(objs[0])[0]["spec"]["containers"][0].update(
+        command=["/bin/bash", "-lc", "--"]), "containers[ray-head].command"),
 ])
 def test_each_missing_piece_is_a_finding_naming_its_field(prod_jobs, runtimes, kind, change, field):
     findings = stop_findings(_without(prod_jobs, kind, change), runtimes)

@@ -12,7 +12,7 @@ from eks_training.workloads.job_ray import RAY_TRAIN_MODULE
 #: Shell operators that end the trainer's command on a line (an sbatch script's ``|| status=$?``).
 _COMMAND_ENDS = {"&&", ";", "|", "||", "&"}
 #: The Ray driver's own options, which the trainer's parser does not take.
-_RAY_DRIVER_OPTION = re.compile(r"^--(num-workers|storage-path)=|^--use-gpu$")
+_RAY_DRIVER_OPTION = re.compile(r"^--(num-workers|storage-path|run-name|resume-delay)=|^--use-gpu$")
 
 
 def trainer_argv(line: str) -> list[str] | None:

@@ -1,4 +1,5 @@
-"""Ray Train entry point against a small fake `ray.train` (ray itself is not installed here)."""
+"""Ray Train entry point against a small fake `ray.train`: what the loop reports and restores, one worker, in
+process (real Ray runs the stop and resume in test_training_ray_stop.py)."""
 
 from __future__ import annotations
 

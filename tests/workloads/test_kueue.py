@@ -25,6 +25,7 @@ from eks_training.workloads.job_queueing import (
 )
 from eks_training.workloads.job_trainjob import cluster_training_runtime, trainjob_pod_spec
 from eks_training.workloads.jobs import JOB_KINDS, PlacementNames
+from eks_training.workloads.kuberay import OVERWRITE_COMMAND_ANNOTATION
 from eks_training.workloads.kueue import Flavor, NetworkTopology, Quota, TeamQueue, kueue_objects
 from support.k8s_schemas import validate_k8s_objects
 
@@ -114,9 +115,9 @@ def test_every_kueue_kind_is_labelled_suspended_and_asks_for_topology_only_when_
     assert obj["metadata"]["labels"][PRIORITY_LABEL] == "training-default"
     assert _suspended(obj, spec.kueue.suspend)
     templates = list(spec.kueue.multi_node_templates(obj))
-    # Karpenter's do-not-disrupt is the pods' own (job_pods.training_pod_metadata), not Kueue's.
+    # Karpenter's do-not-disrupt and KubeRay's command annotation are the pods' own (save on stop), not Kueue's.
     annotations = [{k: v for k, v in ((t.get("metadata") or {}).get("annotations") or {}).items()
-                    if k != DO_NOT_DISRUPT_ANNOTATION} for t in templates]
+                    if k not in (DO_NOT_DISRUPT_ANNOTATION, OVERWRITE_COMMAND_ANNOTATION)} for t in templates]
     if spec.multi_node:
         assert annotations and all(a == {PREFERRED_TOPOLOGY: "topology.k8s.aws/network-node-layer-3"}
                                    for a in annotations)
@@ -131,7 +132,7 @@ def test_every_integration_is_one_a_kind_uses():
 
 
 def test_a_queued_ray_cluster_runs_at_its_full_size_without_the_autoscaler():
-    (cluster,) = JOB_KINDS["raycluster"].render(_job(), PlacementNames(kueue=SUBMISSION))
+    (cluster, _) = JOB_KINDS["raycluster"].render(_job(), PlacementNames(kueue=SUBMISSION))
     assert cluster["spec"]["enableInTreeAutoscaling"] is False and "autoscalerOptions" not in cluster["spec"]
     (workers,) = cluster["spec"]["workerGroupSpecs"]
     assert workers["replicas"] == workers["minReplicas"] == workers["maxReplicas"] == 4
@@ -144,7 +145,7 @@ def test_a_queued_ray_cluster_runs_at_its_full_size_without_the_autoscaler():
     assert {g["template"]["spec"]["serviceAccountName"] for g in [ray["headGroupSpec"], *ray["workerGroupSpecs"]]} == {
         "training"}
     # Unqueued, the cluster keeps autoscaling from zero, as `ray` (whose rights the autoscaler needs).
-    (plain,) = JOB_KINDS["raycluster"].render(_job(), PlacementNames())
+    (plain, _) = JOB_KINDS["raycluster"].render(_job(), PlacementNames())
     assert plain["spec"]["enableInTreeAutoscaling"] is True and plain["spec"]["workerGroupSpecs"][0]["replicas"] == 0
     assert plain["spec"]["headGroupSpec"]["template"]["spec"]["serviceAccountName"] == "ray"
 

@@ -179,6 +179,47 @@ def test_a_new_namespace_list_is_a_new_workspace_job() -> None:
     assert job_name(["training"]) != job_name(["training", "research"])
 
 
+def _workspace_job() -> dict:
+    (job,) = [o for o in chart_objects(_chart(namespaces=NAMESPACES, fsx=FSX)) if o["kind"] == "Job"]
+    return job
+
+
+@pytest.mark.parametrize("change", ["toleration", "image", "memory limit"])
+def test_any_change_to_the_workspace_jobs_template_is_a_new_job(monkeypatch, change) -> None:
+    # The script stays the same: a name that hashed only the script would be kept, and the apply of a changed pod
+    # template under it refused (a Job's template is immutable).
+    from eks_training.workloads import fsx_volumes, plus_pods
+
+    before = _workspace_job()
+    assert _workspace_job() == before  # rendered twice, unchanged: the same name
+    if change == "toleration":
+        monkeypatch.setattr(plus_pods, "SYSTEM_NODE_TOLERATIONS",
+                            (*plus_pods.SYSTEM_NODE_TOLERATIONS, {"key": "eks-training/upgrading", "operator": "Exists"}))
+    elif change == "image":
+        monkeypatch.setattr(fsx_volumes, "WORKSPACE_JOB_IMAGE", "docker.io/library/busybox:1.37")
+    else:
+        real = plus_pods.requests_with_memory_limit
+        monkeypatch.setattr(plus_pods, "requests_with_memory_limit",
+                            lambda *args, **kwargs: real(*args, **{**kwargs, "memory_limit": "128Mi"}))
+    after = _workspace_job()
+    command = lambda job: job["spec"]["template"]["spec"]["containers"][0]["command"]  # noqa: E731
+    assert command(after) == command(before) and after["spec"]["template"] != before["spec"]["template"]
+    assert after["metadata"]["name"] != before["metadata"]["name"]
+    assert after["metadata"]["name"].startswith("fsx-workspaces-")
+
+
+def test_a_storage_chart_without_the_workspace_job_keeps_the_root_claim_the_job_mounts() -> None:
+    from eks_training.workloads.fsx_volumes import ROOT_CLAIM_NAME, add_workspace_directories_job
+
+    objects = chart_objects(_chart(namespaces=NAMESPACES, fsx=FSX, workspace_job=False))
+    assert "Job" not in {o["kind"] for o in objects}
+    assert _find(objects, "PersistentVolumeClaim", ROOT_CLAIM_NAME, "kube-system")
+    apart = cdk8s.Chart(cdk8s.App(), "storage")
+    add_workspace_directories_job(apart, NAMESPACES)
+    (job,) = apart.to_json()
+    assert job["spec"]["template"]["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"] == ROOT_CLAIM_NAME
+
+
 def test_the_workspace_job_really_creates_the_directories(tmp_path) -> None:
     import shutil
     import subprocess

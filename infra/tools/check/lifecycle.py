@@ -52,10 +52,10 @@ import yaml
 
 from eks_training.core.catalog import node_capacity
 from eks_training.infra.tools.check.placement import Placement
-from eks_training.infra.tools.check.snapshot import KUBERNETES_RESOURCE, PlatformSnapshot, Release, references, text
+from eks_training.infra.tools.check.snapshot import (KUBERNETES_RESOURCE, OBJECT_VALUE, PlatformSnapshot, Release,
+                                                     awaited_job, references, text)
 
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-OBJECT_VALUE = "Custom::AWSCDK-EKS-KubernetesObjectValue"
 AUTO_DELETE_OBJECTS = "Custom::S3AutoDeleteObjects"
 CNI_POLICY = "AmazonEKS_CNI_Policy"
 #: Helm's --timeout when the release sets none (the wait fails after it).
@@ -632,10 +632,7 @@ class _Lifecycle:
 
     def job_waiter(self, job: str, waiter: str) -> bool:
         """Whether the KubernetesObjectValue ``waiter`` waits for the Job ``namespace/name`` to succeed."""
-        props = self.props(waiter)
-        return (str(props.get("ObjectType", "")).lower() in ("job", "jobs", "job.batch", "jobs.batch")
-                and f"{props.get('ObjectNamespace', 'default')}/{props.get('ObjectName')}" == job
-                and "succeeded" in str(props.get("JsonPath", "")))
+        return awaited_job(self.props(waiter)) == job
 
     def one_shot_jobs(self) -> None:
         waiters = self.of_type(OBJECT_VALUE)

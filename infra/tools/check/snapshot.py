@@ -23,6 +23,7 @@ from eks_training.core.names import LABEL_ROLE
 KUBERNETES_RESOURCE = "Custom::AWSCDK-EKS-KubernetesResource"
 HELM_CHART = "Custom::AWSCDK-EKS-HelmChart"
 KUBERNETES_PATCH = "Custom::AWSCDK-EKS-KubernetesPatch"
+OBJECT_VALUE = "Custom::AWSCDK-EKS-KubernetesObjectValue"
 CLUSTER_SECURITY_GROUP = "cluster security group"
 #: Extended resources each accelerator's device plugin advertises (the Neuron plugin has three views of a device).
 DEVICE_RESOURCES = {"nvidia": ("nvidia.com/gpu",),
@@ -41,6 +42,15 @@ def token_text(intrinsic: Any) -> str:
 
 def text(value: Any) -> str:
     return cfn_text(value, token_text)
+
+
+def awaited_job(props: Mapping[str, Any]) -> str | None:
+    """``namespace/name`` of the Job whose success a KubernetesObjectValue (its properties) waits for, or None: the
+    deploy that created the waiter saw that Job succeed."""
+    if (str(props.get("ObjectType", "")).lower() in ("job", "jobs", "job.batch", "jobs.batch")
+            and "succeeded" in str(props.get("JsonPath", ""))):
+        return f"{props.get('ObjectNamespace', 'default')}/{props.get('ObjectName')}"
+    return None
 
 
 @dataclass(frozen=True)

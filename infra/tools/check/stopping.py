@@ -7,19 +7,31 @@ launcher (exit 75 on a saved stop; torchrun alone exits 1), torchrun's shutdown 
 Karpenter's do-not-disrupt. Per job: a PodDisruptionBudget that allows no eviction, and the restart rule of its
 controller that treats exit 75 as "resume": a batch Job's podFailurePolicy (Ignore), a Volcano policy (RestartJob on
 the exit code), a TrainJob's runtime (FailJob on 75 in the node Job, RestartJobSetAndIgnoreMaxRestarts in the JobSet),
-an MPIJob's launcher restarted in place (OnFailure; MPI Operator 0.8 has no exit-code rule, so these restarts count
-against runPolicy.backoffLimit, which must not be 0). An MPIJob's workers run sshd under the process that passes
-SIGTERM on to the trainers mpirun started there.
+an MPIJob's launcher that runs mpirun again after its workers' saved stop (``--workers-port``) and is restarted in
+place otherwise (OnFailure; MPI Operator 0.8 has no exit-code rule, so those restarts, and a stop of the launcher pod
+itself, count against runPolicy.backoffLimit, which must not be 0). An MPIJob's workers run sshd under the process
+that passes SIGTERM on to the trainers mpirun started there. A Ray cluster's head and workers run `ray start` under
+the process that holds it for the trainers' save (KubeRay keeps that command only with its overwrite annotation),
+with the cluster's stop folder; a RayJob's driver is our Ray Train entry point (it fits again after a saved stop) with a
+fixed run name and a backoffLimit, so a lost head resubmits and resumes.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from eks_training.core.preemption import DO_NOT_DISRUPT_ANNOTATION, EXIT_RESUME, TORCHRUN_SHUTDOWN_ENV
-from eks_training.workloads.job_mpi import HOLD_FLAG, LAUNCHER_RESTART_POLICY, SSH_WORKER_MODULE
+from eks_training.core.preemption import (
+    DO_NOT_DISRUPT_ANNOTATION,
+    EXIT_RESUME,
+    STOP_DIR_ENV,
+    STOP_WAIT_ENV,
+    TORCHRUN_SHUTDOWN_ENV,
+)
+from eks_training.workloads.job_mpi import HOLD_FLAG, LAUNCHER_RESTART_POLICY, SSH_WORKER_MODULE, WORKERS_PORT_FLAG
 from eks_training.workloads.job_pods import DISRUPTION_BUDGET_MAX_UNAVAILABLE, LAUNCH_MODULE, MIN_GRACE_PERIOD_S
+from eks_training.workloads.job_ray import RAY_TRAIN_MODULE
 from eks_training.workloads.job_trainjob import trainjob_pod_spec
+from eks_training.workloads.kuberay import OVERWRITE_COMMAND_ANNOTATION, RAY_NODE_MODULE
 from eks_training.workloads.jobs import JOB_KINDS
 
 Finding = tuple[str, str, str]  # (subject, field, message)
@@ -38,7 +50,8 @@ def stop_findings(jobs: Mapping[str, list[dict]], runtimes: Mapping[str, dict]) 
             subject = f"job {kind_name}: {obj.get('kind')} {(obj.get('metadata') or {}).get('name')}"
             templates = list(_training_templates(obj, runtimes))
             for label, template in templates:
-                pod = _served_pod_findings(template) if label == _MPI_WORKER else _pod_findings(template)
+                pod = _served_pod_findings(template) if label == _MPI_WORKER else \
+                    _ray_pod_findings(template) if label.startswith(_RAY_POD) else _pod_findings(template)
                 findings += [(f"{subject}{label}", f, m) for f, m in pod]
             if templates:
                 trained = True
@@ -55,6 +68,8 @@ def stop_findings(jobs: Mapping[str, list[dict]], runtimes: Mapping[str, dict]) 
 
 #: An MPIJob's worker: its trainers are started over SSH by the launcher's mpirun, not by its own command.
 _MPI_WORKER = " replica Worker"
+#: A Ray cluster's pod: its trainers are Ray actors, started by the raylet of `ray start`.
+_RAY_POD = " Ray "
 
 
 def _training_templates(obj: Mapping[str, Any], runtimes: Mapping[str, dict]) -> Iterator[tuple[str, dict]]:
@@ -71,6 +86,11 @@ def _training_templates(obj: Mapping[str, Any], runtimes: Mapping[str, dict]) ->
     elif kind == "MPIJob":
         for role, replica in (spec.get("mpiReplicaSpecs") or {}).items():
             yield f" replica {role}", replica.get("template") or {}
+    elif kind in ("RayCluster", "RayJob"):
+        cluster = spec.get("rayClusterSpec") or {} if kind == "RayJob" else spec
+        yield f"{_RAY_POD}head", (cluster.get("headGroupSpec") or {}).get("template") or {}
+        for group in cluster.get("workerGroupSpecs") or []:
+            yield f"{_RAY_POD}worker group {group.get('groupName')}", group.get("template") or {}
 
 
 def _env(container: Mapping[str, Any]) -> dict:
@@ -88,6 +108,27 @@ def _served_pod_findings(template: Mapping[str, Any]) -> Iterator[tuple[str, str
     if not any(SSH_WORKER_MODULE in (c.get("command") or []) for c in (template.get("spec") or {}).get("containers") or []):
         yield ("containers.command", f"no container runs sshd under {SSH_WORKER_MODULE}: sshd exits on SIGTERM at "
                "once and the container's end kills the trainers mid-step")
+
+
+def _ray_pod_findings(template: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """A Ray head or worker: the grace period and do-not-disrupt as any training pod, and `ray start` under the
+    process that holds it until the trainers saved."""
+    yield from (f for f in _pod_findings(template) if f[0] in ("terminationGracePeriodSeconds", "metadata.annotations"))
+    grace = (template.get("spec") or {}).get("terminationGracePeriodSeconds")
+    if ((template.get("metadata") or {}).get("annotations") or {}).get(OVERWRITE_COMMAND_ANNOTATION) != "true":
+        yield ("metadata.annotations", f"no {OVERWRITE_COMMAND_ANNOTATION}: \"true\": KubeRay replaces the "
+               "container's command with its own `ray start`, which ends every Ray process at once on SIGTERM")
+    for container in (template.get("spec") or {}).get("containers") or []:
+        env, name = _env(container), container.get("name")
+        if (container.get("command") or [])[:3] != ["python", "-m", RAY_NODE_MODULE]:
+            yield (f"containers[{name}].command", f"`ray start` not under {RAY_NODE_MODULE}: SIGTERM ends the "
+                   "trainers mid-step, losing the work since the last periodic checkpoint")
+        if not env.get(STOP_DIR_ENV):
+            yield (f"containers[{name}].env", f"no {STOP_DIR_ENV}: the pod cannot ask the trainers to save")
+        wait = env.get(STOP_WAIT_ENV)
+        if isinstance(grace, int) and not (isinstance(wait, str) and wait.isdigit() and int(wait) < grace):
+            yield (f"containers[{name}].env", f"{STOP_WAIT_ENV}={wait!r}: the pod must hold Ray for the save less "
+                   f"than the grace period ({grace} s)")
 
 
 def _pod_findings(template: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
@@ -146,8 +187,21 @@ def _restart_findings(obj: Mapping[str, Any], runtimes: Mapping[str, dict]) -> I
                    f"{LAUNCHER_RESTART_POLICY!r}: a launcher that exits {EXIT_RESUME} after a saved stop is not "
                    "started again")
         containers = ((launcher.get("template") or {}).get("spec") or {}).get("containers") or []
-        if not any((c.get("command") or [])[:4] == ["python", "-m", LAUNCH_MODULE, HOLD_FLAG] for c in containers):
+        held = ["python", "-m", LAUNCH_MODULE, HOLD_FLAG]
+        if not any((c.get("command") or [])[:4] == held for c in containers):
             yield ("spec.mpiReplicaSpecs.Launcher.command", f"mpirun not under {LAUNCH_MODULE} {HOLD_FLAG}: told to "
                    "stop, mpirun tears down the SSH sessions its workers' trainers save in")
+        elif not any((c.get("command") or [])[:5] == [*held, WORKERS_PORT_FLAG] for c in containers):
+            yield ("spec.mpiReplicaSpecs.Launcher.command", f"no {WORKERS_PORT_FLAG} after {HOLD_FLAG}: a drained "
+                   f"worker's saved stop ({EXIT_RESUME}) ends the launcher and uses up the MPIJob's backoff limit")
         if (spec.get("runPolicy") or {}).get("backoffLimit") == 0:
-            yield ("spec.runPolicy.backoffLimit", f"0: the first saved stop ({EXIT_RESUME}) fails the MPIJob")
+            yield ("spec.runPolicy.backoffLimit", "0: the first stop of the launcher pod (a Kueue preemption, its node "
+                   "drained) fails the MPIJob (the Job counts a deleted pod as failed)")
+    elif kind == "RayJob":
+        entrypoint = str(spec.get("entrypoint") or "")
+        if f"-m {RAY_TRAIN_MODULE}" not in entrypoint or "--run-name=" not in entrypoint:
+            yield ("spec.entrypoint", f"not {RAY_TRAIN_MODULE} with --run-name: the driver must fit again after a "
+                   "saved stop and find the run's checkpoints when it is submitted again")
+        if not spec.get("backoffLimit"):
+            yield ("spec.backoffLimit", f"{spec.get('backoffLimit')!r}: a lost head (the driver's pod) ends the job "
+                   "instead of submitting it again to resume from its newest checkpoint")

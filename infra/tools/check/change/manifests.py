@@ -34,8 +34,8 @@ from eks_training.core.cfn_text import cfn_text
 from eks_training.infra.tools.check.change.findings import Change
 from eks_training.infra.tools.check.change.template_diff import TemplateDiff
 from eks_training.core.upstream import release_chart
-from eks_training.infra.tools.check.snapshot import (HELM_CHART, KUBERNETES_RESOURCE, PlatformSnapshot, references,
-                                                     token_text)
+from eks_training.infra.tools.check.snapshot import (HELM_CHART, KUBERNETES_RESOURCE, OBJECT_VALUE, PlatformSnapshot,
+                                                     awaited_job, references, token_text)
 
 #: kubectl's default prune allowlist (kubernetes/kubectl pkg/util/prune/prune.go): (API group, kind).
 PRUNED_NAMESPACED = frozenset({
@@ -45,6 +45,8 @@ PRUNED_NAMESPACED = frozenset({
 })
 PRUNED_CLUSTER_SCOPED = frozenset({("", "Namespace"), ("", "PersistentVolume")})
 
+#: Kueue's API group (its ResourceFlavors and ClusterQueues).
+_KUEUE_GROUP = "kueue.x-k8s.io"
 #: What deleting an object of a kind takes with it (beyond the object).
 _DELETION_LOSSES = {
     "Namespace": "everything in it",
@@ -125,6 +127,9 @@ class Manifests:
     props: dict[str, Mapping[str, Any]] = field(default_factory=dict)
     #: The Helm releases' properties, by logical ID (set where what a namespace holds is needed).
     releases: dict[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: ``namespace/name`` of every Job the template waits for to succeed (a KubernetesObjectValue on its
+    #: ``.status.succeeded``): deployed, such a Job has finished.
+    awaited_jobs: set[str] = field(default_factory=set)
 
     def holder(self, ident: Identity, *, besides: str) -> str | None:
         return next((lid for lid, objs in self.objects.items() if lid != besides and ident in objs), None)
@@ -151,6 +156,8 @@ def read_manifests(template: Mapping[str, Any], diff: TemplateDiff | None = None
 
     found = Manifests()
     for lid, resource in (template.get("Resources") or {}).items():
+        if resource.get("Type") == OBJECT_VALUE and (job := awaited_job(resource.get("Properties") or {})):
+            found.awaited_jobs.add(job)
         if resource.get("Type") != KUBERNETES_RESOURCE:
             continue
         props = resource.get("Properties") or {}
@@ -200,6 +207,9 @@ def _deleted_manifest(lid: str, old_objs: Mapping[Identity, dict], after: Manife
                 f"{ident} is applied by {reapplied}, then deleted: CloudFormation deletes the removed {lid} in its "
                 f"cleanup, after the update, and its handler runs `kubectl delete` on the old manifest, which names "
                 f"the same object{_loss(ident, obj, before)}"), destructive=True))
+        elif _finished_job(ident, before):
+            changes.append(Change("delete", str(ident), f"{ident} is deleted with the removed {lid} (`kubectl delete` "
+                                                         f"of its manifest){_FINISHED_JOB_LOSS}"))
         else:
             changes.append(Change("delete", str(ident), f"{ident} is deleted with the removed {lid} (`kubectl delete` "
                                                          f"of its manifest){_loss(ident, obj, before)}", destructive=True))
@@ -242,6 +252,9 @@ def _updated_manifest(lid: str, before: Manifests, after: Manifests, snap: Platf
             changes.append(_moved(ident, obj, lid, elsewhere, pruned, before, snap))
         elif ident.namespace in gone and not pruned:
             continue  # deleted with its namespace, which its own finding names
+        elif pruned and _finished_job(ident, before):
+            changes.append(Change("prune", str(ident), f"{ident} is deleted: removed from {lid}, whose update runs "
+                                                       f"`kubectl apply --prune`{_FINISHED_JOB_LOSS}"))
         elif pruned:
             changes.append(Change("prune", str(ident), f"{ident} is deleted: removed from {lid}, whose update runs "
                                                        f"`kubectl apply --prune`, and {ident.kind} is in kubectl's "
@@ -256,7 +269,8 @@ def _updated_manifest(lid: str, before: Manifests, after: Manifests, snap: Platf
             why = ("the manifest has no prune label" if not isinstance(prune_label, str) else
                    f"{ident.kind} is not in kubectl's default prune list" if not _prunable_kind(ident) else
                    f"kubectl prunes {ident.kind} only in the namespaces the new manifest still applies to")
-            effect = _ORPHAN_EFFECTS.get(ident.kind, "it stays as it is, no longer managed")
+            effect = (_orphaned_flavor(ident.name, after) if (ident.group, ident.kind) == (_KUEUE_GROUP, "ResourceFlavor")
+                      else _ORPHAN_EFFECTS.get(ident.kind, "it stays as it is, no longer managed"))
             changes.append(Change("orphan", str(ident), f"{ident} stays in the cluster: removed from {lid}, but {why}; "
                                                         f"{effect}", destructive=True))
     added = [i for i in new_objs if i not in old_objs]
@@ -266,6 +280,20 @@ def _updated_manifest(lid: str, before: Manifests, after: Manifests, snap: Platf
                  f"{len(added)} added ({_kinds({i: None for i in added})})" if added else ""]
         changes.append(Change("update", lid, f"manifest {lid}: `kubectl apply` of {', '.join(p for p in parts if p)}"))
     return changes
+
+
+def _orphaned_flavor(name: str, after: Manifests) -> str:
+    """What a Kueue ResourceFlavor left behind (renamed or removed from a shared manifest) still does, and how to
+    remove it: the ClusterQueues of the new template that name it."""
+    users = sorted({i.name for objs in after.objects.values() for i, obj in objs.items()
+                    if (i.group, i.kind) == (_KUEUE_GROUP, "ClusterQueue")
+                    and any(flavor.get("name") == name for group in (obj.get("spec") or {}).get("resourceGroups") or ()
+                            for flavor in group.get("flavors") or ())})
+    if users:
+        return f"ClusterQueue {', '.join(users)} still name it, and keep their quota on it"
+    return ("no ClusterQueue the stack applies names it any more: once no queue made by hand does either (`kubectl get "
+            "clusterqueues -o jsonpath='{.items[*].spec.resourceGroups[*].flavors[*].name}'`), delete it "
+            f"(`kubectl delete resourceflavor {name}`)")
 
 
 def _moved(ident: Identity, obj: dict, old_lid: str, new_lid: str, pruned: bool, before: Manifests,
@@ -283,6 +311,16 @@ def _moved(ident: Identity, obj: dict, old_lid: str, new_lid: str, pruned: bool,
     return Change("move", str(ident), f"{ident} moves from {old_lid} to {new_lid}, which nothing orders: if "
                                       f"{old_lid} updates first it prunes the object and {new_lid} creates it again"
                                       f"{_loss(ident, obj, before)}", destructive=True)
+
+
+_FINISHED_JOB_LOSS = ("; it has finished (the deployed stack waited for it to succeed), so only its record and its "
+                      "completed pods go")
+
+
+def _finished_job(ident: Identity, deployed: Manifests) -> bool:
+    """Whether ``ident`` is a Job the deployed stack waited for: it succeeded, and deleting it stops nothing."""
+    return (ident.group, ident.kind) == ("batch", "Job") and f"{ident.namespace or 'default'}/{ident.name}" in \
+        deployed.awaited_jobs
 
 
 def _prunable_kind(ident: Identity) -> bool:
