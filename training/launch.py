@@ -5,7 +5,9 @@ them (``TORCH_ELASTIC_SHUTDOWN_TIMEOUT`` seconds, then SIGKILL) and exits 1 what
 torchrun directly cannot tell Kubernetes that the trainer saved a checkpoint and wants to be started again. This
 launcher runs the command as its child, hands SIGTERM and SIGINT on to it, and exits :data:`EXIT_RESUME` when a
 trainer of this node reported a completed stop (it writes the file named by ``EKS_TRAINING_STOP_FILE`` once its
-checkpoint is saved); otherwise it exits with the child's own status.
+checkpoint is saved). A signal that came during the last step or after it stops nothing (the run finishes and saves
+its last step); the trainers then report a finished run and the launcher exits 0, not torchrun's 1: the job is done,
+and a failure would count against its restart budget. Otherwise it exits with the child's own status.
 
 ``--hold`` (an MPIJob's launcher pod, around mpirun): SIGTERM is not passed on. Whatever stops an MPIJob (Kueue's
 suspension, a deletion) stops its worker pods too, whose first process hands SIGTERM to the trainers there
@@ -39,7 +41,7 @@ import time
 from pathlib import Path
 from typing import Callable, Sequence
 
-from eks_training.training.preemption import EXIT_RESUME, STOP_FILE_ENV
+from eks_training.training.preemption import EXIT_RESUME, FINISHED, STOP_FILE_ENV
 from eks_training.training.ray_stop import STOP_DIR_ENV, StopFolder
 
 
@@ -199,14 +201,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                 reason = "told to stop" if told else f"the workers did not listen within {WORKERS_WAIT_S:.0f} s"
                 print(f"launch: {reason}; exiting {EXIT_RESUME} (resume)", file=sys.stderr, flush=True)
                 return EXIT_RESUME
-            stop_file = Path(tempfile.mkdtemp(prefix="eks-training-launch-")) / "stopped"
-            child = subprocess.Popen(command, env={**os.environ, STOP_FILE_ENV: str(stop_file)})
+            outcome = Path(tempfile.mkdtemp(prefix="eks-training-launch-")) / "outcome"
+            child = subprocess.Popen(command, env={**os.environ, STOP_FILE_ENV: str(outcome)})
             previous = previous or install()
             status = child.wait()
             runs += 1
-            if stop_file.exists():
-                print(f"launch: the trainer stopped after saving ({stop_file.read_text().strip()}); exiting "
-                      f"{EXIT_RESUME} (resume)", file=sys.stderr, flush=True)
+            record = outcome.read_text().strip() if outcome.exists() else None
+            if record is not None and record.split(" ", 1)[0] == FINISHED:
+                if status != 0 and told and not hold:
+                    print(f"launch: the trainer {record} before {signal.Signals(told[0]).name} could stop it; its "
+                          f"command exited {status} only because it was signalled: exiting 0 (done)",
+                          file=sys.stderr, flush=True)
+                    return 0
+            elif record is not None:
+                print(f"launch: the trainer {record} after saving; exiting {EXIT_RESUME} (resume)", file=sys.stderr,
+                      flush=True)
                 return EXIT_RESUME
             if status != EXIT_RESUME or told or port is None:
                 # A child killed by a signal: the shell's convention, 128 + the signal's number.

@@ -23,16 +23,31 @@ import torch.distributed as dist
 
 from eks_training.core.preemption import EXIT_RESUME
 
-__all__ = ["EXIT_RESUME", "STOP_FILE_ENV", "StopRequest", "record_stop"]
-# Names the file a trainer writes once it stopped after a save; set by training/launch.py for its workers.
+__all__ = ["EXIT_RESUME", "FINISHED", "STOP_FILE_ENV", "StopRequest", "record_finished", "record_stop"]
+# Names the file in which a trainer tells training/launch.py (which sets it for its workers) how its run ended:
+# stopped after a save, or finished.
 STOP_FILE_ENV = "EKS_TRAINING_STOP_FILE"
+#: The first word of a finished run's record; any other record is a saved stop.
+FINISHED = "finished"
+
+
+def _record(text: str) -> None:
+    target = os.environ.get(STOP_FILE_ENV)
+    if target:
+        Path(target).write_text(f"{text}\n")
 
 
 def record_stop(step: int) -> None:
     """Tell this node's launcher (when there is one) that the trainer saved ``step`` and stops to be resumed."""
-    target = os.environ.get(STOP_FILE_ENV)
-    if target:
-        Path(target).write_text(f"step {step}\n")
+    _record(f"stopped at step {step}")
+
+
+def record_finished(step: int) -> None:
+    """Tell this node's launcher that the run trained to its last step (``step``) and saved it: the job is done.
+
+    A SIGTERM that reaches the pod during the last step or the final save does not stop the run (there is nothing
+    left to save it for), but torchrun, signalled, exits 1 all the same; this record lets the launcher exit 0."""
+    _record(f"{FINISHED} at step {step}")
 
 
 class StopRequest:

@@ -28,7 +28,7 @@ from eks_training.training.device import (Runtime, ShutdownError, first_line, is
                                            select_runtime)
 from eks_training.training.fabric import EXIT_NO_EFA, EfaNotInUse, require_efa
 from eks_training.training.guard import TrainingDiverged
-from eks_training.training.preemption import EXIT_RESUME, StopRequest, record_stop
+from eks_training.training.preemption import EXIT_RESUME, StopRequest, record_finished, record_stop
 from eks_training.training.ray_stop import StopFolder
 from eks_training.training.shutdown import EXIT_DIVERGED, EXIT_HUNG, EXIT_PEER_LOST, ExitWatchdog, exit_now
 from eks_training.training.trainer import Reporter, Trainer, TrainResult, resolve_precision
@@ -99,6 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if result.stopped:
         record_stop(result.final_step)
         return EXIT_RESUME
+    record_finished(result.final_step)
     return 0
 
 

@@ -98,6 +98,66 @@ def test_launcher_passes_the_child_status_through_and_refuses_an_empty_command(c
     assert capsys.readouterr().err.startswith("error: command: give the command to run")
 
 
+# Stands in for torchrun under the launcher: writes the trainers' record (if any), then, like torchrun, exits 1 when
+# signalled (or at once, unsignalled, when told to fail).
+FAKE_TORCHRUN = """
+import os, signal, sys, time
+from pathlib import Path
+record, ready, fail = sys.argv[1:]
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+if record:
+    Path(os.environ["EKS_TRAINING_STOP_FILE"]).write_text(record)
+if fail:
+    sys.exit(1)
+Path(ready).write_text("ready")
+time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("record, fail, expected", [
+    ("finished at step 16\n", "", 0),  # trained to the end while the signal came: done, not torchrun's 1
+    ("", "", 1),  # nothing recorded: the command's own failure
+    ("stopped at step 7\n", "", EXIT_RESUME),
+    ("finished at step 16\n", "yes", 1),  # no signal: a failure after the run finished is not hidden
+])
+def test_launcher_exit_follows_the_trainers_record_when_signalled(record: str, fail: str, expected: int,
+                                                                   tmp_path: Path) -> None:
+    ready = tmp_path / "ready"
+    process = subprocess.Popen([sys.executable, "-m", "eks_training.training.launch", sys.executable, "-c",
+                                FAKE_TORCHRUN, record, str(ready), fail], stderr=subprocess.PIPE, text=True,
+                               env=quiet_env())
+    deadline = time.monotonic() + 60
+    while not fail and not ready.exists():
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()[1]
+        time.sleep(0.01)
+    if not fail:
+        process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == expected, stderr
+    if expected == 0:
+        assert "the trainer finished at step 16 before SIGTERM could stop it" in stderr
+
+
+@pytest.mark.slow
+def test_sigterm_during_the_last_save_lets_the_run_finish_and_exit_0(token_data: Path, tmp_path: Path,
+                                                                    reference: dict) -> None:
+    # torchrun exits 1 whenever it is signalled; a pod stopped while its trainers finish must still say "done",
+    # or a completed job counts a failure against its restart budget.
+    ckpt, metrics, out = tmp_path / "ckpt", tmp_path / "a.jsonl", tmp_path / "harness"
+    out.mkdir()
+    process = subprocess.Popen(run_command(token_data, ckpt, metrics, harness_dir=out), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True,
+                               env=quiet_env(SLOW_SAVE_S="2", SLOW_SAVE_FOLDER=f"step-{MAX_STEPS}"))
+    _wait_for([out / f"saving-rank-{rank}" for rank in (0, 1)], process)  # every rank is in the last step's save
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=EXIT_TIMEOUT + 30)
+    assert process.returncode == 0, stderr[-3000:]
+    assert "Received 15 death signal" in stderr  # torchrun was signalled while the trainers ran
+    assert f"the trainer finished at step {MAX_STEPS} before SIGTERM could stop it" in stderr
+    assert complete_steps(ckpt)[-1] == MAX_STEPS
+    assert_identical(final_state(ckpt, MAX_STEPS, tmp_path), reference)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [31, 7])
 def test_sigterm_at_a_random_step_saves_exits_resume_and_resumes_bit_for_bit(
