@@ -17,11 +17,12 @@ import signal
 import sys
 import time
 from pathlib import Path
-
-import torch
-import torch.distributed as dist
+from typing import TYPE_CHECKING
 
 from eks_training.core.preemption import EXIT_RESUME
+
+if TYPE_CHECKING:
+    import torch
 
 __all__ = ["EXIT_RESUME", "FINISHED", "STOP_FILE_ENV", "StopRequest", "record_finished", "record_stop"]
 # Names the file in which a trainer tells training/launch.py (which sets it for its workers) how its run ended:
@@ -85,6 +86,10 @@ class StopRequest:
         """Whether any rank was asked to stop; a collective, so every rank calls it at the same step."""
         if not distributed:
             return self.requested
+        # Imported here: the pod's first processes (training/launch.py) read this module's names without torch.
+        import torch
+        import torch.distributed as dist
+
         flag = torch.tensor([1 if self.requested else 0], dtype=torch.int32, device=device)
         dist.all_reduce(flag, op=dist.ReduceOp.MAX)
         return bool(flag.item())

@@ -295,6 +295,7 @@ NODE_TRAINER = textwrap.dedent("""
 _SSH_TOOLS = ("mpirun", "ssh", "ssh-keygen")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(any(shutil.which(t) is None for t in _SSH_TOOLS) or not Path("/usr/sbin/sshd").exists()
                     or os.geteuid() != 0,
                     reason="needs Open MPI (openmpi-bin), OpenSSH (openssh-server, openssh-client) and root")
